@@ -1,0 +1,150 @@
+"""The ``companion`` command: score a table snapshot, run seeded random playouts.
+
+Errors the user can fix (a malformed file, a bad option, an unknown game) end with exit
+status 2 and one line ``companion: error: <reason>`` on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
+from companion.core.options import Options
+from companion.core.rng import new_seed
+
+PROG = "companion"
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def _score_key_harvest(data: Any, given: Mapping[str, str], layout_path: str | None) -> dict[str, Any]:
+    from companion.games.key_harvest.board import load_layout
+    from companion.games.key_harvest.snapshot import score_snapshot
+
+    layout = load_layout(layout_path) if layout_path is not None else None
+    return score_snapshot(data, given, layout)
+
+
+SCORERS: dict[str, Callable[[Any, Mapping[str, str], str | None], dict[str, Any]]] = {
+    "key-harvest": _score_key_harvest,
+}
+"""The games whose table snapshots ``companion score`` reads."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Keydom Companion: rules, randomness and scoring.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    score = commands.add_parser("score", help="score a table snapshot (JSON)", description="Score a table snapshot.")
+    score.add_argument("game", help="the game, e.g. key-harvest")
+    score.add_argument("file", help="the snapshot JSON file, or - for standard input")
+    score.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)")
+    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (JSON) instead of the default")
+    score.set_defaults(handler=_cmd_score)
+
+    sim = commands.add_parser(
+        "simulate", help="seeded random playouts with every check", description="Play and check random games."
+    )
+    sim.add_argument("game", help="the game, e.g. key-harvest")
+    sim.add_argument("--players", type=int, metavar="N", help="seats per game (default: the game's minimum)")
+    sim.add_argument("--games", type=int, default=10, metavar="K", help="how many games (default 10)")
+    sim.add_argument("--seed", metavar="S", help="the run's seed (default: a fresh one, shown in the summary)")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)")
+    sim.add_argument("--max-moves", type=int, default=None, metavar="M", help="give up on a game after M moves")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.set_defaults(handler=_cmd_simulate)
+
+    # "serve" (issue 3) will be added here as one more subparser with its own handler.
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse has already reported
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        return int(args.handler(args))
+    except CompanionError as exc:
+        _error(str(exc))
+        return EXIT_USAGE
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    game = args.game.strip().lower()
+    scorer = SCORERS.get(game)
+    if scorer is None:
+        raise UnknownGameError(f"unknown game {args.game!r} for score; known: {', '.join(sorted(SCORERS))}")
+    given = Options.parse_pairs(args.option)
+    result = scorer(_read_json(args.file), given, args.layout)
+    print(json.dumps(result, indent=2))
+    layout = result.get("layout")
+    if layout and layout.get("provisional"):
+        _warn(
+            f"scored with the provisional {layout['name']} layout, which is not the printed board; "
+            "give tile positions (\"at\") or --layout FILE"
+        )
+    return EXIT_OK
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from companion.games import find_game
+    from companion.simulate import DEFAULT_MAX_MOVES, simulate
+
+    try:
+        game = find_game(args.game)
+    except ImportError as exc:  # a game module that is not written yet
+        raise UnknownGameError(f"cannot load the games: {exc}") from None
+    result = simulate(
+        game,
+        players=args.players if args.players is not None else game.min_players,
+        games=args.games,
+        seed=args.seed if args.seed is not None else new_seed(),
+        options=Options.parse_pairs(args.option),
+        max_moves=args.max_moves if args.max_moves is not None else DEFAULT_MAX_MOVES,
+    )
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _read_json(path: str) -> Any:
+    """Parse the JSON in file ``path`` (``-``: standard input)."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise MalformedInputError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise MalformedInputError(f"{name} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedInputError(f"{name} is not JSON: {exc.msg} at line {exc.lineno}") from None
+
+
+def _error(reason: str) -> None:
+    print(f"{PROG}: error: {_one_line(reason)}", file=sys.stderr)
+
+
+def _warn(reason: str) -> None:
+    print(f"{PROG}: warning: {_one_line(reason)}", file=sys.stderr)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

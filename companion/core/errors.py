@@ -1,0 +1,42 @@
+"""One small exception tree. Each error also subclasses the builtin it resembles."""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error the companion raises on purpose."""
+
+
+class MalformedInputError(CompanionError, ValueError):
+    """Input that cannot be read at all: bad move text, a malformed snapshot, a bad option."""
+
+
+class IllegalMoveError(CompanionError, ValueError):
+    """A well-formed move the rules do not allow now.
+
+    ``rule`` is the specification's rule ID (for example ``R-T2``), ``reason`` a sentence a
+    player understands, ``move`` the move text as given.
+    """
+
+    def __init__(self, rule: str, reason: str, move: str = "") -> None:
+        self.rule = rule
+        self.reason = reason
+        self.move = move
+        prefix = f"{move!r}: " if move else ""
+        super().__init__(f"{prefix}{reason} [{rule}]")
+
+    def to_dict(self) -> dict[str, str]:
+        """The error as the tablet and the API show it."""
+        return {"rule": self.rule, "reason": self.reason, "move": self.move}
+
+
+class UnknownGameError(CompanionError, LookupError):
+    """No game (or no stored game) by that name or id."""
+
+
+class UndoError(CompanionError, ValueError):
+    """Nothing may be undone: no player move since the last chance step."""
+
+
+class CorruptSaveError(CompanionError, RuntimeError):
+    """A stored game whose log cannot be replayed or read."""

@@ -1,0 +1,114 @@
+"""The protocol every game implements, in the manner of OpenSpiel and python-chess.
+
+A game is a set of pure functions over immutable states. Randomness is never hidden inside
+``apply``: when the game needs a draw, a roll or a shuffle, ``current_player`` is ``CHANCE``
+and ``chance_outcomes`` lists the possible results with weights. The caller (the session, a
+test, a playout) picks one and applies it like any move, so a game log replays exactly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.core.errors import IllegalMoveError
+from companion.core.options import Options, OptionSpec
+
+CHANCE = -1
+"""``current_player`` while the game waits for a chance step (a draw, a roll, a shuffle)."""
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+
+class Move:
+    """Base of every game's moves: frozen values whose ``str()`` is their text notation.
+
+    Each game's ``parse_move(str(move)) == move`` holds for every move it generates.
+    """
+
+    __slots__ = ()
+
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Move)
+Outcome = tuple[Move, int]
+"""A chance outcome and its integer weight."""
+
+
+class Game(ABC, Generic[S, M]):
+    """One game's rules. Subclasses are stateless; all state lives in ``S`` values."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def options(self, given: Mapping[str, str] | None = None) -> Options:
+        """Validated variant flags, defaults filled in from the specification."""
+        return Options(self.option_specs, given)
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], options: Options) -> S:
+        """The state before the setup's chance steps (those are chance moves like any draw)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> M:
+        """Read a move in the game's notation; raise ``MalformedInputError`` if unreadable."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int:
+        """Seat index of whoever must decide now, ``CHANCE`` or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[M]:
+        """Every legal move now (chance outcomes when ``current_player`` is ``CHANCE``)."""
+
+    @abstractmethod
+    def validate(self, state: S, move: M) -> IllegalMoveError | None:
+        """Why ``move`` is illegal now (rule ID and reason), or ``None`` if it is legal."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> S:
+        """The state after ``move``, unchecked: call ``validate`` (or ``play``) first."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: S) -> list[tuple[M, int]]:
+        """At a chance node: each possible outcome with its integer weight."""
+
+    @abstractmethod
+    def score(self, state: S) -> list[dict[str, Any]]:
+        """Per seat, the score breakdown (live during the game, final once over)."""
+
+    @abstractmethod
+    def view(self, state: S, player: int | None) -> dict[str, Any]:
+        """JSON-ready state as ``player`` may see it (``None``: the shared table view)."""
+
+    invariant_names: ClassVar[tuple[str, ...]] = ()
+    """What ``invariant_violations`` checks (for playouts and ``companion simulate``)."""
+
+    def invariant_violations(self, state: S) -> list[str]:
+        """Broken invariants of ``state`` (conservation of pieces and the like); empty if sound."""
+        return []
+
+    def describe(self, state: S, move: M, viewer: int | None) -> str:
+        """The move's text as ``viewer`` may see it in the log (hidden draws are masked)."""
+        return str(move)
+
+    # Derived helpers, the same for every game.
+
+    def is_over(self, state: S) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def is_legal(self, state: S, move: M) -> bool:
+        return self.validate(state, move) is None
+
+    def play(self, state: S, move: M | str) -> S:
+        """Checked ``apply``: parse text, validate, raise ``IllegalMoveError`` with the reason."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        error = self.validate(state, move)
+        if error is not None:
+            raise error
+        return self.apply(state, move)

@@ -1,0 +1,28 @@
+"""The registry of games, found by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.errors import UnknownGameError
+from companion.core.game import Game
+
+
+def _load() -> dict[str, Game[Any, Any]]:
+    from companion.games.key_harvest import KeyHarvest
+
+    games: list[Game[Any, Any]] = [KeyHarvest()]
+    return {game.name: game for game in games}
+
+
+GAMES: dict[str, Game[Any, Any]] = {}
+
+
+def find_game(name: str) -> Game[Any, Any]:
+    """The game registered under ``name`` (for example ``key-harvest``)."""
+    if not GAMES:
+        GAMES.update(_load())
+    try:
+        return GAMES[name.strip().lower()]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None

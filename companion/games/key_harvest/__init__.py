@@ -1,0 +1,260 @@
+"""Key Harvest (Richard Breese, 2007) on the companion's core: setup, rules, views, scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import MalformedInputError
+from companion.core.game import CHANCE, Game
+from companion.core.options import Options
+from companion.games.key_harvest import rules
+from companion.games.key_harvest.board import Crop, Layout, bits, load_layout
+from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, parse_move
+from companion.games.key_harvest.scoring import ScoringBoard, score_boards
+from companion.games.key_harvest.state import (
+    EVENTS,
+    LABOURERS,
+    NORMAL,
+    TOWNSFOLK,
+    TRACK_SPACES,
+    Player,
+    State,
+    Step,
+    stones_json,
+)
+from companion.games.key_harvest.variants import VARIANT_FLAGS
+
+__all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout"]
+
+USER_LAYOUT_FILE = "key-harvest-layout.json"
+
+
+def user_layout_path() -> Path:
+    """Where a transcribed or camera-calibrated layout replaces the provisional default."""
+    from companion.paths import default_data_dir
+
+    return default_data_dir() / USER_LAYOUT_FILE
+
+
+class KeyHarvest(Game[State, KHMove]):
+    """Key Harvest for 2 to 4 players (spec ../shared/rules/key-harvest.md)."""
+
+    name = "key-harvest"
+    title = "Key Harvest"
+    min_players = 2
+    max_players = 4
+    option_specs = VARIANT_FLAGS
+    invariant_names = (
+        "60 stones conserved (supply, screens, bids)",
+        "56 field tiles each in exactly one place",
+        "14 events each in exactly one place",
+        "townsfolk on the town board or one estate board",
+        "labourers beside or on their owner's board",
+        "warehouses hold at most 2 tiles, each bid at least 1 stone",
+        "at most 2 different actions per turn, no C after D",
+        "workers never on field tiles nor next to each other",
+        "event track holds at most 10 events",
+    )
+
+    def __init__(self, layout: Layout | None = None) -> None:
+        self._layout = layout
+
+    @property
+    def layout(self) -> Layout:
+        """The given layout, else the user's layout file, else the provisional default."""
+        if self._layout is None:
+            path = user_layout_path()
+            self._layout = load_layout(path if path.exists() else None)
+        return self._layout
+
+    # ------------------------------------------------------------ protocol
+
+    def setup(self, players: Sequence[str], options: Options) -> State:
+        """Spec 2.1: the state before the setup draws, which follow as chance steps."""
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise MalformedInputError(f"Key Harvest is for 2 to 4 players, not {n}")
+        layout = self.layout
+        pair_tiles = sum(1 << t for pair in layout.start_pairs for t in pair)
+        per_player = 2 if n == 2 else 3
+        steps = [Step("start")]
+        steps += [Step("remove_event")] * (2 if n >= 3 else 0)
+        steps.append(Step("draw", context=NORMAL, purpose="office"))
+        steps += [Step("stone", player=seat) for seat in reversed(range(n)) for _ in range(per_player)]
+        steps += [Step("crops"), Step("pairs_to_bag")]
+        steps += [Step("pair", player=seat) for seat in reversed(range(n))]
+        steps.append(Step("first"))
+        return State(
+            layout=layout,
+            options=options,
+            players=tuple(Player(str(name)) for name in players),
+            supply=(12, 12, 12, 12, 12),
+            bag_fields=layout.all_spaces & ~pair_tiles,
+            setup_pairs=(1 << len(layout.start_pairs)) - 1,
+            stack=tuple(steps),
+        )
+
+    def parse_move(self, text: str) -> KHMove:
+        return parse_move(text)
+
+    def current_player(self, state: State) -> int:
+        return rules.actor(state)
+
+    def legal_moves(self, state: State) -> list[KHMove]:
+        return rules.legal_moves(state)
+
+    def validate(self, state: State, move: KHMove) -> Any:
+        return rules.validate(state, move)
+
+    def apply(self, state: State, move: KHMove) -> State:
+        return rules.apply(state, move)
+
+    def chance_outcomes(self, state: State) -> list[tuple[KHMove, int]]:
+        return rules.chance_outcomes(state)
+
+    def score(self, state: State) -> list[dict[str, Any]]:
+        boards = [
+            ScoringBoard(p.name, p.fields, state.layout.neighbours, "".join(w for _, w in p.workers), p.stones)
+            for p in state.players
+        ]
+        return score_boards(boards, state.options)
+
+    def describe(self, state: State, move: KHMove, viewer: int | None) -> str:
+        """Hide what the viewer may not know: others' starting stones, removed events, the Trader's draw."""
+        step = state.top
+        if step is None:
+            return str(move)
+        if step.kind == "stone" and viewer != step.player:
+            return f"stone ? for {state.player(step.player).name}"
+        if step.kind == "remove_event":
+            return "removed ?"
+        if step.kind == "draw" and step.purpose == "trader" and move.verb == "draw" and viewer != step.player:
+            return "draw ? (Trader)"
+        return str(move)
+
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""
+        layout = state.layout
+        over = state.over
+        crop = layout.crops
+
+        def tile(t: int) -> dict[str, Any]:
+            return {"label": layout.labels[t], "crop": crop[t].key}
+
+        players = []
+        for seat, p in enumerate(state.players):
+            players.append({
+                "seat": seat,
+                "name": p.name,
+                "tiles": [{**tile(t), "harvested": bool(p.harvested >> t & 1), "at": list(layout.coords[t])}
+                          for t in bits(p.fields)],
+                "workers": [{"worker": w, "label": layout.labels[s]} for s, w in p.workers],
+                "beside": list(p.beside),
+                "warehouse": [{**tile(t), "bid": stones_json(b)} for t, b in p.warehouse],
+                "stones": stones_json(p.stones) if over or player == seat else None,
+                "board_tiles": p.board_tiles,
+            })
+        pending = self._pending(state, player)
+        known_events = set(state.track + state.set_aside + state.ignored)
+        unseen = [e for e in EVENTS if e not in known_events]
+        exact = len(state.players) == 2 or over or not state.started
+        bag_fields = list(bits(state.bag_fields))
+        return {
+            "game": self.name,
+            "layout": {"name": layout.name, "provisional": layout.provisional, "note": layout.note},
+            "options": dict(state.options),
+            "phase": "over" if over else ("setup" if not state.started else
+                                          "final rounds" if state.end_trigger >= 0 else "play"),
+            "players": players,
+            "active": state.active,
+            "actions": list(state.actions),
+            "to_move": "chance" if rules.actor(state) == CHANCE else rules.actor(state),
+            "pending": pending,
+            "town": list(state.town),
+            "land_office": [layout.labels[t] if t >= 0 else None for t in state.office],
+            "event_track": list(state.track),
+            "question_space": 7,
+            "set_aside": list(state.set_aside),
+            "fallow": [layout.labels[t] for t in bits(state.fallow)],
+            "bag": {
+                "field_tiles": len(bag_fields),
+                "fields_by_crop": {c.key: sum(1 for t in bag_fields if crop[t] is c) for c in Crop},
+                "fields": [layout.labels[t] for t in bag_fields],
+                "events": len(state.bag_events),
+                "events_in_bag": sorted(state.bag_events) if exact else None,
+                "events_maybe_in_bag": sorted(state.bag_events) if exact else unseen,
+            },
+            "removed_events": list(state.removed) if over else None,
+            "end": {"triggered": state.end_trigger >= 0, "trigger_player": state.end_trigger,
+                    "turns_left": state.turns_left if state.end_trigger >= 0 else None},
+            "score": self.score(state) if over else None,
+        }
+
+    def _pending(self, state: State, viewer: int | None) -> dict[str, Any] | None:
+        step = state.top
+        if step is None or state.over:
+            return None
+        out: dict[str, Any] = {"kind": step.kind, "player": step.player}
+        if step.worker:
+            out["worker"] = step.worker
+        if step.event:
+            out["event"] = step.event
+        if step.space >= 0 and (step.kind != "trader_choice" or viewer == step.player):
+            out["label"] = state.layout.labels[step.space]
+        if step.kind == "draw":
+            out["context"] = step.context
+            out["purpose"] = step.purpose
+        return out
+
+    # ------------------------------------------------------------ invariants
+
+    def invariant_violations(self, state: State) -> list[str]:
+        """Spec 9.7's invariants; each broken one as a sentence."""
+        out: list[str] = []
+        players = state.players
+        for c in Crop:
+            total = state.supply[c] + state.setup_bag[c] + sum(p.stones[c] + sum(b[c] for _, b in p.warehouse)
+                                                               for p in players)
+            if total != 12 or state.supply[c] < 0 or any(p.stones[c] < 0 for p in players):
+                out.append(f"{c.key}: {total} stones instead of 12 (or a negative count)")
+        places = [state.bag_fields, state.fallow, state.in_hand]
+        places += [1 << t for t in state.office_tiles]
+        places += [p.fields for p in players]
+        places += [1 << t for p in players for t, _ in p.warehouse]
+        places += [1 << t for i, pair in enumerate(state.layout.start_pairs) if state.setup_pairs >> i & 1 for t in pair]
+        seen = 0
+        for mask in places:
+            if seen & mask:
+                out.append(f"field tiles {state.labels(seen & mask)} are in two places")
+            seen |= mask
+        if seen != state.layout.all_spaces:
+            out.append(f"field tiles {state.labels(state.layout.all_spaces & ~seen)} are nowhere")
+        events = state.bag_events + state.track + state.set_aside + state.removed + state.ignored
+        if len(set(events)) != len(events) or (state.started and sorted(events) != sorted(EVENT_LETTERS)):
+            out.append(f"events misplaced: {events!r}")
+        lifted = [(step.player, step.worker) for step in state.stack if step.kind == "bonus"]
+        townsfolk = state.town + "".join(w for p in players for _, w in p.workers if w in TOWNSFOLK)
+        townsfolk += "".join(w for _, w in lifted if w in TOWNSFOLK)
+        if sorted(townsfolk) != sorted(TOWNSFOLK):
+            out.append(f"townsfolk misplaced: {townsfolk!r}")
+        nbr = state.layout.neighbours
+        for seat, p in enumerate(players):
+            labourers = p.beside + "".join(w for _, w in p.workers if w in LABOURERS)
+            labourers += "".join(w for owner, w in lifted if owner == seat and w in LABOURERS)
+            if sorted(labourers) != sorted(LABOURERS):
+                out.append(f"{p.name}'s labourers misplaced: {labourers!r}")
+            if len(p.warehouse) > 2 or any(sum(b) < 1 for _, b in p.warehouse):
+                out.append(f"{p.name}'s warehouse is invalid")
+            wmask = p.worker_mask
+            if wmask & p.fields or any(nbr[s] & wmask for s in bits(wmask)):
+                out.append(f"{p.name}'s workers stand on a field tile or next to each other")
+            if p.harvested & ~p.fields:
+                out.append(f"{p.name} has harvested marks without tiles")
+        acts = state.actions
+        if len(acts) > 2 or len(set(acts)) != len(acts) or ("D" in acts and "C" in acts and acts.index("C") > acts.index("D")):
+            out.append(f"actions this turn break R-T1/R-T2: {acts!r}")
+        if len(state.track) > TRACK_SPACES:
+            out.append("more than 10 events on the track")
+        return out

@@ -1,0 +1,211 @@
+"""The estate board as data: labels, axial hex coordinates, crops, start pairs.
+
+Space ``i`` of a layout is bit ``1 << i`` of a board mask (at most 64 spaces), so a
+player's field tiles, harvested tiles and workers are each one integer, and adjacency
+is a table of neighbour masks computed once per layout (the chess engines' bitboards).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import MalformedInputError
+
+Coord = tuple[int, int]
+HEX_DIRECTIONS: tuple[Coord, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+class Crop(IntEnum):
+    """The five crops; the value indexes every 5-tuple of stone counts."""
+
+    HOPS = 0
+    VEGETABLES = 1
+    APPLES = 2
+    WINE = 3
+    WHEAT = 4
+
+    @property
+    def key(self) -> str:
+        """The crop's name in notation and JSON (``hops``, ``wine``...)."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Crop:
+        word = text.strip().lower()
+        for crop in cls:
+            if crop.key == word or CROP_COLOURS[crop] == word or crop.key[:3] == word[:3] and len(word) >= 3:
+                return crop
+        raise MalformedInputError(f"unknown crop {text!r}; crops are {', '.join(c.key for c in cls)}")
+
+
+CROP_COLOURS = {Crop.HOPS: "brown", Crop.VEGETABLES: "green", Crop.APPLES: "orange", Crop.WINE: "red", Crop.WHEAT: "yellow"}
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def neighbour_masks(coords: Sequence[Coord]) -> tuple[int, ...]:
+    """For each space, the mask of the spaces sharing an edge with it."""
+    index = {coord: i for i, coord in enumerate(coords)}
+    masks = []
+    for q, r in coords:
+        mask = 0
+        for dq, dr in HEX_DIRECTIONS:
+            j = index.get((q + dq, r + dr))
+            if j is not None:
+                mask |= 1 << j
+        masks.append(mask)
+    return tuple(masks)
+
+
+def components(mask: int, neighbours: Sequence[int]) -> list[int]:
+    """The connected groups of the spaces in ``mask``, each as a mask."""
+    groups = []
+    while mask:
+        frontier = mask & -mask
+        group = 0
+        while frontier:
+            group |= frontier
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                grown |= neighbours[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grown & mask & ~group
+        mask &= ~group
+        groups.append(group)
+    return groups
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One estate board: every space's label, position and crop, and the start pairs."""
+
+    name: str
+    labels: tuple[str, ...]
+    coords: tuple[Coord, ...]
+    crops: tuple[Crop, ...]
+    start_pairs: tuple[tuple[int, int], ...]
+    pair_colours: tuple[str, ...]
+    provisional: bool
+    note: str = ""
+    neighbours: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "neighbours", neighbour_masks(self.coords))
+        object.__setattr__(self, "index", {label: i for i, label in enumerate(self.labels)})
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    @property
+    def all_spaces(self) -> int:
+        return (1 << self.size) - 1
+
+    def space(self, label: str) -> int:
+        """The space index of ``label``; ``MalformedInputError`` if the board has no such label."""
+        try:
+            return self.index[label.strip().upper()]
+        except KeyError:
+            raise MalformedInputError(f"no space labelled {label!r} on the {self.name} board") from None
+
+    def crop_mask(self, crop: Crop) -> int:
+        return sum(1 << i for i, c in enumerate(self.crops) if c is crop)
+
+    def to_json(self) -> dict[str, Any]:
+        pair_of = {i: self.pair_colours[n] for n, pair in enumerate(self.start_pairs) for i in pair}
+        return {
+            "name": self.name,
+            "provisional": self.provisional,
+            "note": self.note,
+            "spaces": [
+                {"label": label, "at": list(self.coords[i]), "crop": self.crops[i].key, "start_pair": pair_of.get(i)}
+                for i, label in enumerate(self.labels)
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Layout:
+        """Build and check a layout from its JSON form (see docs/key-harvest-layout.md)."""
+        try:
+            spaces = data["spaces"]
+            labels = tuple(str(s["label"]).strip().upper() for s in spaces)
+            coords = tuple((int(s["at"][0]), int(s["at"][1])) for s in spaces)
+            crops = tuple(Crop.parse(str(s["crop"])) for s in spaces)
+            pairs: dict[str, list[int]] = {}
+            for i, s in enumerate(spaces):
+                if s.get("start_pair"):
+                    pairs.setdefault(str(s["start_pair"]), []).append(i)
+            layout = cls(
+                name=str(data.get("name", "custom")),
+                labels=labels,
+                coords=coords,
+                crops=crops,
+                start_pairs=tuple((p[0], p[1]) if len(p) == 2 else (-1, -1) for p in pairs.values()),
+                pair_colours=tuple(pairs),
+                provisional=bool(data.get("provisional", True)),
+                note=str(data.get("note", "")),
+            )
+        except MalformedInputError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise MalformedInputError(f"layout is malformed: {exc!r}") from None
+        layout.check()
+        return layout
+
+    def check(self) -> None:
+        """Refuse layouts the game cannot use: duplicate labels or positions, too many spaces, bad pairs."""
+        if not 8 <= self.size <= 64:
+            raise MalformedInputError(f"a layout needs 8 to 64 spaces, this one has {self.size}")
+        if len(set(self.labels)) != self.size:
+            raise MalformedInputError("layout labels must be unique")
+        if len(set(self.coords)) != self.size:
+            raise MalformedInputError("two layout spaces share one position")
+        if len(self.start_pairs) != 4 or any(-1 in pair for pair in self.start_pairs):
+            raise MalformedInputError("a layout needs exactly 4 start pairs of 2 labels each")
+
+
+DEFAULT_LAYOUT_FILE = "default-layout.json"
+
+
+def load_layout(path: str | Path | None = None) -> Layout:
+    """The user's layout file if given, else the shipped (provisional) default."""
+    try:
+        if path is None:
+            text = resources.files("companion.games.key_harvest").joinpath("data").joinpath(DEFAULT_LAYOUT_FILE).read_text()
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except OSError as exc:
+        raise MalformedInputError(f"cannot read layout {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise MalformedInputError(f"layout {path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return Layout.from_json(data)
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def labels_of(layout: Layout, mask: int) -> list[str]:
+    return [layout.labels[i] for i in bits(mask)]
+
+
+def mask_of(layout: Layout, labels: Iterable[str]) -> int:
+    mask = 0
+    for label in labels:
+        mask |= 1 << layout.space(label)
+    return mask

@@ -1,0 +1,122 @@
+"""Key Harvest moves: frozen values with a one-line text notation.
+
+A move is a verb and its arguments, e.g. ``harvest B3/wine``, ``play C D4``, ``bid 31 wheat``,
+``buy C2``, ``end``. ``parse_move(str(move)) == move`` for every move. Chance moves (the
+companion's draws) use the verbs ``first``, ``draw``, ``event``, ``stone``, ``crops`` and
+``removed``. The full vocabulary is in docs/key-harvest-notation.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companion.core.errors import MalformedInputError
+from companion.core.game import Move
+from companion.games.key_harvest.board import Crop
+
+LABEL = "label"
+LABEL_CROP = "label[/crop]"
+CROP = "crop"
+WORKER = "worker"
+EVENT = "event"
+SEAT = "seat"
+
+# verb -> (required argument kinds, optional argument kinds)
+VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # player decisions
+    "harvest": ((LABEL_CROP,), ()),
+    "play": ((WORKER, LABEL), ()),
+    "remove": ((LABEL,), ()),
+    "buy": ((LABEL,), ()),
+    "bid": ((LABEL, CROP), ()),
+    "add": ((CROP,), ()),
+    "pay": ((CROP,), ()),
+    "gain": ((CROP,), (CROP,)),
+    "take": ((LABEL_CROP,), (LABEL_CROP,)),
+    "flip": ((LABEL,), (LABEL,)),
+    "fallow": ((LABEL,), ()),
+    "seize": ((LABEL,), ()),
+    "reuse": ((LABEL,), ()),
+    "bonus": ((LABEL,), ()),
+    "give": ((LABEL,), ()),
+    "swap": ((LABEL, LABEL), ()),
+    "move": ((LABEL, LABEL), ()),
+    "trade": ((), ()),
+    "dip": ((), ()),
+    "keep": ((), ()),
+    "discard": ((), ()),
+    "forward": ((), ()),
+    "done": ((), ()),
+    "decline": ((), ()),
+    "end": ((), ()),
+    # chance steps
+    "first": ((SEAT,), ()),
+    "draw": ((LABEL,), ()),
+    "event": ((EVENT,), ()),
+    "stone": ((CROP,), ()),
+    "crops": ((CROP,), (CROP,)),
+    "removed": ((EVENT,), ()),
+}
+CHANCE_VERBS = frozenset({"first", "draw", "event", "stone", "crops", "removed"})
+EVENT_LETTERS = "MNOPQRSTUVWXYZ"
+WORKER_LETTERS = "ABCDEFGHIJKL"
+_LABEL_RE = re.compile(r"^[A-Z0-9]{1,4}$")
+
+
+@dataclass(frozen=True, slots=True)
+class KHMove(Move):
+    """One Key Harvest move: ``verb`` and normalised ``args`` (labels upper case, crops by name)."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    @property
+    def is_chance(self) -> bool:
+        return self.verb in CHANCE_VERBS
+
+
+def _norm(kind: str, token: str, text: str) -> str:
+    if kind == CROP:
+        return Crop.parse(token).key
+    if kind == LABEL_CROP:
+        label, sep, crop = token.partition("/")
+        return _norm(LABEL, label, text) + (f"/{Crop.parse(crop).key}" if sep else "")
+    upper = token.upper()
+    if kind == LABEL and _LABEL_RE.match(upper):
+        return upper
+    if kind == WORKER and len(upper) == 1 and upper in WORKER_LETTERS:
+        return upper
+    if kind == EVENT and len(upper) == 1 and upper in EVENT_LETTERS:
+        return upper
+    if kind == SEAT and token.isdigit() and 1 <= int(token) <= 4:
+        return token
+    raise MalformedInputError(f"{text!r}: {token!r} is not a valid {kind}")
+
+
+def parse_move(text: str) -> KHMove:
+    """Read a move in Key Harvest notation; ``MalformedInputError`` says what is wrong."""
+    if not isinstance(text, str):
+        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
+    tokens = text.strip().split()
+    if not tokens:
+        raise MalformedInputError("empty move")
+    verb = tokens[0].lower()
+    if verb not in VERBS:
+        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(VERBS)}")
+    required, optional = VERBS[verb]
+    args = tokens[1:]
+    if not len(required) <= len(args) <= len(required) + len(optional):
+        shape = " ".join([*required, *(f"[{kind}]" for kind in optional)])
+        raise MalformedInputError(f"{text!r}: expected '{verb} {shape}'".rstrip())
+    kinds = (*required, *optional)
+    return KHMove(verb, tuple(_norm(kind, token, text) for kind, token in zip(kinds, args)))
+
+
+def label_crop(arg: str) -> tuple[str, Crop | None]:
+    """Split ``B3/wine`` into its label and the substitute crop (``None`` if absent)."""
+    label, _, crop = arg.partition("/")
+    return label, (Crop.parse(crop) if crop else None)

@@ -1,0 +1,1130 @@
+"""Key Harvest rules: what may be done now, and what each move does.
+
+The state's ``stack`` holds pending decisions and automatic steps (spec 9.7 "pending"). An
+empty stack means the active player's turn (actions A-D, spec section 3-4). Every move
+answers the top step; ``settle`` then runs automatic steps until a player or chance decides.
+Chance steps (bag draws, the setup deals) are moves too, so a game log replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from itertools import combinations, combinations_with_replacement
+
+from companion.core.errors import IllegalMoveError
+from companion.core.game import CHANCE, TERMINAL
+from companion.games.key_harvest.board import Crop, bits
+from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
+from companion.games.key_harvest.scoring import WORKER_VALUES
+from companion.games.key_harvest.state import (
+    EVENT,
+    LABOURERS,
+    NO_STONES,
+    NORMAL,
+    OFFICE_SPACES,
+    SEVENTH_SPACE,
+    TRACK_SPACES,
+    TRADER,
+    Player,
+    State,
+    Step,
+    Stones,
+    add_stones,
+    covers,
+    one_stone,
+    sub_stones,
+)
+
+AUTO = -3
+CHANCE_KINDS = frozenset({"first", "pair", "crops", "stone", "remove_event", "draw"})
+AUTO_KINDS = frozenset({
+    "start", "pairs_to_bag", "transfer", "seize", "office_take", "event_end",
+    "quick_sale_refill", "resurvey", "ev_W",
+})
+FINISHING_VERBS = frozenset({"done", "decline"})
+DONE = KHMove("done")
+DECLINE = KHMove("decline")
+END = KHMove("end")
+
+
+def mv(verb: str, *args: str) -> KHMove:
+    return KHMove(verb, args)
+
+
+# ---------------------------------------------------------------- queries
+
+
+def actor(state: State) -> int:
+    """Who decides now: a seat, ``CHANCE``, ``AUTO`` (internal) or ``TERMINAL``."""
+    if state.over:
+        return TERMINAL
+    top = state.top
+    if top is None:
+        return state.active
+    if top.kind in CHANCE_KINDS:
+        return CHANCE
+    if top.kind in AUTO_KINDS:
+        return AUTO
+    return top.player
+
+
+def value(worker: str) -> int:
+    return WORKER_VALUES[worker]
+
+
+def adjacent(state: State, space: int) -> int:
+    return state.layout.neighbours[space]
+
+
+def isolated(state: State, player: Player) -> int:
+    """Field tiles with no adjacent field tile (spec 9.4)."""
+    nbr = state.layout.neighbours
+    return sum(1 << t for t in bits(player.fields) if not nbr[t] & player.fields)
+
+
+def in_bag_fields(state: State) -> bool:
+    return state.bag_fields != 0
+
+
+def draw_context(state: State) -> str:
+    """NORMAL outside event resolution, EVENT during it (spec 6.5, DE 503)."""
+    return EVENT if state.resolving else NORMAL
+
+
+def placement_error(state: State, seat: int, worker: str, space: int, lifted: int = -1,
+                    can_replace: bool = True) -> IllegalMoveError | None:
+    """Why ``worker`` may not stand on ``space`` of ``seat``'s board now (R-B1 to R-B4), or None."""
+    player = state.player(seat)
+    label = state.label(space)
+    v = value(worker)
+    if player.fields >> space & 1:
+        return IllegalMoveError("R-B1", f"{label} holds a field tile; workers go on empty spaces.")
+    occupant = player.worker_at(space) if space != lifted else None
+    if occupant is not None:
+        if not can_replace:
+            return IllegalMoveError("R-B2", f"{label} already holds a worker, and this placement may not replace one.")
+        if value(occupant) >= v:
+            return IllegalMoveError(
+                "R-B2", f"{label} holds worker {occupant} (value {value(occupant)}); only a strictly higher value "
+                f"may replace it, and {worker} has value {v}.")
+    touching = (adjacent(state, space) & player.fields).bit_count()
+    exactly = state.options["worker_adjacency"] == "exactly"
+    if touching < v or (exactly and touching != v):
+        need = f"exactly {v}" if exactly else f"at least {v}"
+        return IllegalMoveError("R-B3", f"{label} touches {touching} field tiles; worker {worker} (value {v}) needs {need}.")
+    others = player.worker_mask & ~(1 << space)
+    if lifted >= 0:
+        others &= ~(1 << lifted)
+    if adjacent(state, space) & others:
+        return IllegalMoveError("R-B4", f"{label} is next to another worker; workers may not touch.")
+    return None
+
+
+def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
+    """Spaces of ``seat``'s board where a worker of value ``v`` may stand (R-B1 to R-B4), fast."""
+    player = state.player(seat)
+    nbr = state.layout.neighbours
+    fields = player.fields
+    workers = player.worker_mask
+    if lifted >= 0:
+        workers &= ~(1 << lifted)
+    near_workers = 0
+    for w in bits(workers):
+        near_workers |= nbr[w]
+    exactly = state.options["worker_adjacency"] == "exactly"
+    out = []
+    for s in bits(state.layout.all_spaces & ~fields & ~near_workers):
+        touching = (nbr[s] & fields).bit_count()
+        if touching < v or (exactly and touching != v):
+            continue
+        if workers >> s & 1:
+            occupant = player.worker_at(s)
+            if not can_replace or occupant is None or value(occupant) >= v:
+                continue
+        out.append(s)
+    return out
+
+
+def stone_moves(state: State, verb: str, tile: int, *prefix: str) -> list[KHMove]:
+    """``verb [prefix] L`` taking the tile's crop, or ``L/crop`` substitutes when it is out (R-A4)."""
+    label = state.label(tile)
+    crop = state.layout.crops[tile]
+    if state.supply[crop]:
+        return [mv(verb, *prefix, label)]
+    return [mv(verb, *prefix, f"{label}/{Crop(c).key}") for c in range(5) if state.supply[c]]
+
+
+def crops_in(stones: Stones) -> list[Crop]:
+    return [Crop(c) for c in range(5) if stones[c]]
+
+
+# ---------------------------------------------------------------- move generation
+
+
+def turn_moves(state: State) -> list[KHMove]:
+    """The active player's choices (spec 3, 4): start an action, or end the turn."""
+    seat = state.active
+    player = state.player(seat)
+    done = state.actions
+    moves: list[KHMove] = []
+    if len(done) < 2:
+        if "A" not in done:
+            moves += harvest_start_moves(state, seat)
+        if "B" not in done:
+            by_value: dict[int, list[int]] = {}
+            for worker in player.beside + state.town:
+                v = value(worker)
+                if v not in by_value:
+                    by_value[v] = legal_spaces(state, seat, v)
+                moves += [mv("play", worker, state.label(s)) for s in by_value[v]]
+            moves += [mv("remove", state.label(s)) for s, _ in player.workers]
+        if "C" not in done and "D" not in done:
+            moves += buy_moves(state, seat)
+        if "D" not in done:
+            moves += bid_moves(state, seat)
+    moves.append(END)
+    return moves
+
+
+def harvestable_groups(state: State, seat: int) -> int:
+    player = state.player(seat)
+    candidates = player.fields & ~player.harvested
+    if state.options["single_tile_group_harvestable"] == "false":
+        candidates &= ~isolated(state, player)
+    return candidates
+
+
+def harvest_start_moves(state: State, seat: int) -> list[KHMove]:
+    return [m for t in bits(harvestable_groups(state, seat)) for m in stone_moves(state, "harvest", t)]
+
+
+def buy_moves(state: State, seat: int) -> list[KHMove]:
+    """Action C: a tile from any warehouse the buyer can pay for exactly (R-C1 to R-C3)."""
+    stones = state.player(seat).stones
+    return [
+        mv("buy", state.label(tile))
+        for owner, other in enumerate(state.players)
+        for tile, bid in other.warehouse
+        if owner == seat or covers(stones, bid)
+    ]
+
+
+def bid_moves(state: State, seat: int) -> list[KHMove]:
+    """Action D (and the Storekeeper): a land-office tile with a first bid stone (R-D1 to R-D3)."""
+    player = state.player(seat)
+    if len(player.warehouse) >= 2:
+        return []
+    crops = crops_in(player.stones)
+    return [mv("bid", state.label(t), c.key) for t in state.office_tiles for c in crops]
+
+
+def pay_moves(state: State, seat: int, verb: str) -> list[KHMove]:
+    return [mv(verb, c.key) for c in crops_in(state.player(seat).stones)]
+
+
+def office_moves(state: State, verb: str) -> list[KHMove]:
+    return [mv(verb, state.label(t)) for t in state.office_tiles]
+
+
+def tile_pairs(state: State, tiles: int, verb: str) -> list[KHMove]:
+    """``verb L`` and ``verb L1 L2`` for one or two of ``tiles`` (in board order)."""
+    listed = list(bits(tiles))
+    moves = [mv(verb, state.label(t)) for t in listed]
+    moves += [mv(verb, state.label(a), state.label(b)) for a, b in combinations(listed, 2)]
+    return moves
+
+
+def casual_moves(state: State, tiles: int) -> list[KHMove]:
+    """Casual Labourer: one stone from each of up to two adjacent unharvested tiles (R-A4 substitutes)."""
+    moves = [m for t in bits(tiles) for m in stone_moves(state, "take", t)]
+    for a, b in combinations(list(bits(tiles)), 2):
+        for first in stone_moves(state, "take", a):
+            taken = take_crop(state, a, first.args[0])
+            after = replace(state, supply=sub_stones(state.supply, one_stone(taken)))
+            moves += [mv("take", first.args[0], second.args[0]) for second in stone_moves(after, "take", b)]
+    return moves
+
+
+def ability_moves(state: State, step: Step) -> list[KHMove]:
+    """The choices a worker's ability offers when placed on ``step.space`` (spec 5)."""
+    seat, worker, space = step.player, step.worker, step.space
+    player = state.player(seat)
+    near = adjacent(state, space)
+    moves: list[KHMove] = []
+    if worker == "A":
+        moves = [m for t in bits(near & player.fields & ~player.harvested) for m in stone_moves(state, "take", t)]
+    elif worker == "B":
+        moves = casual_moves(state, near & player.fields & ~player.harvested)
+    elif worker == "C":
+        available = [c for c in Crop for _ in range(min(2, state.supply[c]))]
+        pairs = sorted(set(combinations(available, 2))) if len(available) >= 2 else [(c,) for c in available]
+        moves = [mv("gain", *(c.key for c in pair)) for pair in pairs]
+    elif worker == "D":
+        moves = tile_pairs(state, near & player.harvested, "flip")
+    elif worker in "EG":
+        extra = 1 if worker == "E" else 0
+        have = sum(player.stones)
+        moves = [
+            mv("buy", state.label(tile))
+            for owner, other in enumerate(state.players) if owner != seat
+            for tile, bid in other.warehouse if have >= sum(bid) + extra
+        ]
+    elif worker == "F":
+        return [mv("fallow", state.label(t)) for t in bits(player.fields)]
+    elif worker == "H":
+        moves = bid_moves(state, seat)
+    elif worker == "I":
+        if sum(player.stones) >= 3:
+            moves = [
+                mv("seize", state.label(t))
+                for owner, other in enumerate(state.players) if owner != seat
+                for t in bits(isolated(state, other))
+            ]
+    elif worker == "J":
+        moves = [mv("reuse", state.label(s)) for s, w in player.workers if w != "J"]
+    elif worker == "K":
+        moves = [mv("trade")] if in_bag_fields(state) else office_moves(state, "take")
+    elif worker == "L":
+        moves = office_moves(state, "take")
+    return moves + [DECLINE]
+
+
+def event_moves(state: State, step: Step) -> list[KHMove]:
+    """One player's choices while an event is resolved (spec 6.2)."""
+    seat, letter = step.player, step.event
+    player = state.player(seat)
+    unharvested = player.fields & ~player.harvested
+    moves: list[KHMove] = []
+    if letter == "M" and in_bag_fields(state):
+        moves = [mv("fallow", state.label(t)) for t in bits(player.fields)]
+    elif letter == "N":
+        targets = [t for owner, other in enumerate(state.players) if owner != seat for t in bits(isolated(state, other))]
+        moves = [mv("swap", state.label(own), state.label(t)) for own in bits(player.fields) for t in targets]
+    elif letter == "P" and unharvested:
+        counts = [(unharvested & state.layout.crop_mask(c)).bit_count() for c in Crop]
+        best = [c for c in Crop if counts[c] == max(counts) and state.supply[c]]
+        choices = best or [c for c in Crop if state.supply[c]]
+        moves = [mv("gain", c.key) for c in choices]
+    elif letter == "Q" and sum(player.stones) >= 2:
+        moves = [mv("dip")] if in_bag_fields(state) else office_moves(state, "buy")
+    elif letter == "R":
+        moves = tile_pairs(state, player.harvested, "flip")
+    elif letter == "T" and sum(player.stones) >= 3:
+        moves = office_moves(state, "take")
+    elif letter == "U":
+        moves = [mv("swap", state.label(own), state.label(t)) for own in bits(player.fields) for t in state.office_tiles]
+    elif letter == "V":
+        moves = [m for t in bits(isolated(state, player) & ~player.harvested) for m in stone_moves(state, "harvest", t)]
+    elif letter == "X":
+        for space, worker in player.workers:
+            spaces = legal_spaces(state, seat, value(worker), lifted=space)
+            moves += [mv("move", state.label(space), state.label(s)) for s in spaces if s != space]
+    elif letter == "Y":
+        moves = [mv("remove", state.label(s)) for s, _ in player.workers]
+    return moves + [DECLINE]
+
+
+def gift_moves(state: State, step: Step) -> list[KHMove]:
+    """Gift (O), spec 6.4: give a board tile, or deal with the tile just received."""
+    player = state.player(step.player)
+    if step.purpose == "give":
+        return [mv("give", state.label(t)) for t in bits(player.fields)]
+    final = step.n >= len(state.players)
+    no_forward = final or (state.options["gift_forwarding"] == "not_last_in_order" and step.n == len(state.players) - 1)
+    return ([] if no_forward else [mv("forward")]) + [mv("keep"), mv("discard")]
+
+
+def step_moves(state: State, step: Step) -> list[KHMove]:
+    kind = step.kind
+    player = state.player(step.player) if step.player >= 0 else None
+    if kind == "harvest":
+        return [m for t in bits(step.mask) for m in stone_moves(state, "harvest", t)] + [DONE]
+    if kind == "bid":
+        return pay_moves(state, step.player, "add") + [DONE]
+    if kind == "bid_more":
+        return bid_moves(state, step.player) + [DONE]
+    if kind == "buy_more":
+        return buy_moves(state, step.player) + [DONE]
+    if kind == "pay":
+        return pay_moves(state, step.player, "pay")
+    if kind == "bonus":
+        can_replace = state.options["bonus_replacement_can_replace_lower"] == "true"
+        spaces = legal_spaces(state, step.player, value(step.worker), can_replace=can_replace)
+        return [mv("bonus", state.label(s)) for s in spaces] + [DECLINE]
+    if kind == "ability":
+        return ability_moves(state, step)
+    if kind == "trader_choice":
+        return [mv("keep"), mv("discard")]
+    if kind == "replacement_choice":
+        assert player is not None
+        return [mv("fallow", state.label(t)) for t in bits(player.fields)] + [mv("discard")]
+    if kind == "event":
+        return event_moves(state, step)
+    if kind == "gift":
+        return gift_moves(state, step)
+    if kind == "windfall":
+        return [mv("gain", c.key) for c in crops_in(state.supply)]
+    raise AssertionError(f"no moves for step {kind}")
+
+
+def chance_outcomes(state: State) -> list[tuple[KHMove, int]]:
+    """Every result of the pending chance step with its weight."""
+    step = state.top
+    assert step is not None and step.kind in CHANCE_KINDS
+    n = len(state.players)
+    if step.kind == "first":
+        return [(mv("first", str(seat + 1)), 1) for seat in range(n)]
+    if step.kind == "pair":
+        pairs = state.layout.start_pairs
+        return [(mv("draw", state.label(pairs[i][0])), 1) for i in range(len(pairs)) if state.setup_pairs >> i & 1]
+    if step.kind == "crops":
+        if n == 4:
+            return [(mv("crops", a.key, b.key), 1) for a, b in combinations(Crop, 2)]
+        return [(mv("crops", c.key), 1) for c in Crop]
+    if step.kind == "stone":
+        return [(mv("stone", Crop(c).key), k) for c, k in enumerate(state.setup_bag) if k]
+    if step.kind == "remove_event":
+        return [(mv("removed", e), 1) for e in EVENT_LETTERS if e not in state.removed]
+    # a bag draw: every field tile and every event inside is equally likely
+    outcomes = [(mv("draw", state.label(t)), 1) for t in bits(state.bag_fields)]
+    return outcomes + [(mv("event", e), 1) for e in state.bag_events]
+
+
+def legal_moves(state: State) -> list[KHMove]:
+    who = actor(state)
+    if who == TERMINAL:
+        return []
+    if who == CHANCE:
+        return [move for move, _ in chance_outcomes(state)]
+    top = state.top
+    return turn_moves(state) if top is None else step_moves(state, top)
+
+
+# ---------------------------------------------------------------- validation
+
+
+STEP_RULES: dict[str, tuple[str, str]] = {
+    "harvest": ("R-A2", "Harvest another unharvested tile of the same group, or say done."),
+    "bid": ("R-D3", "Add stones from behind your screen to the bid, or say done."),
+    "bid_more": ("R-D2", "Bid for a second land-office tile, or say done."),
+    "buy_more": ("R-C1", "Buy a second tile from a warehouse, or say done."),
+    "pay": ("R-C3", "Pay the next stone from behind your screen."),
+    "bonus": ("R-X2", "Re-place the displaced worker on a legal space, or decline."),
+    "ability": ("R-B7", "Use the worker's ability, or decline it."),
+    "trader_choice": ("R-B7", "Place the Trader's tile on your board (keep) or send it to the fallow area (discard)."),
+    "replacement_choice": ("R-EV5", "Send one of your field tiles to the fallow area to keep the drawn tile, or discard it."),
+    "event": ("R-EV3", "Take part in the event, or decline."),
+    "gift": ("R-EV2", "Continue the Gift chain."),
+    "windfall": ("R-EV2", "Give this player one stone from the supply."),
+}
+ACTION_OF = {"harvest": "A", "play": "B", "remove": "B", "buy": "C", "bid": "D"}
+
+
+def validate(state: State, move: KHMove) -> IllegalMoveError | None:
+    """The reason ``move`` is illegal now, naming the rule, or ``None``."""
+    text = str(move)
+    who = actor(state)
+    if who == TERMINAL:
+        return IllegalMoveError("R-END3", "The game is over.", text)
+    if move.is_chance != (who == CHANCE):
+        if who == CHANCE:
+            return IllegalMoveError("CHANCE", "The companion is drawing; wait for the draw.", text)
+        return IllegalMoveError("CHANCE", "Draws are made by the companion, not entered as moves.", text)
+    try:
+        error = turn_error(state, move) if state.top is None and who != CHANCE else None
+    except IllegalMoveError as exc:  # an unknown label inside a move
+        error = exc
+    if error is not None:
+        error.move = text
+        return IllegalMoveError(error.rule, error.reason, text)
+    if move in legal_moves(state):
+        return None
+    if who == CHANCE:
+        return IllegalMoveError("CHANCE", f"{text} is not a possible outcome of this draw.", text)
+    top = state.top
+    if top is None:
+        return IllegalMoveError("R-T1", "That is not a legal action now.", text)
+    rule, sentence = STEP_RULES[top.kind]
+    options = ", ".join(str(m) for m in legal_moves(state)[:8])
+    return IllegalMoveError(rule, f"{sentence} Legal now: {options}.", text)
+
+
+def space_of(state: State, label: str) -> int:
+    index = state.layout.index.get(label)
+    if index is None:
+        raise IllegalMoveError("R-C4", f"There is no space {label} on the {state.layout.name} board.")
+    return index
+
+
+def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
+    """Precise reasons for refusing an action on the active player's turn (spec 3, 4)."""
+    verb = move.verb
+    if verb == "end":
+        return None
+    if verb == "add":
+        return IllegalMoveError("R-D4", "A bid is fixed once placed; no stones can be added to it later.")
+    action = ACTION_OF.get(verb)
+    if action is None:
+        return IllegalMoveError("R-T1", f"'{verb}' is not an action; choose harvest, play, remove, buy, bid or end.")
+    done = state.actions
+    if action in done:
+        if action == "B":
+            return IllegalMoveError("R-T3", "Playing and removing a worker are both action B, and B was used this turn.")
+        return IllegalMoveError("R-T1", f"Action {action} was already used this turn.")
+    if len(done) >= 2:
+        return IllegalMoveError("R-T1", f"Two actions ({done[0]}, {done[1]}) were already taken this turn.")
+    if action == "C" and "D" in done:
+        return IllegalMoveError("R-T2", "Buying (C) may not follow bidding (D) in the same turn.")
+    seat = state.active
+    player = state.player(seat)
+    if verb == "harvest":
+        label, substitute = label_crop(move.args[0])
+        tile = space_of(state, label)
+        return harvest_error(state, seat, tile, substitute, player.fields & ~player.harvested)
+    if verb == "play":
+        worker, space = move.args[0], space_of(state, move.args[1])
+        if worker in LABOURERS and worker not in player.beside:
+            return IllegalMoveError("R-B6", f"Your labourer {worker} is not beside your board to be played.")
+        if worker not in LABOURERS and worker not in state.town:
+            return IllegalMoveError("R-B6", f"Townsfolk {worker} is not on the town board.")
+        return placement_error(state, seat, worker, space)
+    if verb == "remove":
+        space = space_of(state, move.args[0])
+        if player.worker_at(space) is None:
+            return IllegalMoveError("R-B8", f"There is no worker of yours on {move.args[0]} to remove.")
+        return None
+    if verb == "buy":
+        tile = space_of(state, move.args[0])
+        owner = state.warehouse_owner(tile)
+        if owner < 0:
+            return IllegalMoveError("R-C1", f"Tile {move.args[0]} is in no warehouse.")
+        bid = dict(state.player(owner).warehouse)[tile]
+        if owner != seat and not covers(player.stones, bid):
+            from companion.games.key_harvest.state import stones_text
+
+            return IllegalMoveError(
+                "R-C3", f"Buying {move.args[0]} from {state.player(owner).name} costs exactly its bid "
+                f"({stones_text(bid)}), and you cannot match it.")
+        return None
+    # bid
+    tile = space_of(state, move.args[0])
+    if len(player.warehouse) >= 2:
+        return IllegalMoveError("R-D1", "Your warehouse is full (2 tiles).")
+    if tile not in state.office:
+        return IllegalMoveError("R-D2", f"Tile {move.args[0]} is not in the land office.")
+    if not player.stones[Crop.parse(move.args[1])]:
+        return IllegalMoveError("R-D3", f"A bid needs stones from behind your screen, and you have no {move.args[1]}.")
+    return None
+
+
+def harvest_error(state: State, seat: int, tile: int, substitute: Crop | None, allowed: int) -> IllegalMoveError | None:
+    player = state.player(seat)
+    label = state.label(tile)
+    if not player.fields >> tile & 1:
+        return IllegalMoveError("R-A1", f"{label} is not a field tile on your board.")
+    if player.harvested >> tile & 1:
+        return IllegalMoveError("R-A2", f"{label} is already harvested.")
+    if not allowed >> tile & 1:
+        if state.options["single_tile_group_harvestable"] == "false" and isolated(state, player) >> tile & 1:
+            return IllegalMoveError("R-A6", f"{label} is a single tile, and this table's rules need a group of 2.")
+        return IllegalMoveError("R-A1", f"{label} is not in the group being harvested.")
+    crop = state.layout.crops[tile]
+    if state.supply[crop] and substitute is not None:
+        return IllegalMoveError("R-A4", f"The supply still has {crop.key}; {label} gives {crop.key}.")
+    if not state.supply[crop]:
+        if substitute is None:
+            return IllegalMoveError("R-A4", f"No {crop.key} is left in the supply; name another crop, e.g. {label}/wheat.")
+        if not state.supply[substitute]:
+            return IllegalMoveError("R-A4", f"No {substitute.key} is left in the supply either.")
+    return None
+
+
+# ---------------------------------------------------------------- effects
+
+
+def take_crop(state: State, tile: int, arg: str) -> Crop:
+    """The crop a ``L[/crop]`` argument takes from the supply."""
+    _, substitute = label_crop(arg)
+    return substitute if substitute is not None else state.layout.crops[tile]
+
+
+def gain(state: State, seat: int, crop: Crop | int, count: int = 1) -> State:
+    """Move stones from the supply behind ``seat``'s screen."""
+    stones = one_stone(crop, count)
+    player = state.player(seat)
+    state = replace(state, supply=sub_stones(state.supply, stones))
+    return state.with_player(seat, replace(player, stones=add_stones(player.stones, stones)))
+
+
+def transfer(state: State, payer: int, payee: int, stones: Stones) -> State:
+    """Stones from ``payer`` to ``payee`` (``-1`` = the supply)."""
+    p = state.player(payer)
+    state = state.with_player(payer, replace(p, stones=sub_stones(p.stones, stones)))
+    if payee < 0:
+        return replace(state, supply=add_stones(state.supply, stones))
+    q = state.player(payee)
+    return state.with_player(payee, replace(q, stones=add_stones(q.stones, stones)))
+
+
+def harvest_tile(state: State, seat: int, tile: int, arg: str) -> State:
+    """R-A3/R-A4: one stone of the tile's crop and flip it, or a substitute and leave it unflipped."""
+    _, substitute = label_crop(arg)
+    if substitute is not None:
+        return gain(state, seat, substitute)
+    state = gain(state, seat, state.layout.crops[tile])
+    player = state.player(seat)
+    return state.with_player(seat, replace(player, harvested=player.harvested | 1 << tile))
+
+
+def return_worker(state: State, seat: int, worker: str) -> State:
+    """A worker leaves play: a labourer goes beside its owner's board, a townsfolk to the town board."""
+    if worker in LABOURERS:
+        player = state.player(seat)
+        beside = "".join(sorted(player.beside + worker))
+        return state.with_player(seat, replace(player, beside=beside))
+    return replace(state, town="".join(sorted(state.town + worker)))
+
+
+def place_worker(state: State, seat: int, worker: str, space: int) -> State:
+    """Put a worker (already taken from its supply) on ``space``; replace a lower one (R-B6); fire the ability (R-B7)."""
+    player = state.player(seat)
+    occupant = player.worker_at(space)
+    if occupant is not None:
+        state = state.with_player(seat, player.without_worker(space))
+        state = return_worker(state, seat, occupant)
+        player = state.player(seat)
+    state = state.with_player(seat, player.with_worker(space, worker))
+    return state.push(Step("ability", player=seat, worker=worker, space=space))
+
+
+def take_from_supply(state: State, seat: int, worker: str) -> State:
+    if worker in LABOURERS:
+        player = state.player(seat)
+        return state.with_player(seat, replace(player, beside=player.beside.replace(worker, "")))
+    return replace(state, town=state.town.replace(worker, ""))
+
+
+def arrive(state: State, seat: int, tile: int) -> State:
+    """A field tile arrives on its space of ``seat``'s board; a worker there is displaced (R-X1, R-X2)."""
+    player = state.player(seat).with_field(tile)
+    worker = player.worker_at(tile)
+    if worker is None:
+        return state.with_player(seat, player)
+    state = state.with_player(seat, player.without_worker(tile))
+    return state.push(Step("bonus", player=seat, worker=worker))
+
+
+def remove_field(state: State, seat: int, tile: int) -> State:
+    return state.with_player(seat, state.player(seat).without_field(tile))
+
+
+def to_fallow(state: State, tile: int) -> State:
+    return replace(state, fallow=state.fallow | 1 << tile, in_hand=state.in_hand & ~(1 << tile))
+
+
+def take_office(state: State, tile: int) -> State:
+    return replace(state, office=tuple(-1 if t == tile else t for t in state.office))
+
+
+def refill(state: State, context: str | None = None) -> State:
+    """Push a land-office refill draw (R-D5, R-D6)."""
+    return state.push(Step("draw", context=context or draw_context(state), purpose="office"))
+
+
+def drop_step(state: State) -> State:
+    return state.pop()
+
+
+def apply_turn(state: State, move: KHMove) -> State:
+    """Start an action (A-D) or end the turn."""
+    seat = state.active
+    verb = move.verb
+    if verb == "end":
+        return end_turn(state)
+    state = replace(state, actions=state.actions + ACTION_OF[verb])
+    if verb == "harvest":
+        tile = state.layout.space(label_crop(move.args[0])[0])
+        player = state.player(seat)
+        group = next(g for g in _groups(state, player.fields) if g >> tile & 1)
+        state = state.push(Step("harvest", player=seat, mask=group & ~player.harvested & ~(1 << tile)))
+        return harvest_tile(state, seat, tile, move.args[0])
+    if verb == "play":
+        worker, space = move.args[0], state.layout.space(move.args[1])
+        return place_worker(take_from_supply(state, seat, worker), seat, worker, space)
+    if verb == "remove":
+        space = state.layout.space(move.args[0])
+        worker = state.player(seat).worker_at(space)
+        assert worker is not None
+        return return_worker(state.with_player(seat, state.player(seat).without_worker(space)), seat, worker)
+    if verb == "buy":
+        return buy(state.push(Step("buy_more", player=seat)), seat, state.layout.space(move.args[0]))
+    return start_bid(state, seat, move, more=True)
+
+
+def _groups(state: State, mask: int) -> list[int]:
+    from companion.games.key_harvest.board import components
+
+    return components(mask, state.layout.neighbours)
+
+
+def buy(state: State, seat: int, tile: int) -> State:
+    """Action C for one tile: pay (R-C2, R-C3), then the tile goes onto the buyer's board (R-C4, R-C5)."""
+    owner = state.warehouse_owner(tile)
+    holder = state.player(owner)
+    bid = dict(holder.warehouse)[tile]
+    state = state.with_player(owner, replace(holder, warehouse=tuple(w for w in holder.warehouse if w[0] != tile)))
+    if owner == seat:
+        state = replace(state, supply=add_stones(state.supply, bid))
+    else:
+        state = transfer(state, seat, owner, bid)
+        holder = state.player(owner)
+        state = state.with_player(owner, replace(holder, stones=add_stones(holder.stones, bid)))
+    return arrive(state, seat, tile)
+
+
+def start_bid(state: State, seat: int, move: KHMove, more: bool) -> State:
+    """Take a land-office tile into the warehouse with a first bid stone (R-D2, R-D3); refill after the bid (R-D5)."""
+    tile = state.layout.space(move.args[0])
+    crop = Crop.parse(move.args[1])
+    player = state.player(seat)
+    bid = one_stone(crop)
+    player = replace(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
+    state = take_office(state.with_player(seat, player), tile)
+    if more and len(player.warehouse) < 2:
+        state = state.push(Step("bid_more", player=seat))
+    return refill(state).push(Step("bid", player=seat, space=tile))
+
+
+def add_to_bid(state: State, seat: int, tile: int, crop: Crop) -> State:
+    player = state.player(seat)
+    stone = one_stone(crop)
+    warehouse = tuple((t, add_stones(b, stone) if t == tile else b) for t, b in player.warehouse)
+    return state.with_player(seat, replace(player, stones=sub_stones(player.stones, stone), warehouse=warehouse))
+
+
+def end_turn(state: State) -> State:
+    """Pass the bag to the next player; in the final rounds count down (R-END3)."""
+    if state.end_trigger >= 0:
+        if state.turns_left == 0:
+            return replace(state, over=True, stack=())
+        state = replace(state, turns_left=state.turns_left - 1)
+    return replace(state, active=state.next_seat(state.active), actions="")
+
+
+def apply_step(state: State, step: Step, move: KHMove) -> State:
+    """Answer the top step with ``move``."""
+    handler = STEP_HANDLERS[step.kind]
+    return handler(state, step, move)
+
+
+def on_harvest(state: State, step: Step, move: KHMove) -> State:
+    state = state.pop()
+    if move.verb == "done":
+        return state
+    tile = state.layout.space(label_crop(move.args[0])[0])
+    state = state.push(replace(step, mask=step.mask & ~(1 << tile)))
+    return harvest_tile(state, step.player, tile, move.args[0])
+
+
+def on_bid(state: State, step: Step, move: KHMove) -> State:
+    if move.verb == "done":
+        return state.pop()
+    return add_to_bid(state, step.player, step.space, Crop.parse(move.args[0]))
+
+
+def on_bid_more(state: State, step: Step, move: KHMove) -> State:
+    state = state.pop()
+    return state if move.verb == "done" else start_bid(state, step.player, move, more=False)
+
+
+def on_buy_more(state: State, step: Step, move: KHMove) -> State:
+    state = state.pop()
+    return state if move.verb == "done" else buy(state, step.player, state.layout.space(move.args[0]))
+
+
+def on_pay(state: State, step: Step, move: KHMove) -> State:
+    state = state.pop()
+    if step.n > 1:
+        state = state.push(replace(step, n=step.n - 1))
+    return transfer(state, step.player, step.target, one_stone(Crop.parse(move.args[0])))
+
+
+def on_bonus(state: State, step: Step, move: KHMove) -> State:
+    """R-X2/R-X3: re-place the displaced worker (its ability fires again) or return it to its supply."""
+    state = state.pop()
+    if move.verb == "decline":
+        return return_worker(state, step.player, step.worker)
+    return place_worker(state, step.player, step.worker, state.layout.space(move.args[0]))
+
+
+def on_ability(state: State, step: Step, move: KHMove) -> State:
+    """Carry out a worker's ability (spec 5)."""
+    state = state.pop()
+    seat, worker = step.player, step.worker
+    verb, args = move.verb, move.args
+    if verb == "decline":
+        return state
+    if verb == "take" and worker in "AB":
+        for arg in args:
+            tile = state.layout.space(label_crop(arg)[0])
+            state = gain(state, seat, take_crop(state, tile, arg))
+        return state
+    if verb == "gain":
+        for arg in args:
+            state = gain(state, seat, Crop.parse(arg))
+        return state
+    if verb == "flip":
+        player = state.player(seat)
+        mask = sum(1 << state.layout.space(a) for a in args)
+        return state.with_player(seat, replace(player, harvested=player.harvested & ~mask))
+    if verb == "buy":  # Skilled Labourer (E) or Merchant (G)
+        tile = state.layout.space(args[0])
+        owner = state.warehouse_owner(tile)
+        bid = dict(state.player(owner).warehouse)[tile]
+        price = sum(bid) + (1 if worker == "E" else 0)
+        payee = owner if state.options["ability_purchase_payee"] == "owner" else -1
+        state = state.push(Step("transfer", player=seat, target=owner, space=tile))
+        return state.push(Step("pay", player=seat, n=price, target=payee))
+    if verb == "fallow":
+        tile = state.layout.space(args[0])
+        return to_fallow(remove_field(state, seat, tile), tile)
+    if verb == "bid":
+        return start_bid(state, seat, move, more=False)
+    if verb == "seize":
+        tile = state.layout.space(args[0])
+        victim = state.board_owner(tile)
+        state = state.push(Step("seize", player=seat, target=victim, space=tile))
+        return state.push(Step("pay", player=seat, n=3, target=victim))
+    if verb == "reuse":
+        space = state.layout.space(args[0])
+        target = state.player(seat).worker_at(space)
+        assert target is not None
+        if state.options["lawyer_mode"] == "lift_and_replace":
+            state = state.with_player(seat, state.player(seat).without_worker(space))
+            return state.push(Step("bonus", player=seat, worker=target))
+        return state.push(Step("ability", player=seat, worker=target, space=space))
+    if verb == "trade":
+        return state.push(Step("draw", player=seat, context=TRADER, purpose="trader"))
+    if verb == "take":  # Trader without field tiles in the bag, or Benefactor: a land-office tile
+        tile = state.layout.space(args[0])
+        state = refill(take_office(state, tile))
+        if worker == "K":
+            state = replace(state, in_hand=state.in_hand | 1 << tile)
+            return state.push(Step("trader_choice", player=seat, space=tile))
+        return arrive(state, seat, tile)
+    raise AssertionError(f"ability {worker} cannot {verb}")
+
+
+def on_trader_choice(state: State, step: Step, move: KHMove) -> State:
+    state = state.pop()
+    if move.verb == "discard":
+        return to_fallow(state, step.space)
+    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
+
+
+def on_replacement_choice(state: State, step: Step, move: KHMove) -> State:
+    """Replacement (W): keep the drawn tile by sending a board tile to the fallow area, or discard it."""
+    state = state.pop()
+    if move.verb == "discard":
+        return to_fallow(state, step.space)
+    old = state.layout.space(move.args[0])
+    state = to_fallow(remove_field(state, step.player, old), old)
+    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
+
+
+def on_event(state: State, step: Step, move: KHMove) -> State:
+    """One player's part of an event (spec 6.2)."""
+    state = state.pop()
+    seat, letter, verb, args = step.player, step.event, move.verb, move.args
+    if verb == "decline":
+        return state
+    space = state.layout.space
+    if letter == "M":  # Exchange: fallow one tile, draw and place a replacement
+        tile = space(args[0])
+        state = to_fallow(remove_field(state, seat, tile), tile)
+        return state.push(Step("draw", player=seat, context=EVENT, purpose="place"))
+    if letter in "NU":  # Swap with an opponent's isolated tile / Land Consolidation with the land office
+        own, other = space(args[0]), space(args[1])
+        state = remove_field(state, seat, own)
+        if letter == "U":
+            state = replace(state, office=tuple(own if t == other else t for t in state.office))
+            return arrive(state, seat, other)
+        owner = state.board_owner(other)
+        state = remove_field(state, owner, other)
+        return arrive(arrive(state, owner, own), seat, other)
+    if letter in "PZ" or verb == "gain":
+        return gain(state, seat, Crop.parse(args[0]))
+    if letter == "Q":  # Lucky Dip: pay 2 into the supply, then a drawn (or land-office) tile
+        if verb == "dip":
+            state = state.push(Step("draw", player=seat, context=EVENT, purpose="place"))
+        else:
+            state = state.push(Step("office_take", player=seat, space=space(args[0])))
+        return state.push(Step("pay", player=seat, n=2, target=-1))
+    if letter == "R":
+        player = state.player(seat)
+        mask = sum(1 << space(a) for a in args)
+        return state.with_player(seat, replace(player, harvested=player.harvested & ~mask))
+    if letter == "T":  # Quick Sale: 3 stones into the supply for a land-office tile; refill afterwards
+        state = replace(state, quick_sale_taken=state.quick_sale_taken + 1)
+        state = state.push(Step("office_take", player=seat, space=space(args[0])))
+        return state.push(Step("pay", player=seat, n=3, target=-1))
+    if letter == "V":
+        return harvest_tile(state, seat, space(label_crop(args[0])[0]), args[0])
+    if letter == "X":  # Migrant Worker: move without triggering the ability
+        old, new = space(args[0]), space(args[1])
+        player = state.player(seat)
+        worker = player.worker_at(old)
+        assert worker is not None
+        state = state.with_player(seat, player.without_worker(old))
+        occupant = state.player(seat).worker_at(new)
+        if occupant is not None:
+            state = return_worker(state.with_player(seat, state.player(seat).without_worker(new)), seat, occupant)
+        return state.with_player(seat, state.player(seat).with_worker(new, worker))
+    if letter == "Y":
+        old = space(args[0])
+        worker = state.player(seat).worker_at(old)
+        assert worker is not None
+        return return_worker(state.with_player(seat, state.player(seat).without_worker(old)), seat, worker)
+    raise AssertionError(f"event {letter} cannot {verb}")
+
+
+def on_gift(state: State, step: Step, move: KHMove) -> State:
+    """Gift (O), spec 6.4. ``n`` is the chain position: 0 = drawer giving ... N = drawer receiving last."""
+    state = state.pop()
+    seat, n = step.player, len(state.players)
+    if move.verb == "give":
+        tile = state.layout.space(move.args[0])
+        state = remove_field(state, seat, tile)
+        return pass_gift(replace(state, in_hand=state.in_hand | 1 << tile), step, tile)
+    if move.verb == "forward":
+        return pass_gift(state, step, step.space)
+    final = step.n >= n
+    then_give = [] if final else [Step("gift", player=seat, n=step.n, purpose="give", event="O")]
+    state = state.push(*then_give)
+    if move.verb == "discard":
+        return to_fallow(state, step.space)
+    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), seat, step.space)
+
+
+def pass_gift(state: State, step: Step, tile: int) -> State:
+    """Hand ``tile`` (or nothing, -1) to the next player in the chain."""
+    receiver = state.next_seat(step.player)
+    nxt = Step("gift", player=receiver, n=step.n + 1, space=tile, purpose="receive" if tile >= 0 else "give",
+               event="O")
+    return state.push(nxt)
+
+
+def on_windfall(state: State, step: Step, move: KHMove) -> State:
+    return gain(state.pop(), step.target, Crop.parse(move.args[0]))
+
+
+STEP_HANDLERS: dict[str, Callable[[State, Step, KHMove], State]] = {
+    "harvest": on_harvest,
+    "bid": on_bid,
+    "bid_more": on_bid_more,
+    "buy_more": on_buy_more,
+    "pay": on_pay,
+    "bonus": on_bonus,
+    "ability": on_ability,
+    "trader_choice": on_trader_choice,
+    "replacement_choice": on_replacement_choice,
+    "event": on_event,
+    "gift": on_gift,
+    "windfall": on_windfall,
+}
+
+
+# ---------------------------------------------------------------- chance and automatic steps
+
+
+def apply_chance(state: State, step: Step, move: KHMove) -> State:
+    kind = step.kind
+    n = len(state.players)
+    if kind == "first":
+        return replace(state.pop(), active=int(move.args[0]) - 1)
+    if kind == "pair":
+        tile = state.layout.space(move.args[0])
+        index = next(i for i, pair in enumerate(state.layout.start_pairs) if pair[0] == tile)
+        a, b = state.layout.start_pairs[index]
+        state = replace(state.pop(), setup_pairs=state.setup_pairs & ~(1 << index))
+        player = state.player(step.player).with_field(a).with_field(b)
+        return state.with_player(step.player, player)
+    if kind == "crops":
+        chosen = [Crop.parse(a) for a in move.args]
+        state = state.pop()
+        if n == 2:  # one stone of each crop, two of the fifth: each player gets one of the fifth
+            for seat in range(n):
+                state = gain(state, seat, chosen[0])
+            bag = tuple(0 if c == chosen[0] else 1 for c in range(5))
+        elif n == 3:
+            bag = tuple(1 if c == chosen[0] else 2 for c in range(5))
+        else:
+            bag = tuple(3 if c in chosen else 2 for c in range(5))
+        setup_bag: Stones = (bag[0], bag[1], bag[2], bag[3], bag[4])
+        return replace(state, supply=sub_stones(state.supply, setup_bag), setup_bag=setup_bag)
+    if kind == "stone":
+        crop = Crop.parse(move.args[0])
+        stone = one_stone(crop)
+        state = replace(state.pop(), setup_bag=sub_stones(state.setup_bag, stone))
+        player = state.player(step.player)
+        return state.with_player(step.player, replace(player, stones=add_stones(player.stones, stone)))
+    if kind == "remove_event":
+        return replace(state.pop(), removed=state.removed + move.args[0])
+    return apply_draw(state, step, move)
+
+
+def apply_draw(state: State, step: Step, move: KHMove) -> State:
+    """One draw from the bag (spec 6.5): a field tile ends the draw; an event is placed, set aside or ignored."""
+    if move.verb == "event":
+        letter = move.args[0]
+        state = replace(state, bag_events=state.bag_events.replace(letter, "", 1))
+        context = step.context if in_bag_fields(state) or step.context == NORMAL else NORMAL
+        if len(state.track) >= TRACK_SPACES:  # R-END4: ignored after the 10th
+            if state.options["ignored_event_disposal"] == "back_to_bag":
+                return replace(state, bag_events=state.bag_events + letter)
+            return replace(state, ignored=state.ignored + letter)
+        if context == NORMAL:
+            return place_event(state, letter)
+        return replace(state, set_aside=state.set_aside + letter)  # announced, set aside (DE 371, 493, 583)
+    tile = state.layout.space(move.args[0])
+    state = replace(state.pop(), bag_fields=state.bag_fields & ~(1 << tile),
+                    bag_events=state.bag_events + state.set_aside, set_aside="")
+    purpose = step.purpose
+    if purpose == "office":
+        slot = state.office.index(-1)
+        office = state.office[:slot] + (tile,) + state.office[slot + 1:]
+        state = replace(state, office=office)
+        if step.context == NORMAL and -1 in office:
+            state = state.push(step)
+        return state
+    if purpose == "place":
+        return arrive(state, step.player, tile)
+    state = replace(state, in_hand=state.in_hand | 1 << tile)
+    kind = "trader_choice" if purpose == "trader" else "replacement_choice"
+    return state.push(Step(kind, player=step.player, space=tile))
+
+
+def place_event(state: State, letter: str) -> State:
+    """R-EV1: the event goes on the next free space and is resolved at once, player by player."""
+    state = replace(state, track=state.track + letter)
+    position = len(state.track)
+    if position == TRACK_SPACES:  # R-END1
+        extra = 2 * len(state.players) - (1 if state.options["final_extra_turns_for_trigger_player"] == "1" else 0)
+        state = replace(state, end_trigger=state.active, turns_left=extra)
+    check = position == SEVENTH_SPACE
+    if check and state.options["seventh_check_timing"] == "before_resolution":
+        state, check = seventh_check(state), False
+    drawer = state.active
+    state = replace(state, resolving=state.resolving + 1)
+    state = state.push(Step("event_end", event=letter, n=int(check), player=drawer))
+    order = state.order_from(drawer)
+    if letter == "O":
+        return state.push(Step("gift", player=drawer, n=0, purpose="give", event="O"))
+    if letter == "S":
+        return state.push(Step("resurvey", player=drawer))
+    if letter == "Z":
+        return state.push(*(Step("windfall", player=drawer, target=seat) for seat in reversed(order)))
+    if letter == "T":
+        state = replace(state, quick_sale_taken=0).push(Step("quick_sale_refill"))
+    kind = "ev_W" if letter == "W" else "event"
+    return state.push(*(Step(kind, player=seat, event=letter) for seat in reversed(order)))
+
+
+def seventh_check(state: State) -> State:
+    """R-EV7-1..5: if anyone has fewer than 7 board tiles, events 1 and 2 go back to the bag."""
+    if all(p.board_tiles >= 7 for p in state.players):
+        return state
+    if state.options["seventh_rule_guard"] != "off" and not in_bag_fields(state):
+        return state
+    return replace(state, track=state.track[2:], bag_events=state.bag_events + state.track[:2])
+
+
+def run_auto(state: State, step: Step) -> State:
+    kind = step.kind
+    state = state.pop()
+    if kind == "start":
+        events = "".join(e for e in EVENT_LETTERS if e not in state.removed)
+        return replace(state, bag_events=events, started=True, actions="")
+    if kind == "pairs_to_bag":
+        tiles = sum(1 << t for i, pair in enumerate(state.layout.start_pairs) if state.setup_pairs >> i & 1 for t in pair)
+        return replace(state, bag_fields=state.bag_fields | tiles, setup_pairs=0)
+    if kind == "transfer":  # E/G: the tile leaves its warehouse; its bid goes back to the owner
+        owner = state.player(step.target)
+        bid = dict(owner.warehouse)[step.space]
+        owner = replace(owner, warehouse=tuple(w for w in owner.warehouse if w[0] != step.space),
+                        stones=add_stones(owner.stones, bid))
+        return arrive(state.with_player(step.target, owner), step.player, step.space)
+    if kind == "seize":
+        return arrive(remove_field(state, step.target, step.space), step.player, step.space)
+    if kind == "office_take":
+        return arrive(take_office(state, step.space), step.player, step.space)
+    if kind == "event_end":
+        state = replace(state, resolving=state.resolving - 1)
+        if step.n:
+            state = seventh_check(state)
+        if (state.options["events_only_bag_end"] == "it_immediate" and len(state.track) >= TRACK_SPACES
+                and not in_bag_fields(state)):
+            return replace(state, over=True, stack=())
+        return state
+    if kind == "quick_sale_refill":
+        taken = state.quick_sale_taken
+        state = replace(state, quick_sale_taken=0)
+        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in range(taken)))
+    if kind == "resurvey":  # S: the land office goes back into the bag and is drawn anew
+        tiles = state.office_tiles
+        state = replace(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in tiles))
+        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in tiles))
+    if kind == "ev_W":
+        if in_bag_fields(state):
+            return state.push(Step("draw", player=step.player, context=EVENT, purpose="replace"))
+        return state
+    raise AssertionError(f"unknown automatic step {kind}")
+
+
+def nothing_to_draw(state: State) -> bool:
+    """The bag is empty, or holds only events that would be ignored (spec 6.6, R-END4)."""
+    if state.bag_fields:
+        return False
+    return not state.bag_events or len(state.track) >= TRACK_SPACES
+
+
+def settle(state: State) -> State:
+    """Run automatic steps, and skip decisions that offer nothing, until someone must decide."""
+    while not state.over:
+        step = state.top
+        if step is None:
+            return state
+        if step.kind in AUTO_KINDS:
+            state = run_auto(state, step)
+            continue
+        if step.kind == "draw" and nothing_to_draw(state):
+            state = state.pop()  # R-D6: the space stays empty
+            continue
+        if step.kind in CHANCE_KINDS:
+            return state
+        moves = step_moves(state, step)
+        if not moves:  # a mandatory step that cannot be carried out (no tile to give, empty supply)
+            state = state.pop()
+            if step.kind == "gift" and step.purpose == "give" and step.n < len(state.players) - 1:
+                state = pass_gift(state, step, -1)
+            elif step.kind == "gift" and step.purpose == "give" and step.n == len(state.players) - 1:
+                pass  # the drawer receives nothing
+            continue
+        if len(moves) == 1 and moves[0].verb in FINISHING_VERBS:
+            state = apply_step(state, step, moves[0])
+            continue
+        return state
+    return state
+
+
+def apply(state: State, move: KHMove) -> State:
+    """The state after ``move`` (unchecked), settled until the next decision."""
+    step = state.top
+    if step is None:
+        state = apply_turn(state, move)
+    elif step.kind in CHANCE_KINDS:
+        state = apply_chance(state, step, move)
+    else:
+        state = apply_step(state, step, move)
+    return settle(state)

@@ -1,0 +1,212 @@
+"""Key Harvest state: frozen values, boards as bit masks (spec section 9.7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.core.options import Options
+from companion.games.key_harvest.board import Crop, Layout, bits
+from companion.games.key_harvest.scoring import WORKER_VALUES
+
+Stones = tuple[int, int, int, int, int]
+NO_STONES: Stones = (0, 0, 0, 0, 0)
+LABOURERS = "ABCDEF"
+TOWNSFOLK = "GHIJKL"
+EVENTS = "MNOPQRSTUVWXYZ"
+OFFICE_SPACES = 6
+TRACK_SPACES = 10
+SEVENTH_SPACE = 7
+
+# Draw contexts (spec 6.5).
+NORMAL, EVENT, TRADER = "normal", "event", "trader"
+
+
+def add_stones(a: Stones, b: Stones) -> Stones:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
+
+
+def sub_stones(a: Stones, b: Stones) -> Stones:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
+
+
+def one_stone(crop: Crop | int, count: int = 1) -> Stones:
+    out = [0, 0, 0, 0, 0]
+    out[crop] = count
+    return (out[0], out[1], out[2], out[3], out[4])
+
+
+def covers(have: Stones, need: Stones) -> bool:
+    return all(h >= n for h, n in zip(have, need))
+
+
+def stones_text(stones: Stones) -> str:
+    return "+".join(f"{n}x{Crop(c).key}" if n > 1 else Crop(c).key for c, n in enumerate(stones) if n) or "nothing"
+
+
+def stones_json(stones: Stones) -> dict[str, int]:
+    return {crop.key: stones[crop] for crop in Crop}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player's estate board, labourers, warehouse and (private) stones."""
+
+    name: str
+    fields: int = 0
+    harvested: int = 0
+    workers: tuple[tuple[int, str], ...] = ()
+    beside: str = LABOURERS
+    warehouse: tuple[tuple[int, Stones], ...] = ()
+    stones: Stones = NO_STONES
+
+    @property
+    def worker_mask(self) -> int:
+        mask = 0
+        for space, _ in self.workers:
+            mask |= 1 << space
+        return mask
+
+    def worker_at(self, space: int) -> str | None:
+        for at, worker in self.workers:
+            if at == space:
+                return worker
+        return None
+
+    def worker_space(self, worker: str) -> int:
+        for at, letter in self.workers:
+            if letter == worker:
+                return at
+        return -1
+
+    def with_worker(self, space: int, worker: str) -> Player:
+        return replace(self, workers=tuple(sorted((*self.workers, (space, worker)))))
+
+    def without_worker(self, space: int) -> Player:
+        return replace(self, workers=tuple(w for w in self.workers if w[0] != space))
+
+    def with_field(self, tile: int) -> Player:
+        """The tile arrives on its space, unharvested side up (spec 9.5)."""
+        bit = 1 << tile
+        return replace(self, fields=self.fields | bit, harvested=self.harvested & ~bit)
+
+    def without_field(self, tile: int) -> Player:
+        bit = ~(1 << tile)
+        return replace(self, fields=self.fields & bit, harvested=self.harvested & bit)
+
+    @property
+    def board_tiles(self) -> int:
+        """Field tiles plus worker tiles on the estate board (the 7th-event count, R-EV7-1)."""
+        return self.fields.bit_count() + len(self.workers)
+
+    @property
+    def worker_points(self) -> int:
+        return sum(WORKER_VALUES[w] for _, w in self.workers)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A pending decision or automatic step; the top of ``State.stack`` is resolved first.
+
+    ``kind`` names it; the other fields are its data: who decides (``player``), the space or
+    tile concerned (``space``), a worker letter, a count ``n``, another seat ``target``, a draw
+    ``context`` and ``purpose``, an ``event`` letter and a ``mask`` of spaces.
+    """
+
+    kind: str
+    player: int = -1
+    space: int = -1
+    worker: str = ""
+    n: int = 0
+    target: int = -1
+    context: str = ""
+    purpose: str = ""
+    event: str = ""
+    mask: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole table. Immutable: every move returns a new state."""
+
+    layout: Layout
+    options: Options
+    players: tuple[Player, ...]
+    supply: Stones
+    town: str = TOWNSFOLK
+    office: tuple[int, ...] = (-1,) * OFFICE_SPACES
+    bag_fields: int = 0
+    bag_events: str = ""
+    set_aside: str = ""
+    removed: str = ""
+    ignored: str = ""
+    track: str = ""
+    fallow: int = 0
+    in_hand: int = 0
+    setup_bag: Stones = NO_STONES
+    setup_pairs: int = 0
+    started: bool = False
+    active: int = 0
+    actions: str = ""
+    stack: tuple[Step, ...] = ()
+    resolving: int = 0
+    quick_sale_taken: int = 0
+    end_trigger: int = -1
+    turns_left: int = -1
+    over: bool = False
+
+    @property
+    def top(self) -> Step | None:
+        return self.stack[-1] if self.stack else None
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    def with_player(self, seat: int, player: Player) -> State:
+        players = list(self.players)
+        players[seat] = player
+        return replace(self, players=tuple(players))
+
+    def push(self, *steps: Step) -> State:
+        """Push steps; the last one given is resolved first."""
+        return replace(self, stack=self.stack + steps)
+
+    def pop(self) -> State:
+        return replace(self, stack=self.stack[:-1])
+
+    def next_seat(self, seat: int) -> int:
+        step = 1 if self.options["turn_direction"] == "clockwise" else -1
+        return (seat + step) % len(self.players)
+
+    def order_from(self, seat: int) -> list[int]:
+        """All seats in turn order, starting with ``seat``."""
+        order = [seat]
+        while len(order) < len(self.players):
+            order.append(self.next_seat(order[-1]))
+        return order
+
+    @property
+    def office_tiles(self) -> list[int]:
+        return [tile for tile in self.office if tile >= 0]
+
+    def warehouse_owner(self, tile: int) -> int:
+        for seat, player in enumerate(self.players):
+            if any(t == tile for t, _ in player.warehouse):
+                return seat
+        return -1
+
+    def board_owner(self, tile: int) -> int:
+        for seat, player in enumerate(self.players):
+            if player.fields >> tile & 1:
+                return seat
+        return -1
+
+    def labels(self, mask: int) -> list[str]:
+        return [self.layout.labels[i] for i in bits(mask)]
+
+    def label(self, tile: int) -> str:
+        return self.layout.labels[tile]
+
+    def debug(self) -> dict[str, Any]:
+        """A compact dump for error messages and tests."""
+        return {"active": self.active, "actions": self.actions, "stack": [s.kind for s in self.stack]}

@@ -1,0 +1,230 @@
+"""Saved games in one SQLite file: each game's record and its move log.
+
+Every write is one transaction, committed (and synced to disk) before the call returns,
+so a move the companion has confirmed survives a crash or a power cut.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import TracebackType
+
+from companion.core.errors import CorruptSaveError, UnknownGameError
+
+SCHEMA_VERSION = 1
+"""Stored in ``PRAGMA user_version``; raise it (and add a migration) when the tables change."""
+
+PLAYING = "playing"
+OVER = "over"
+
+_SCHEMA = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    is_chance INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+_COLUMNS = {
+    "games": ["id", "game", "players", "options", "seed", "status", "created", "updated"],
+    "moves": ["game_id", "ply", "text", "is_chance", "created"],
+}
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One stored game, without its moves. Timestamps are ISO 8601 in UTC."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, str]
+    seed: str
+    status: str
+    created: str
+    updated: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+class GameStore:
+    """The saved games in the SQLite file at ``path`` (created if missing).
+
+    One connection shared by threads (a web server's requests) behind a lock.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        # Autocommit mode: transactions are opened explicitly in _transaction().
+        self._db: sqlite3.Connection | None = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False
+        )
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise CorruptSaveError(f"{self.path} is not a companion save file ({error})") from error
+        except CorruptSaveError:
+            self.close()
+            raise
+
+    def _prepare(self) -> None:
+        """Check the file's schema version, create the tables in a new file, set durability."""
+        db = self._conn
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise CorruptSaveError(
+                f"{self.path} was written by a newer companion (schema {version}, this one reads {SCHEMA_VERSION})"
+            )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        if version == 0:
+            with self._transaction() as tx:
+                # Checked again inside the transaction: another process may have just set the file up.
+                if tx.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    if tx.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                        raise CorruptSaveError(f"{self.path} is an SQLite file of some other program")
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            tx.execute(statement)
+                    tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        for table, expected in _COLUMNS.items():
+            found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            if found != expected:
+                raise CorruptSaveError(f"{self.path} has a damaged schema: table {table!r} has columns {found}")
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise sqlite3.ProgrammingError("the game store is closed")
+        return self._db
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back if it raises."""
+        db = self._conn
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def _write(self, game_id: str) -> Iterator[sqlite3.Connection]:
+        """A locked transaction on an existing game, whose ``updated`` time it sets."""
+        with self._lock, self._transaction() as db:
+            if db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id)).rowcount == 0:
+                raise UnknownGameError(f"no saved game {game_id!r}")
+            yield db
+
+    def create(self, game: str, players: Sequence[str], options: Mapping[str, str], seed: str) -> str:
+        """Store a new game and return its id: short, and too random to guess."""
+        game_id = secrets.token_urlsafe(9)
+        now = _now()
+        with self._lock, self._transaction() as db:
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed, PLAYING, now, now),
+            )
+        return game_id
+
+    def get(self, game_id: str) -> GameRecord:
+        """The record of game ``game_id``; ``UnknownGameError`` if there is none."""
+        with self._lock:
+            row = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no saved game {game_id!r}")
+        return self._record(row)
+
+    def list(self) -> list[GameRecord]:
+        """Every stored game, newest first."""
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM games ORDER BY created DESC, rowid DESC").fetchall()
+        return [self._record(row) for row in rows]
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game and its moves."""
+        with self._write(game_id) as db:
+            db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    def moves(self, game_id: str) -> list[tuple[int, str, bool]]:
+        """The move log of a game as ``(ply, text, is_chance)``, in order."""
+        with self._lock:
+            db = self._conn
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise UnknownGameError(f"no saved game {game_id!r}")
+            rows = db.execute(
+                "SELECT ply, text, is_chance FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        return [(ply, text, bool(is_chance)) for ply, text, is_chance in rows]
+
+    def append(self, game_id: str, ply: int, text: str, is_chance: bool) -> None:
+        """Add one move to a game's log."""
+        with self._write(game_id) as db:
+            db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (game_id, ply, text, int(is_chance), _now()))
+
+    def truncate(self, game_id: str, ply: int) -> None:
+        """Delete the moves from ``ply`` on (for undo)."""
+        with self._write(game_id) as db:
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+
+    def set_status(self, game_id: str, status: str) -> None:
+        """Record the game's status (``PLAYING`` or ``OVER``)."""
+        with self._write(game_id) as db:
+            db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    def close(self) -> None:
+        """Close the file; calling it again does nothing."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _record(self, row: tuple[str, ...]) -> GameRecord:
+        game_id, game, players, options, seed, status, created, updated = row
+        try:
+            player_list = json.loads(players)
+            option_map = json.loads(options)
+            if not (isinstance(player_list, list) and all(isinstance(p, str) for p in player_list)):
+                raise ValueError("players is not a list of names")
+            if not (isinstance(option_map, dict) and all(isinstance(v, str) for v in option_map.values())):
+                raise ValueError("options is not a map of names to values")
+        except ValueError as error:
+            raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
+        return GameRecord(game_id, game, tuple(player_list), option_map, seed, status, created, updated)
