@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.games.key_harvest.board import Crop, bits
+from companion.games.key_harvest.board import CROP_KEYS, Crop, bits
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
 from companion.games.key_harvest.state import (
@@ -32,6 +33,7 @@ from companion.games.key_harvest.state import (
     Stones,
     add_stones,
     covers,
+    evolve,
     one_stone,
     sub_stones,
 )
@@ -48,7 +50,9 @@ DECLINE = KHMove("decline")
 END = KHMove("end")
 
 
+@cache
 def mv(verb: str, *args: str) -> KHMove:
+    """The (shared, immutable) move ``verb args``."""
     return KHMove(verb, args)
 
 
@@ -129,12 +133,14 @@ def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace:
     workers = player.worker_mask
     if lifted >= 0:
         workers &= ~(1 << lifted)
-    near_workers = 0
+    near_fields = near_workers = 0
+    for f in bits(fields):
+        near_fields |= nbr[f]
     for w in bits(workers):
         near_workers |= nbr[w]
     exactly = state.options["worker_adjacency"] == "exactly"
     out = []
-    for s in bits(state.layout.all_spaces & ~fields & ~near_workers):
+    for s in bits(near_fields & ~fields & ~near_workers):
         touching = (nbr[s] & fields).bit_count()
         if touching < v or (exactly and touching != v):
             continue
@@ -152,7 +158,7 @@ def stone_moves(state: State, verb: str, tile: int, *prefix: str) -> list[KHMove
     crop = state.layout.crops[tile]
     if state.supply[crop]:
         return [mv(verb, *prefix, label)]
-    return [mv(verb, *prefix, f"{label}/{Crop(c).key}") for c in range(5) if state.supply[c]]
+    return [mv(verb, *prefix, f"{label}/{CROP_KEYS[c]}") for c in range(5) if state.supply[c]]
 
 
 def crops_in(stones: Stones) -> list[Crop]:
@@ -215,12 +221,13 @@ def bid_moves(state: State, seat: int) -> list[KHMove]:
     player = state.player(seat)
     if len(player.warehouse) >= 2:
         return []
-    crops = crops_in(player.stones)
-    return [mv("bid", state.label(t), c.key) for t in state.office_tiles for c in crops]
+    crops = [CROP_KEYS[c] for c in range(5) if player.stones[c]]
+    return [mv("bid", state.label(t), c) for t in state.office_tiles for c in crops]
 
 
 def pay_moves(state: State, seat: int, verb: str) -> list[KHMove]:
-    return [mv(verb, c.key) for c in crops_in(state.player(seat).stones)]
+    stones = state.player(seat).stones
+    return [mv(verb, CROP_KEYS[c]) for c in range(5) if stones[c]]
 
 
 def office_moves(state: State, verb: str) -> list[KHMove]:
@@ -241,7 +248,7 @@ def casual_moves(state: State, tiles: int) -> list[KHMove]:
     for a, b in combinations(list(bits(tiles)), 2):
         for first in stone_moves(state, "take", a):
             taken = take_crop(state, a, first.args[0])
-            after = replace(state, supply=sub_stones(state.supply, one_stone(taken)))
+            after = evolve(state, supply=sub_stones(state.supply, one_stone(taken)))
             moves += [mv("take", first.args[0], second.args[0]) for second in stone_moves(after, "take", b)]
     return moves
 
@@ -553,18 +560,18 @@ def gain(state: State, seat: int, crop: Crop | int, count: int = 1) -> State:
     """Move stones from the supply behind ``seat``'s screen."""
     stones = one_stone(crop, count)
     player = state.player(seat)
-    state = replace(state, supply=sub_stones(state.supply, stones))
-    return state.with_player(seat, replace(player, stones=add_stones(player.stones, stones)))
+    state = evolve(state, supply=sub_stones(state.supply, stones))
+    return state.with_player(seat, evolve(player, stones=add_stones(player.stones, stones)))
 
 
 def transfer(state: State, payer: int, payee: int, stones: Stones) -> State:
     """Stones from ``payer`` to ``payee`` (``-1`` = the supply)."""
     p = state.player(payer)
-    state = state.with_player(payer, replace(p, stones=sub_stones(p.stones, stones)))
+    state = state.with_player(payer, evolve(p, stones=sub_stones(p.stones, stones)))
     if payee < 0:
-        return replace(state, supply=add_stones(state.supply, stones))
+        return evolve(state, supply=add_stones(state.supply, stones))
     q = state.player(payee)
-    return state.with_player(payee, replace(q, stones=add_stones(q.stones, stones)))
+    return state.with_player(payee, evolve(q, stones=add_stones(q.stones, stones)))
 
 
 def harvest_tile(state: State, seat: int, tile: int, arg: str) -> State:
@@ -574,7 +581,7 @@ def harvest_tile(state: State, seat: int, tile: int, arg: str) -> State:
         return gain(state, seat, substitute)
     state = gain(state, seat, state.layout.crops[tile])
     player = state.player(seat)
-    return state.with_player(seat, replace(player, harvested=player.harvested | 1 << tile))
+    return state.with_player(seat, evolve(player, harvested=player.harvested | 1 << tile))
 
 
 def return_worker(state: State, seat: int, worker: str) -> State:
@@ -582,8 +589,8 @@ def return_worker(state: State, seat: int, worker: str) -> State:
     if worker in LABOURERS:
         player = state.player(seat)
         beside = "".join(sorted(player.beside + worker))
-        return state.with_player(seat, replace(player, beside=beside))
-    return replace(state, town="".join(sorted(state.town + worker)))
+        return state.with_player(seat, evolve(player, beside=beside))
+    return evolve(state, town="".join(sorted(state.town + worker)))
 
 
 def place_worker(state: State, seat: int, worker: str, space: int) -> State:
@@ -601,8 +608,8 @@ def place_worker(state: State, seat: int, worker: str, space: int) -> State:
 def take_from_supply(state: State, seat: int, worker: str) -> State:
     if worker in LABOURERS:
         player = state.player(seat)
-        return state.with_player(seat, replace(player, beside=player.beside.replace(worker, "")))
-    return replace(state, town=state.town.replace(worker, ""))
+        return state.with_player(seat, evolve(player, beside=player.beside.replace(worker, "")))
+    return evolve(state, town=state.town.replace(worker, ""))
 
 
 def arrive(state: State, seat: int, tile: int) -> State:
@@ -620,11 +627,11 @@ def remove_field(state: State, seat: int, tile: int) -> State:
 
 
 def to_fallow(state: State, tile: int) -> State:
-    return replace(state, fallow=state.fallow | 1 << tile, in_hand=state.in_hand & ~(1 << tile))
+    return evolve(state, fallow=state.fallow | 1 << tile, in_hand=state.in_hand & ~(1 << tile))
 
 
 def take_office(state: State, tile: int) -> State:
-    return replace(state, office=tuple(-1 if t == tile else t for t in state.office))
+    return evolve(state, office=tuple(-1 if t == tile else t for t in state.office))
 
 
 def refill(state: State, context: str | None = None) -> State:
@@ -642,7 +649,7 @@ def apply_turn(state: State, move: KHMove) -> State:
     verb = move.verb
     if verb == "end":
         return end_turn(state)
-    state = replace(state, actions=state.actions + ACTION_OF[verb])
+    state = evolve(state, actions=state.actions + ACTION_OF[verb])
     if verb == "harvest":
         tile = state.layout.space(label_crop(move.args[0])[0])
         player = state.player(seat)
@@ -673,13 +680,13 @@ def buy(state: State, seat: int, tile: int) -> State:
     owner = state.warehouse_owner(tile)
     holder = state.player(owner)
     bid = dict(holder.warehouse)[tile]
-    state = state.with_player(owner, replace(holder, warehouse=tuple(w for w in holder.warehouse if w[0] != tile)))
+    state = state.with_player(owner, evolve(holder, warehouse=tuple(w for w in holder.warehouse if w[0] != tile)))
     if owner == seat:
-        state = replace(state, supply=add_stones(state.supply, bid))
+        state = evolve(state, supply=add_stones(state.supply, bid))
     else:
         state = transfer(state, seat, owner, bid)
         holder = state.player(owner)
-        state = state.with_player(owner, replace(holder, stones=add_stones(holder.stones, bid)))
+        state = state.with_player(owner, evolve(holder, stones=add_stones(holder.stones, bid)))
     return arrive(state, seat, tile)
 
 
@@ -689,7 +696,7 @@ def start_bid(state: State, seat: int, move: KHMove, more: bool) -> State:
     crop = Crop.parse(move.args[1])
     player = state.player(seat)
     bid = one_stone(crop)
-    player = replace(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
+    player = evolve(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
     state = take_office(state.with_player(seat, player), tile)
     if more and len(player.warehouse) < 2:
         state = state.push(Step("bid_more", player=seat))
@@ -700,16 +707,16 @@ def add_to_bid(state: State, seat: int, tile: int, crop: Crop) -> State:
     player = state.player(seat)
     stone = one_stone(crop)
     warehouse = tuple((t, add_stones(b, stone) if t == tile else b) for t, b in player.warehouse)
-    return state.with_player(seat, replace(player, stones=sub_stones(player.stones, stone), warehouse=warehouse))
+    return state.with_player(seat, evolve(player, stones=sub_stones(player.stones, stone), warehouse=warehouse))
 
 
 def end_turn(state: State) -> State:
     """Pass the bag to the next player; in the final rounds count down (R-END3)."""
     if state.end_trigger >= 0:
         if state.turns_left == 0:
-            return replace(state, over=True, stack=())
-        state = replace(state, turns_left=state.turns_left - 1)
-    return replace(state, active=state.next_seat(state.active), actions="")
+            return evolve(state, over=True, stack=())
+        state = evolve(state, turns_left=state.turns_left - 1)
+    return evolve(state, active=state.next_seat(state.active), actions="")
 
 
 def apply_step(state: State, step: Step, move: KHMove) -> State:
@@ -777,7 +784,7 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
     if verb == "flip":
         player = state.player(seat)
         mask = sum(1 << state.layout.space(a) for a in args)
-        return state.with_player(seat, replace(player, harvested=player.harvested & ~mask))
+        return state.with_player(seat, evolve(player, harvested=player.harvested & ~mask))
     if verb == "buy":  # Skilled Labourer (E) or Merchant (G)
         tile = state.layout.space(args[0])
         owner = state.warehouse_owner(tile)
@@ -810,7 +817,7 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
         tile = state.layout.space(args[0])
         state = refill(take_office(state, tile))
         if worker == "K":
-            state = replace(state, in_hand=state.in_hand | 1 << tile)
+            state = evolve(state, in_hand=state.in_hand | 1 << tile)
             return state.push(Step("trader_choice", player=seat, space=tile))
         return arrive(state, seat, tile)
     raise AssertionError(f"ability {worker} cannot {verb}")
@@ -820,7 +827,7 @@ def on_trader_choice(state: State, step: Step, move: KHMove) -> State:
     state = state.pop()
     if move.verb == "discard":
         return to_fallow(state, step.space)
-    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
+    return arrive(evolve(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
 
 
 def on_replacement_choice(state: State, step: Step, move: KHMove) -> State:
@@ -830,7 +837,7 @@ def on_replacement_choice(state: State, step: Step, move: KHMove) -> State:
         return to_fallow(state, step.space)
     old = state.layout.space(move.args[0])
     state = to_fallow(remove_field(state, step.player, old), old)
-    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
+    return arrive(evolve(state, in_hand=state.in_hand & ~(1 << step.space)), step.player, step.space)
 
 
 def on_event(state: State, step: Step, move: KHMove) -> State:
@@ -848,7 +855,7 @@ def on_event(state: State, step: Step, move: KHMove) -> State:
         own, other = space(args[0]), space(args[1])
         state = remove_field(state, seat, own)
         if letter == "U":
-            state = replace(state, office=tuple(own if t == other else t for t in state.office))
+            state = evolve(state, office=tuple(own if t == other else t for t in state.office))
             return arrive(state, seat, other)
         owner = state.board_owner(other)
         state = remove_field(state, owner, other)
@@ -864,9 +871,9 @@ def on_event(state: State, step: Step, move: KHMove) -> State:
     if letter == "R":
         player = state.player(seat)
         mask = sum(1 << space(a) for a in args)
-        return state.with_player(seat, replace(player, harvested=player.harvested & ~mask))
+        return state.with_player(seat, evolve(player, harvested=player.harvested & ~mask))
     if letter == "T":  # Quick Sale: 3 stones into the supply for a land-office tile; refill afterwards
-        state = replace(state, quick_sale_taken=state.quick_sale_taken + 1)
+        state = evolve(state, quick_sale_taken=state.quick_sale_taken + 1)
         state = state.push(Step("office_take", player=seat, space=space(args[0])))
         return state.push(Step("pay", player=seat, n=3, target=-1))
     if letter == "V":
@@ -896,7 +903,7 @@ def on_gift(state: State, step: Step, move: KHMove) -> State:
     if move.verb == "give":
         tile = state.layout.space(move.args[0])
         state = remove_field(state, seat, tile)
-        return pass_gift(replace(state, in_hand=state.in_hand | 1 << tile), step, tile)
+        return pass_gift(evolve(state, in_hand=state.in_hand | 1 << tile), step, tile)
     if move.verb == "forward":
         return pass_gift(state, step, step.space)
     final = step.n >= n
@@ -904,7 +911,7 @@ def on_gift(state: State, step: Step, move: KHMove) -> State:
     state = state.push(*then_give)
     if move.verb == "discard":
         return to_fallow(state, step.space)
-    return arrive(replace(state, in_hand=state.in_hand & ~(1 << step.space)), seat, step.space)
+    return arrive(evolve(state, in_hand=state.in_hand & ~(1 << step.space)), seat, step.space)
 
 
 def pass_gift(state: State, step: Step, tile: int) -> State:
@@ -942,12 +949,12 @@ def apply_chance(state: State, step: Step, move: KHMove) -> State:
     kind = step.kind
     n = len(state.players)
     if kind == "first":
-        return replace(state.pop(), active=int(move.args[0]) - 1)
+        return evolve(state.pop(), active=int(move.args[0]) - 1)
     if kind == "pair":
         tile = state.layout.space(move.args[0])
         index = next(i for i, pair in enumerate(state.layout.start_pairs) if pair[0] == tile)
         a, b = state.layout.start_pairs[index]
-        state = replace(state.pop(), setup_pairs=state.setup_pairs & ~(1 << index))
+        state = evolve(state.pop(), setup_pairs=state.setup_pairs & ~(1 << index))
         player = state.player(step.player).with_field(a).with_field(b)
         return state.with_player(step.player, player)
     if kind == "crops":
@@ -962,15 +969,15 @@ def apply_chance(state: State, step: Step, move: KHMove) -> State:
         else:
             bag = tuple(3 if c in chosen else 2 for c in range(5))
         setup_bag: Stones = (bag[0], bag[1], bag[2], bag[3], bag[4])
-        return replace(state, supply=sub_stones(state.supply, setup_bag), setup_bag=setup_bag)
+        return evolve(state, supply=sub_stones(state.supply, setup_bag), setup_bag=setup_bag)
     if kind == "stone":
         crop = Crop.parse(move.args[0])
         stone = one_stone(crop)
-        state = replace(state.pop(), setup_bag=sub_stones(state.setup_bag, stone))
+        state = evolve(state.pop(), setup_bag=sub_stones(state.setup_bag, stone))
         player = state.player(step.player)
-        return state.with_player(step.player, replace(player, stones=add_stones(player.stones, stone)))
+        return state.with_player(step.player, evolve(player, stones=add_stones(player.stones, stone)))
     if kind == "remove_event":
-        return replace(state.pop(), removed=state.removed + move.args[0])
+        return evolve(state.pop(), removed=state.removed + move.args[0])
     return apply_draw(state, step, move)
 
 
@@ -978,45 +985,45 @@ def apply_draw(state: State, step: Step, move: KHMove) -> State:
     """One draw from the bag (spec 6.5): a field tile ends the draw; an event is placed, set aside or ignored."""
     if move.verb == "event":
         letter = move.args[0]
-        state = replace(state, bag_events=state.bag_events.replace(letter, "", 1))
+        state = evolve(state, bag_events=state.bag_events.replace(letter, "", 1))
         context = step.context if in_bag_fields(state) or step.context == NORMAL else NORMAL
         if len(state.track) >= TRACK_SPACES:  # R-END4: ignored after the 10th
             if state.options["ignored_event_disposal"] == "back_to_bag":
-                return replace(state, bag_events=state.bag_events + letter)
-            return replace(state, ignored=state.ignored + letter)
+                return evolve(state, bag_events=state.bag_events + letter)
+            return evolve(state, ignored=state.ignored + letter)
         if context == NORMAL:
             return place_event(state, letter)
-        return replace(state, set_aside=state.set_aside + letter)  # announced, set aside (DE 371, 493, 583)
+        return evolve(state, set_aside=state.set_aside + letter)  # announced, set aside (DE 371, 493, 583)
     tile = state.layout.space(move.args[0])
-    state = replace(state.pop(), bag_fields=state.bag_fields & ~(1 << tile),
+    state = evolve(state.pop(), bag_fields=state.bag_fields & ~(1 << tile),
                     bag_events=state.bag_events + state.set_aside, set_aside="")
     purpose = step.purpose
     if purpose == "office":
         slot = state.office.index(-1)
         office = state.office[:slot] + (tile,) + state.office[slot + 1:]
-        state = replace(state, office=office)
+        state = evolve(state, office=office)
         if step.context == NORMAL and -1 in office:
             state = state.push(step)
         return state
     if purpose == "place":
         return arrive(state, step.player, tile)
-    state = replace(state, in_hand=state.in_hand | 1 << tile)
+    state = evolve(state, in_hand=state.in_hand | 1 << tile)
     kind = "trader_choice" if purpose == "trader" else "replacement_choice"
     return state.push(Step(kind, player=step.player, space=tile))
 
 
 def place_event(state: State, letter: str) -> State:
     """R-EV1: the event goes on the next free space and is resolved at once, player by player."""
-    state = replace(state, track=state.track + letter)
+    state = evolve(state, track=state.track + letter)
     position = len(state.track)
     if position == TRACK_SPACES:  # R-END1
         extra = 2 * len(state.players) - (1 if state.options["final_extra_turns_for_trigger_player"] == "1" else 0)
-        state = replace(state, end_trigger=state.active, turns_left=extra)
+        state = evolve(state, end_trigger=state.active, turns_left=extra)
     check = position == SEVENTH_SPACE
     if check and state.options["seventh_check_timing"] == "before_resolution":
         state, check = seventh_check(state), False
     drawer = state.active
-    state = replace(state, resolving=state.resolving + 1)
+    state = evolve(state, resolving=state.resolving + 1)
     state = state.push(Step("event_end", event=letter, n=int(check), player=drawer))
     order = state.order_from(drawer)
     if letter == "O":
@@ -1026,7 +1033,7 @@ def place_event(state: State, letter: str) -> State:
     if letter == "Z":
         return state.push(*(Step("windfall", player=drawer, target=seat) for seat in reversed(order)))
     if letter == "T":
-        state = replace(state, quick_sale_taken=0).push(Step("quick_sale_refill"))
+        state = evolve(state, quick_sale_taken=0).push(Step("quick_sale_refill"))
     kind = "ev_W" if letter == "W" else "event"
     return state.push(*(Step(kind, player=seat, event=letter) for seat in reversed(order)))
 
@@ -1037,7 +1044,7 @@ def seventh_check(state: State) -> State:
         return state
     if state.options["seventh_rule_guard"] != "off" and not in_bag_fields(state):
         return state
-    return replace(state, track=state.track[2:], bag_events=state.bag_events + state.track[:2])
+    return evolve(state, track=state.track[2:], bag_events=state.bag_events + state.track[:2])
 
 
 def run_auto(state: State, step: Step) -> State:
@@ -1045,14 +1052,14 @@ def run_auto(state: State, step: Step) -> State:
     state = state.pop()
     if kind == "start":
         events = "".join(e for e in EVENT_LETTERS if e not in state.removed)
-        return replace(state, bag_events=events, started=True, actions="")
+        return evolve(state, bag_events=events, started=True, actions="")
     if kind == "pairs_to_bag":
         tiles = sum(1 << t for i, pair in enumerate(state.layout.start_pairs) if state.setup_pairs >> i & 1 for t in pair)
-        return replace(state, bag_fields=state.bag_fields | tiles, setup_pairs=0)
+        return evolve(state, bag_fields=state.bag_fields | tiles, setup_pairs=0)
     if kind == "transfer":  # E/G: the tile leaves its warehouse; its bid goes back to the owner
         owner = state.player(step.target)
         bid = dict(owner.warehouse)[step.space]
-        owner = replace(owner, warehouse=tuple(w for w in owner.warehouse if w[0] != step.space),
+        owner = evolve(owner, warehouse=tuple(w for w in owner.warehouse if w[0] != step.space),
                         stones=add_stones(owner.stones, bid))
         return arrive(state.with_player(step.target, owner), step.player, step.space)
     if kind == "seize":
@@ -1060,20 +1067,20 @@ def run_auto(state: State, step: Step) -> State:
     if kind == "office_take":
         return arrive(take_office(state, step.space), step.player, step.space)
     if kind == "event_end":
-        state = replace(state, resolving=state.resolving - 1)
+        state = evolve(state, resolving=state.resolving - 1)
         if step.n:
             state = seventh_check(state)
         if (state.options["events_only_bag_end"] == "it_immediate" and len(state.track) >= TRACK_SPACES
                 and not in_bag_fields(state)):
-            return replace(state, over=True, stack=())
+            return evolve(state, over=True, stack=())
         return state
     if kind == "quick_sale_refill":
         taken = state.quick_sale_taken
-        state = replace(state, quick_sale_taken=0)
+        state = evolve(state, quick_sale_taken=0)
         return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in range(taken)))
     if kind == "resurvey":  # S: the land office goes back into the bag and is drawn anew
         tiles = state.office_tiles
-        state = replace(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in tiles))
+        state = evolve(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in tiles))
         return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in tiles))
     if kind == "ev_W":
         if in_bag_fields(state):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, TypeVar
 
 from companion.core.options import Options
 from companion.games.key_harvest.board import Crop, Layout, bits
@@ -17,6 +18,24 @@ EVENTS = "MNOPQRSTUVWXYZ"
 OFFICE_SPACES = 6
 TRACK_SPACES = 10
 SEVENTH_SPACE = 7
+
+T = TypeVar("T")
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of a frozen dataclass with some fields changed: ``dataclasses.replace``, without
+    re-running ``__init__`` (the engine's hottest operation)."""
+    assert changes.keys() <= _field_names(type(obj)), f"unknown fields {set(changes) - _field_names(type(obj))}"
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
 
 # Draw contexts (spec 6.5).
 NORMAL, EVENT, TRADER = "normal", "event", "trader"
@@ -48,7 +67,7 @@ def stones_json(stones: Stones) -> dict[str, int]:
     return {crop.key: stones[crop] for crop in Crop}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
     """One player's estate board, labourers, warehouse and (private) stones."""
 
@@ -80,19 +99,19 @@ class Player:
         return -1
 
     def with_worker(self, space: int, worker: str) -> Player:
-        return replace(self, workers=tuple(sorted((*self.workers, (space, worker)))))
+        return evolve(self, workers=tuple(sorted((*self.workers, (space, worker)))))
 
     def without_worker(self, space: int) -> Player:
-        return replace(self, workers=tuple(w for w in self.workers if w[0] != space))
+        return evolve(self, workers=tuple(w for w in self.workers if w[0] != space))
 
     def with_field(self, tile: int) -> Player:
         """The tile arrives on its space, unharvested side up (spec 9.5)."""
         bit = 1 << tile
-        return replace(self, fields=self.fields | bit, harvested=self.harvested & ~bit)
+        return evolve(self, fields=self.fields | bit, harvested=self.harvested & ~bit)
 
     def without_field(self, tile: int) -> Player:
         bit = ~(1 << tile)
-        return replace(self, fields=self.fields & bit, harvested=self.harvested & bit)
+        return evolve(self, fields=self.fields & bit, harvested=self.harvested & bit)
 
     @property
     def board_tiles(self) -> int:
@@ -125,7 +144,7 @@ class Step:
     mask: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """The whole table. Immutable: every move returns a new state."""
 
@@ -165,14 +184,14 @@ class State:
     def with_player(self, seat: int, player: Player) -> State:
         players = list(self.players)
         players[seat] = player
-        return replace(self, players=tuple(players))
+        return evolve(self, players=tuple(players))
 
     def push(self, *steps: Step) -> State:
         """Push steps; the last one given is resolved first."""
-        return replace(self, stack=self.stack + steps)
+        return evolve(self, stack=self.stack + steps)
 
     def pop(self) -> State:
-        return replace(self, stack=self.stack[:-1])
+        return evolve(self, stack=self.stack[:-1])
 
     def next_seat(self, seat: int) -> int:
         step = 1 if self.options["turn_direction"] == "clockwise" else -1
