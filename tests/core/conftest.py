@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from toy_game import OverTheTop
+from tests.core.toy_game import OverTheTop
 
 import companion.games as registry
 from companion.store import GameStore

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from toy_game import Draw, OverTheTop, Stop, Token
+from tests.core.toy_game import Draw, OverTheTop, Stop, Token
 
 from companion.core.errors import (
     CorruptSaveError,
@@ -375,7 +375,7 @@ import sys
 import companion.games as registry
 from companion.session import Session
 from companion.store import GameStore
-from toy_game import OverTheTop
+from tests.core.toy_game import OverTheTop
 
 registry.GAMES["toy"] = OverTheTop()
 store = GameStore(sys.argv[1])
