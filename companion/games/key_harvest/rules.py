@@ -438,20 +438,17 @@ def validate(state: State, move: KHMove) -> IllegalMoveError | None:
         if who == CHANCE:
             return IllegalMoveError("CHANCE", "The companion is drawing; wait for the draw.", text)
         return IllegalMoveError("CHANCE", "Draws are made by the companion, not entered as moves.", text)
-    try:
-        error = turn_error(state, move) if state.top is None and who != CHANCE else None
-    except IllegalMoveError as exc:  # an unknown label inside a move
-        error = exc
-    if error is not None:
-        error.move = text
-        return IllegalMoveError(error.rule, error.reason, text)
+    if state.top is None:  # the turn: turn_error checks every condition (it agrees with turn_moves)
+        try:
+            error = turn_error(state, move)
+        except IllegalMoveError as exc:  # an unknown label inside a move
+            error = exc
+        return None if error is None else IllegalMoveError(error.rule, error.reason, text)
     if move in legal_moves(state):
         return None
     if who == CHANCE:
         return IllegalMoveError("CHANCE", f"{text} is not a possible outcome of this draw.", text)
     top = state.top
-    if top is None:
-        return IllegalMoveError("R-T1", "That is not a legal action now.", text)
     rule, sentence = STEP_RULES[top.kind]
     options = ", ".join(str(m) for m in legal_moves(state)[:8])
     return IllegalMoveError(rule, f"{sentence} Legal now: {options}.", text)

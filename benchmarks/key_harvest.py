@@ -1,0 +1,93 @@
+"""Key Harvest benchmarks: playouts per second, scoring one board, validating one move.
+
+Run: ``.venv/bin/python benchmarks/key_harvest.py`` (one process, so one core). Prints numbers;
+docs/benchmarks.md records them.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+import timeit
+from collections.abc import Callable
+
+from companion.core.game import CHANCE, TERMINAL
+from companion.core.rng import weighted_choice
+from companion.games.key_harvest import KeyHarvest, State
+from companion.games.key_harvest.board import load_layout
+from companion.games.key_harvest.moves import KHMove
+from companion.games.key_harvest.scoring import ScoringBoard, group_points, score_boards
+
+GAME = KeyHarvest()
+
+
+def random_playout(players: int, seed: int, validate: bool = False) -> tuple[State, int]:
+    """One random game: chance by weight, player moves uniformly from the generator."""
+    rng = random.Random(seed)
+    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
+    moves = 0
+    while (who := GAME.current_player(state)) != TERMINAL:
+        if who == CHANCE:
+            move = weighted_choice(rng, GAME.chance_outcomes(state))
+        else:
+            move = rng.choice(GAME.legal_moves(state))
+            if validate:
+                assert GAME.validate(state, move) is None
+        state = GAME.apply(state, move)
+        moves += 1
+    return state, moves
+
+
+def per_call(fn: Callable[[], object], repeat: int = 7, number: int = 2000) -> float:
+    """Median seconds per call over ``repeat`` runs of ``number`` calls."""
+    return statistics.median(timeit.repeat(fn, repeat=repeat, number=number)) / number
+
+
+def mid_game_state(seed: int = 3) -> State:
+    """A 4-player position about half-way through a random game."""
+    rng = random.Random(seed)
+    state = GAME.setup(["A", "B", "C", "D"], GAME.options())
+    for _ in range(250):
+        if GAME.current_player(state) == CHANCE:
+            state = GAME.apply(state, weighted_choice(rng, GAME.chance_outcomes(state)))
+        else:
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    return state
+
+
+def main() -> None:
+    games = 200
+    started = time.perf_counter()
+    total_moves = sum(random_playout(4, seed)[1] for seed in range(games))
+    seconds = time.perf_counter() - started
+    print(f"random 4-player playouts: {games / seconds:8.1f} games/s  ({total_moves / seconds:,.0f} moves/s, "
+          f"{total_moves / games:.0f} moves per game; goal >= 200 games/s)")
+    started = time.perf_counter()
+    for seed in range(games // 4):
+        random_playout(4, seed, validate=True)
+    print(f"  with every move validated: {games / 4 / (time.perf_counter() - started):8.1f} games/s")
+
+    layout = load_layout()
+    full = layout.all_spaces
+    print(f"group points, one full board (56 tiles): {per_call(lambda: group_points(full, layout.neighbours)) * 1e6:6.2f} us"
+          "  (goal < 20 us)")
+    half = sum(1 << i for i in range(0, layout.size, 2))
+    board = ScoringBoard("A", full, layout.neighbours, "ABCDEF", (3, 2, 1, 0, 4))
+    print(f"full score of one board (groups, workers, majorities, rank): "
+          f"{per_call(lambda: score_boards([board], GAME.options())) * 1e6:6.2f} us")
+    boards = [ScoringBoard(n, half << (i % 2), layout.neighbours, "ACE", (i, 1, 2, 3, 0)) for i, n in enumerate("ABCD")]
+    print(f"full score of a 4-player table: {per_call(lambda: score_boards(boards, GAME.options())) * 1e6:6.2f} us")
+
+    state = mid_game_state()
+    legal = GAME.legal_moves(state)
+    move = legal[len(legal) // 2]
+    illegal = KHMove("play", ("L", layout.labels[0]))
+    print(f"validate one legal move ({move}) in a 4-player mid-game position ({len(legal)} legal moves): "
+          f"{per_call(lambda: GAME.validate(state, move), number=500) * 1e6:6.1f} us")
+    print(f"validate one illegal move ({illegal}): {per_call(lambda: GAME.validate(state, illegal), number=500) * 1e6:6.1f} us")
+    print(f"generate all legal moves there: {per_call(lambda: GAME.legal_moves(state), number=500) * 1e6:6.1f} us")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""The move generator and the validator agree (python-chess's legal_moves vs is_legal).
+
+In positions taken from random games, every generated move validates, and every candidate
+move the validator accepts is generated: candidates are every verb of the turn with every
+label, worker and crop.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.core.game import CHANCE, TERMINAL
+from companion.core.rng import weighted_choice
+from companion.games.key_harvest import KeyHarvest, State
+from companion.games.key_harvest.board import CROP_KEYS
+from companion.games.key_harvest.moves import KHMove
+
+GAME = KeyHarvest()
+
+
+def positions(players: int, seed: int, every: int = 7) -> list[State]:
+    """Every ``every``-th decision point of one random game."""
+    rng = random.Random(seed)
+    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
+    found = []
+    while (who := GAME.current_player(state)) != TERMINAL:
+        if who == CHANCE:
+            state = GAME.apply(state, weighted_choice(rng, GAME.chance_outcomes(state)))
+            continue
+        if rng.randrange(every) == 0:
+            found.append(state)
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    return found
+
+
+def candidates(state: State) -> list[KHMove]:
+    labels = state.layout.labels
+    crops = CROP_KEYS
+    moves = [KHMove("end"), KHMove("done"), KHMove("decline"), KHMove("trade"), KHMove("dip"), KHMove("keep"),
+             KHMove("discard"), KHMove("forward")]
+    for label in labels:
+        for verb in ("remove", "buy", "fallow", "seize", "reuse", "bonus", "give", "take", "flip"):
+            moves.append(KHMove(verb, (label,)))
+        moves += [KHMove("harvest", (label,))] + [KHMove("harvest", (f"{label}/{c}",)) for c in crops]
+        moves += [KHMove("play", (w, label)) for w in "ABCDEFGHIJKL"]
+        moves += [KHMove("bid", (label, c)) for c in crops]
+    moves += [KHMove(verb, (c,)) for verb in ("add", "pay", "gain") for c in crops]
+    return moves
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (4, 4)])
+def test_generator_and_validator_agree(players: int, seed: int) -> None:
+    for state in positions(players, seed):
+        legal = set(GAME.legal_moves(state))
+        for move in legal:
+            assert GAME.validate(state, move) is None, (str(move), state.debug())
+        for move in candidates(state):
+            error = GAME.validate(state, move)
+            assert (error is None) == (move in legal), (str(move), error, state.debug())
+            if error is not None:
+                assert error.rule and error.reason.endswith((".", ")")), error
