@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score a table snapshot (JSON)", description="Score a table snapshot.")
     score.add_argument("game", help="the game, e.g. key-harvest")
     score.add_argument("file", help="the snapshot JSON file, or - for standard input")
-    score.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)")
+    score.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)"
+    )
     score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (JSON) instead of the default")
     score.set_defaults(handler=_cmd_score)
 
@@ -90,7 +92,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if layout and layout.get("provisional"):
         _warn(
             f"scored with the provisional {layout['name']} layout, which is not the printed board; "
-            "give tile positions (\"at\") or --layout FILE"
+            'give tile positions ("at") or --layout FILE'
         )
     return EXIT_OK
 

@@ -85,11 +85,13 @@ class SimulationResult:
         """The result as a few lines of text."""
         lines = [
             f"{self.game}: {self.games} games of {self.players} players, seed {self.seed!r}, {self.finished} finished",
-            f"moves: {self.moves} ({self.chance_moves} chance) in {self.seconds:.3f} s: "
-            f"{self.games_per_second:.1f} games/s, {self.moves_per_second:.1f} moves/s",
+            (
+                f"moves: {self.moves} ({self.chance_moves} chance) in {self.seconds:.3f} s: "
+                f"{self.games_per_second:.1f} games/s, {self.moves_per_second:.1f} moves/s"
+            ),
         ]
-        checks = ", ".join(f"{name} {count}" for name, count in self.invariant_checks.items())
-        lines.append(f"invariants: {checks or 'none declared'}")
+        lines.append("invariants checked:" if self.invariant_checks else "invariants checked: none declared")
+        lines.extend(f"  {name}: {count}" for name, count in self.invariant_checks.items())
         lines.append(f"failures: {len(self.failures)}")
         lines.extend(f"  {failure}" for failure in self.failures)
         return "\n".join(lines)
@@ -105,7 +107,9 @@ def simulate(
 ) -> SimulationResult:
     """Play ``games`` random games of ``players`` seats and check each one (see the module doc)."""
     if not game.min_players <= players <= game.max_players:
-        raise MalformedInputError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}")
+        raise MalformedInputError(
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"
+        )
     if games < 0 or max_moves < 1:
         raise MalformedInputError("the number of games must be at least 0 and max moves at least 1")
     chosen = game.options(options)
@@ -133,7 +137,9 @@ def simulate(
 class _Run:
     """The counters of a run, and one playout at a time."""
 
-    def __init__(self, game: Game[Any, Any], seats: tuple[str, ...], options: Mapping[str, str], max_moves: int) -> None:
+    def __init__(
+        self, game: Game[Any, Any], seats: tuple[str, ...], options: Mapping[str, str], max_moves: int
+    ) -> None:
         self.game = game
         self.seats = seats
         self.options = options
@@ -186,7 +192,7 @@ class _Run:
                     return
             self.finished += 1
             self.replay(index, history, state)
-        except Exception as exc:  # a crash in the game's code is a failure like any other
+        except Exception as exc:  # noqa: BLE001 -- a crash in the game's code is a failure like any other
             self.fail(index, len(history), move, f"raised {type(exc).__name__}: {exc}")
 
     def broken(self, index: int, ply: int, move: Move | None, state: Any) -> bool:

@@ -11,7 +11,7 @@ from companion.core.game import CHANCE, Game
 from companion.core.options import Options
 from companion.games.key_harvest import rules
 from companion.games.key_harvest.board import Crop, Layout, bits, load_layout
-from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, parse_move
+from companion.games.key_harvest.moves import EVENT_LETTERS, EVENT_NAMES, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
 from companion.games.key_harvest.state import (
     EVENTS,
@@ -132,6 +132,12 @@ class KeyHarvest(Game[State, KHMove]):
             return "removed ?"
         if step.kind == "draw" and step.purpose == "trader" and move.verb == "draw" and viewer != step.player:
             return "draw ? (Trader)"
+        if move.verb == "draw":
+            label = move.args[0]
+            crop = state.layout.crops[state.layout.space(label)].key
+            return f"draw {label}: take field tile {label} ({crop}) from the box"
+        if move.verb == "event":
+            return f"event {move.args[0]}: take event tile {move.args[0]} ({EVENT_NAMES[move.args[0]]}) from the box"
         return str(move)
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:

@@ -61,6 +61,17 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 CHANCE_VERBS = frozenset({"first", "draw", "event", "stone", "crops", "removed"})
 EVENT_LETTERS = "MNOPQRSTUVWXYZ"
 WORKER_LETTERS = "ABCDEFGHIJKL"
+EVENT_NAMES = {
+    "M": "Exchange", "N": "Swap", "O": "Gift", "P": "Good Harvest", "Q": "Lucky Dip", "R": "New Harvest",
+    "S": "Resurvey", "T": "Quick Sale", "U": "Land Consolidation", "V": "Extra Harvest", "W": "Replacement",
+    "X": "Migrant Worker", "Y": "Holiday", "Z": "Windfall",
+}
+WORKER_NAMES = {
+    "A": "Apprentice", "B": "Casual Labourer", "C": "Day Labourer", "D": "Unskilled Labourer",
+    "E": "Skilled Labourer", "F": "Overseer", "G": "Merchant", "H": "Storekeeper", "I": "Bailiff",
+    "J": "Lawyer", "K": "Trader", "L": "Benefactor",
+}
+"""Working English names (spec 10.1 #5): check against the box before relying on them."""
 _LABEL_RE = re.compile(r"^[A-Z0-9]{1,4}$")
 
 

@@ -1,0 +1,125 @@
+"""A terminal table: play a stored game move by move on the real session and SQLite store.
+
+Until the tablet exists this is how a table uses the companion: it makes every draw, names
+the physical piece to take, checks each move with the rule's reason, and keeps the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TextIO
+
+from companion.core.errors import CompanionError
+from companion.core.game import CHANCE, TERMINAL
+from companion.session import Session
+from companion.store import GameStore
+
+HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat', 'end').
+Other commands: moves (all legal moves), view (the table), score, undo, help, quit."""
+
+
+def render(view: Mapping[str, Any], header: bool = False) -> str:
+    """The table as text: boards, warehouses, land office, event track, bag."""
+    lines = []
+    if view["layout"]["provisional"] and header:
+        lines.append("!! PROVISIONAL board layout (not the printed board): " + view["layout"]["note"])
+    lines.append(f"phase: {view['phase']}    event track: {' '.join(view['event_track']) or '-'}"
+                 f"  ({len(view['event_track'])}/10, '?' on 7)")
+    if view["end"]["triggered"]:
+        lines.append(f"final rounds: {view['end']['turns_left']} more turns after this one")
+    office = [label or "--" for label in view["land_office"]]
+    lines.append(f"land office: {' '.join(office)}    townsfolk on the town board: {''.join(view['town']) or '-'}")
+    bag = view["bag"]
+    crops = ", ".join(f"{n} {crop}" for crop, n in bag["fields_by_crop"].items())
+    events = " ".join(bag["events_in_bag"] or bag["events_maybe_in_bag"])
+    lines.append(f"bag: {bag['field_tiles']} field tiles ({crops}); {bag['events']} events ({events})")
+    if view["fallow"]:
+        lines.append(f"fallow: {' '.join(view['fallow'])}")
+    for p in view["players"]:
+        marker = ">" if p["seat"] == view["active"] else " "
+        tiles = " ".join(t["label"] + ("*" if t["harvested"] else "") for t in p["tiles"]) or "-"
+        workers = " ".join(f"{w['worker']}@{w['label']}" for w in p["workers"]) or "-"
+        house = " ".join(f"{w['label']}[{'+'.join(f'{n}{c[:3]}' for c, n in w['bid'].items() if n)}]"
+                         for w in p["warehouse"]) or "-"
+        stones = p["stones"]
+        screen = ", ".join(f"{n} {c}" for c, n in stones.items() if n) if stones else "hidden"
+        lines.append(f"{marker} {p['name']}: tiles {tiles} | workers {workers} | beside {''.join(p['beside'])}"
+                     f" | warehouse {house} | screen {screen}")
+    return "\n".join(lines)
+
+
+def prompt_for(session: Session) -> str:
+    """Who must decide, and what about."""
+    game, state = session.game, session.state
+    who = game.current_player(state)
+    if who == TERMINAL:
+        return "The game is over."
+    view = game.view(state, who)
+    pending = view["pending"]
+    name = session.players[who]
+    if pending is None:
+        actions = "".join(view["actions"]) or "none yet"
+        return f"{name}'s turn (actions taken: {actions})"
+    detail = " ".join(str(pending[k]) for k in ("worker", "event", "label") if k in pending)
+    return f"{name} decides: {pending['kind']} {detail}".rstrip()
+
+
+def console(store: GameStore, session: Session, lines: Iterator[str], out: TextIO) -> None:
+    """Read commands from ``lines`` until the game ends or ``quit``; write the table to ``out``."""
+    game = session.game
+
+    def show_new(moves: Sequence[Any], before: int) -> None:
+        log = session.export(None)["log"]
+        for text in log[before:]:
+            out.write(f"  {text}\n")
+
+    out.write(render(session.view(None), header=True) + "\n")
+    while True:
+        if game.current_player(session.state) == TERMINAL:
+            out.write(json_scores(session) + "\n")
+            return
+        out.write(prompt_for(session) + "\n> ")
+        out.flush()
+        line = next(lines, None)
+        if line is None:
+            out.write("\n")
+            return
+        command = line.strip()
+        if not command:
+            continue
+        if command in ("quit", "exit"):
+            out.write(f"Saved. Resume with: companion play --resume {session.id}\n")
+            return
+        if command == "help":
+            out.write(HELP + "\n")
+        elif command == "moves":
+            out.write(", ".join(str(m) for m in game.legal_moves(session.state)) + "\n")
+        elif command == "view":
+            out.write(render(session.view(game.current_player(session.state))) + "\n")
+        elif command == "score":
+            out.write(json_scores(session) + "\n")
+        elif command == "undo":
+            try:
+                session.undo()
+                out.write("undone\n")
+            except CompanionError as exc:
+                out.write(f"refused: {exc}\n")
+        else:
+            before = len(session.history)
+            try:
+                moves = session.play(command)
+            except CompanionError as exc:
+                out.write(f"refused: {exc}\n")
+                continue
+            show_new(moves, before)
+            if game.current_player(session.state) != CHANCE:
+                out.write(render(session.view(None)) + "\n")
+
+
+def json_scores(session: Session) -> str:
+    rows = session.game.score(session.state)
+    return "\n".join(
+        f"{row['rank']}. {row['player']}: {row['total']} (workers {row['worker_points']}, largest group "
+        f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {row['majority_points']})"
+        for row in sorted(rows, key=lambda r: r["rank"])
+    )
