@@ -62,6 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.set_defaults(handler=_cmd_simulate)
 
+    play = commands.add_parser(
+        "play", help="play at a terminal table (games are saved as you go)", description="Play a stored game."
+    )
+    play.add_argument("game", nargs="?", default="key-harvest", help="the game (default key-harvest)")
+    play.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Alice,Bob,Cara")
+    play.add_argument("--resume", metavar="ID", help="continue a stored game")
+    play.add_argument("--list", action="store_true", help="list the stored games and exit")
+    play.add_argument("--delete", metavar="ID", help="delete a stored game and exit")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)")
+    play.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
+    play.set_defaults(handler=_cmd_play)
+
     # "serve" (issue 3) will be added here as one more subparser with its own handler.
     return parser
 
@@ -115,6 +127,40 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
     return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.console import console
+    from companion.paths import default_db_path
+    from companion.session import Session
+    from companion.store import GameStore
+
+    db = Path(args.data) / "games.sqlite3" if args.data else default_db_path()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with GameStore(db) as store:
+        if args.list:
+            for record in store.list():
+                print(f"{record.id}  {record.game}  {record.status:8}  {', '.join(record.players)}  {record.updated}")
+            return EXIT_OK
+        if args.delete:
+            store.get(args.delete)
+            store.delete(args.delete)
+            print(f"deleted {args.delete}")
+            return EXIT_OK
+        if args.resume:
+            session = Session.open(store, args.resume)
+        else:
+            names = args.players
+            if names is None:
+                print("Players in seat order, comma-separated (e.g. Alice,Bob,Cara): ", end="", flush=True)
+                names = sys.stdin.readline()
+            players = [name.strip() for name in names.split(",") if name.strip()]
+            session = Session.new(store, args.game, players, Options.parse_pairs(args.option))
+            print(f"New game {session.id} stored in {db}")
+        console(store, session, iter(sys.stdin.readline, ""), sys.stdout)
+    return EXIT_OK
 
 
 def _read_json(path: str) -> Any:

@@ -136,8 +136,7 @@ class Session:
         An illegal move raises ``IllegalMoveError`` and changes nothing.
         """
         with self._lock:
-            if isinstance(move, str):
-                move = self._game.parse_move(move)
+            move = self._game.parse_move(move) if isinstance(move, str) else move
             at_chance = self._game.current_player(self.state) == CHANCE
             if at_chance and self.auto_chance:
                 raise IllegalMoveError(CHANCE_RULE, "the companion makes the draws itself", str(move))

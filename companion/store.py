@@ -6,6 +6,8 @@ so a move the companion has confirmed survives a crash or a power cut.
 
 from __future__ import annotations
 
+import builtins
+
 import json
 import secrets
 import sqlite3
@@ -175,7 +177,7 @@ class GameStore:
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
-    def moves(self, game_id: str) -> list[tuple[int, str, bool]]:
+    def moves(self, game_id: str) -> builtins.list[tuple[int, str, bool]]:
         """The move log of a game as ``(ply, text, is_chance)``, in order."""
         with self._lock:
             db = self._conn

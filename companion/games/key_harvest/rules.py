@@ -658,9 +658,9 @@ def apply_turn(state: State, move: KHMove) -> State:
         return place_worker(take_from_supply(state, seat, worker), seat, worker, space)
     if verb == "remove":
         space = state.layout.space(move.args[0])
-        worker = state.player(seat).worker_at(space)
-        assert worker is not None
-        return return_worker(state.with_player(seat, state.player(seat).without_worker(space)), seat, worker)
+        removed = state.player(seat).worker_at(space)
+        assert removed is not None
+        return return_worker(state.with_player(seat, state.player(seat).without_worker(space)), seat, removed)
     if verb == "buy":
         return buy(state.push(Step("buy_more", player=seat)), seat, state.layout.space(move.args[0]))
     return start_bid(state, seat, move, more=True)
@@ -1076,9 +1076,9 @@ def run_auto(state: State, step: Step) -> State:
         state = evolve(state, quick_sale_taken=0)
         return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in range(taken)))
     if kind == "resurvey":  # S: the land office goes back into the bag and is drawn anew
-        tiles = state.office_tiles
-        state = evolve(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in tiles))
-        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in tiles))
+        returned = state.office_tiles
+        state = evolve(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in returned))
+        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in returned))
     if kind == "ev_W":
         if in_bag_fields(state):
             return state.push(Step("draw", player=step.player, context=EVENT, purpose="replace"))

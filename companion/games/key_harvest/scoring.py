@@ -52,7 +52,7 @@ def score_boards(boards: Sequence[ScoringBoard], options: Mapping[str, str]) -> 
     min_group = int(options.get("min_scoring_group_size", "1"))
     with_workers = options.get("tiebreak_tiles", "fields_only") == "fields_and_workers"
     majorities = majority_points([board.stones for board in boards])
-    rows = []
+    rows: list[dict[str, Any]] = []
     for board, majority in zip(boards, majorities):
         workers = sum(WORKER_VALUES[w] for w in board.workers)
         largest, second = group_points(board.fields, board.neighbours, min_group)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any, TypeVar
 
 from companion.core.options import Options
@@ -22,9 +21,13 @@ SEVENTH_SPACE = 7
 T = TypeVar("T")
 
 
-@cache
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
 def _field_names(cls: type) -> frozenset[str]:
-    return frozenset(f.name for f in fields(cls))
+    if cls not in _FIELD_NAMES:
+        _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return _FIELD_NAMES[cls]
 
 
 def evolve(obj: T, **changes: Any) -> T:
