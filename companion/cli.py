@@ -74,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
     play.set_defaults(handler=_cmd_play)
 
+    layout = commands.add_parser(
+        "layout", help="show, check or install the Key Harvest board layout",
+        description="Without arguments: which layout is in use. With FILE: check it; with --install, use it from now on.",
+    )
+    layout.add_argument("file", nargs="?", help="a layout JSON file (see docs/key-harvest-layout.md)")
+    layout.add_argument("--install", action="store_true", help="copy FILE to the user data folder so games use it")
+    layout.set_defaults(handler=_cmd_layout)
+
     # "serve" (issue 3) will be added here as one more subparser with its own handler.
     return parser
 
@@ -160,6 +168,30 @@ def _cmd_play(args: argparse.Namespace) -> int:
             session = Session.new(store, args.game, players, Options.parse_pairs(args.option))
             print(f"New game {session.id} stored in {db}")
         console(store, session, iter(sys.stdin.readline, ""), sys.stdout)
+    return EXIT_OK
+
+
+def _cmd_layout(args: argparse.Namespace) -> int:
+    import shutil
+
+    from companion.games.key_harvest import user_layout_path
+    from companion.games.key_harvest.board import load_layout
+
+    if args.file is None:
+        path = user_layout_path()
+        layout = load_layout(path if path.exists() else None)
+        where = str(path) if path.exists() else "shipped default"
+    else:
+        layout, where = load_layout(args.file), args.file
+    state = "PROVISIONAL (placeholder values, not the printed board)" if layout.provisional else "transcribed"
+    print(f"layout {layout.name!r} from {where}: {layout.size} spaces, {state}")
+    if layout.note:
+        print(layout.note)
+    if args.install:
+        if args.file is None:
+            raise MalformedInputError("--install needs a layout FILE")
+        shutil.copyfile(args.file, user_layout_path())
+        print(f"installed as {user_layout_path()}; new games use it")
     return EXIT_OK
 
 
