@@ -2,8 +2,8 @@
 
 T20 (spec section 12) is a 4 x 5 parallelogram: space ``Rn`` sits at axial ``(n, row)`` with
 rows A-D = 0-3, which gives exactly the spec's adjacency table. The made-up tiles of the
-examples (8, 17, 23, 31, 44, 52 ...) are the labels ``1`` to ``36``, placed apart from
-T20 and from each other so that each is an isolated space.
+examples (8, 17, 23, 31, 44, 52 ...) are the labels ``1`` to ``36`` plus ``44`` and ``52``,
+placed apart from T20 and from each other so that each is an isolated space (58 spaces).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ CROPS = [c.key for c in Crop]
 
 
 def t20_layout(crops: Mapping[str, str] | None = None) -> Layout:
-    """T20 plus isolated spaces 1-36; ``crops`` overrides the crop of any label."""
+    """T20 plus isolated spaces 1-36, 44 and 52; ``crops`` overrides the crop of any label."""
     spaces: list[dict[str, Any]] = []
     for r, row in enumerate(T20_ROWS):
         for n in range(1, 6):
             spaces.append({"label": f"{row}{n}", "at": [n, r], "crop": CROPS[(n + r) % 5]})
-    for k in range(1, 37):
+    for k in [*range(1, 37), 44, 52]:
         spaces.append({"label": str(k), "at": [2 * k, 10], "crop": CROPS[k % 5]})
     for space in spaces:
         if crops and space["label"] in crops:
@@ -60,6 +60,7 @@ def table(
     """
     game = KeyHarvest(layout)
     space = layout.space
+    players = list(players)
     built = []
     for p in players:
         workers = tuple(sorted((space(label), letter) for label, letter in p.get("workers", {}).items()))
@@ -75,9 +76,9 @@ def table(
         ))
     held = [sum(p.stones[c] + sum(b[c] for _, b in p.warehouse) for p in built) for c in range(5)]
     supply = fields.pop("supply", None)
-    supply_stones = stones(supply) if supply is not None else tuple(max(0, 12 - h) for h in held)
+    supply_stones = stones(supply) if supply is not None else stones({c: max(0, 12 - h) for c, h in zip(CROPS, held)})
     office = [space(label) for label in fields.pop("office", ())]
-    town = fields.pop("town", "".join(w for w in "GHIJKL" if all(w not in p.get("workers", {}).values() for p in players_list(players))))
+    town = fields.pop("town", "".join(w for w in "GHIJKL" if all(w not in p.get("workers", {}).values() for p in players)))
     state = State(
         layout=layout,
         options=game.options(options),
@@ -90,10 +91,6 @@ def table(
         started=True,
     )
     return game, replace(state, **fields)
-
-
-def players_list(players: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return list(players)
 
 
 def play(game: KeyHarvest, state: State, *moves: str) -> State:

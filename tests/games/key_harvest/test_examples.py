@@ -29,11 +29,8 @@ ALICE, BOB, CARA = 0, 1, 2
 
 
 def board(crops: Mapping[str, str] | None = None) -> Layout:
-    """T20 and its isolated spaces 1-36, plus the isolated tiles 44 and 52 that the examples also use."""
-    data = t20_layout(crops).to_json()
-    for n, label in enumerate(("44", "52")):
-        data["spaces"].append({"label": label, "at": [100 + 2 * n, 20], "crop": (crops or {}).get(label, "wheat")})
-    return Layout.from_json(data)
+    """T20 with the examples' crops; the isolated tiles 44 and 52 are wheat unless given."""
+    return t20_layout({"44": "wheat", "52": "wheat", **(crops or {})})
 
 
 def players(alice: Mapping[str, Any] | None = None, bob: Mapping[str, Any] | None = None,
