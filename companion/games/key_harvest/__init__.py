@@ -97,7 +97,17 @@ class KeyHarvest(Game[State, KHMove]):
         )
 
     def parse_move(self, text: str) -> KHMove:
-        return parse_move(text)
+        """Read a move; two tiles or two crops of one choice may come in either order."""
+        move = parse_move(text)
+        if move.verb in ("gain", "flip", "take") and len(move.args) == 2:
+            index = self.layout.index
+
+            def order(arg: str) -> tuple[int, str]:
+                label = arg.partition("/")[0]
+                return (index.get(label, -1), arg) if move.verb != "gain" else (Crop.parse(arg).value, arg)
+
+            move = KHMove(move.verb, tuple(sorted(move.args, key=order)))
+        return move
 
     def current_player(self, state: State) -> int:
         return rules.actor(state)
@@ -166,7 +176,8 @@ class KeyHarvest(Game[State, KHMove]):
         known_events = set(state.track + state.set_aside + state.ignored)
         unseen = [e for e in EVENTS if e not in known_events]
         exact = len(state.players) == 2 or over or not state.started
-        bag_fields = list(bits(state.bag_fields))
+        secret = self._trader_secret(state, player)
+        bag_fields = list(bits(state.bag_fields | secret))
         return {
             "game": self.name,
             "layout": {"name": layout.name, "provisional": layout.provisional, "note": layout.note},
@@ -185,7 +196,8 @@ class KeyHarvest(Game[State, KHMove]):
             "set_aside": list(state.set_aside),
             "fallow": [layout.labels[t] for t in bits(state.fallow)],
             "bag": {
-                "field_tiles": len(bag_fields),
+                "field_tiles": state.bag_fields.bit_count(),
+                "unknown_tile_with_trader": bool(secret),
                 "fields_by_crop": {c.key: sum(1 for t in bag_fields if crop[t] is c) for c in Crop},
                 "fields": [layout.labels[t] for t in bag_fields],
                 "events": len(state.bag_events),
@@ -197,6 +209,11 @@ class KeyHarvest(Game[State, KHMove]):
                     "turns_left": state.turns_left if state.end_trigger >= 0 else None},
             "score": self.score(state) if over else None,
         }
+
+    @staticmethod
+    def _trader_secret(state: State, viewer: int | None) -> int:
+        """The Trader's drawn tile, unless ``viewer`` is the Trader: to others it may still be in the bag."""
+        return sum(1 << s.space for s in state.stack if s.kind == "trader_choice" and s.player != viewer)
 
     def _pending(self, state: State, viewer: int | None) -> dict[str, Any] | None:
         step = state.top

@@ -335,8 +335,8 @@ def event_moves(state: State, step: Step) -> list[KHMove]:
 def gift_moves(state: State, step: Step) -> list[KHMove]:
     """Gift (O), spec 6.4: give a board tile, or deal with the tile just received."""
     player = state.player(step.player)
-    if step.purpose == "give":
-        return [mv("give", state.label(t)) for t in bits(player.fields)]
+    if step.purpose == "give":  # from the board, never the tile just kept (that would be forwarding)
+        return [mv("give", state.label(t)) for t in bits(player.fields & ~step.mask)]
     final = step.n >= len(state.players)
     no_forward = final or (state.options["gift_forwarding"] == "not_last_in_order" and step.n == len(state.players) - 1)
     return ([] if no_forward else [mv("forward")]) + [mv("keep"), mv("discard")]
@@ -454,10 +454,13 @@ def validate(state: State, move: KHMove) -> IllegalMoveError | None:
     return IllegalMoveError(rule, f"{sentence} Legal now: {options}.", text)
 
 
-def space_of(state: State, label: str) -> int:
+LABEL_RULE = {"harvest": "R-A1", "play": "R-B1", "remove": "R-B8", "buy": "R-C4", "bid": "R-D2"}
+
+
+def space_of(state: State, label: str, verb: str) -> int:
     index = state.layout.index.get(label)
     if index is None:
-        raise IllegalMoveError("R-C4", f"There is no space {label} on the {state.layout.name} board.")
+        raise IllegalMoveError(LABEL_RULE[verb], f"There is no space {label} on the {state.layout.name} board.")
     return index
 
 
@@ -484,22 +487,22 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
     player = state.player(seat)
     if verb == "harvest":
         label, substitute = label_crop(move.args[0])
-        tile = space_of(state, label)
-        return harvest_error(state, seat, tile, substitute, player.fields & ~player.harvested)
+        tile = space_of(state, label, verb)
+        return harvest_error(state, seat, tile, substitute, harvestable_groups(state, seat))
     if verb == "play":
-        worker, space = move.args[0], space_of(state, move.args[1])
+        worker, space = move.args[0], space_of(state, move.args[1], verb)
         if worker in LABOURERS and worker not in player.beside:
             return IllegalMoveError("R-B6", f"Your labourer {worker} is not beside your board to be played.")
         if worker not in LABOURERS and worker not in state.town:
             return IllegalMoveError("R-B6", f"Townsfolk {worker} is not on the town board.")
         return placement_error(state, seat, worker, space)
     if verb == "remove":
-        space = space_of(state, move.args[0])
+        space = space_of(state, move.args[0], verb)
         if player.worker_at(space) is None:
             return IllegalMoveError("R-B8", f"There is no worker of yours on {move.args[0]} to remove.")
         return None
     if verb == "buy":
-        tile = space_of(state, move.args[0])
+        tile = space_of(state, move.args[0], verb)
         owner = state.warehouse_owner(tile)
         if owner < 0:
             return IllegalMoveError("R-C1", f"Tile {move.args[0]} is in no warehouse.")
@@ -512,7 +515,7 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
                 f"({stones_text(bid)}), and you cannot match it.")
         return None
     # bid
-    tile = space_of(state, move.args[0])
+    tile = space_of(state, move.args[0], verb)
     if len(player.warehouse) >= 2:
         return IllegalMoveError("R-D1", "Your warehouse is full (2 tiles).")
     if tile not in state.office:
@@ -904,7 +907,8 @@ def on_gift(state: State, step: Step, move: KHMove) -> State:
     if move.verb == "forward":
         return pass_gift(state, step, step.space)
     final = step.n >= n
-    then_give = [] if final else [Step("gift", player=seat, n=step.n, purpose="give", event="O")]
+    kept = 1 << step.space if move.verb == "keep" else 0
+    then_give = [] if final else [Step("gift", player=seat, n=step.n, purpose="give", event="O", mask=kept)]
     state = state.push(*then_give)
     if move.verb == "discard":
         return to_fallow(state, step.space)

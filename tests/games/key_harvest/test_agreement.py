@@ -20,10 +20,10 @@ from companion.games.key_harvest.moves import KHMove
 GAME = KeyHarvest()
 
 
-def positions(players: int, seed: int, every: int = 7) -> list[State]:
-    """Every ``every``-th decision point of one random game."""
+def positions(players: int, seed: int, options: dict[str, str], every: int = 7) -> list[State]:
+    """About every ``every``-th decision point of one random game."""
     rng = random.Random(seed)
-    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
+    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options(options))
     found = []
     while (who := GAME.current_player(state)) != TERMINAL:
         if who == CHANCE:
@@ -50,9 +50,15 @@ def candidates(state: State) -> list[KHMove]:
     return moves
 
 
-@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (4, 4)])
-def test_generator_and_validator_agree(players: int, seed: int) -> None:
-    for state in positions(players, seed):
+FLAGS = {"single_tile_group_harvestable": "false", "worker_adjacency": "exactly",
+         "bonus_replacement_can_replace_lower": "false", "gift_forwarding": "not_last_in_order"}
+
+
+@pytest.mark.parametrize("players,seed,options", [
+    (2, 1, {}), (3, 2, {}), (4, 3, {}), (4, 4, {}), (2, 5, FLAGS), (3, 6, FLAGS), (4, 7, FLAGS),
+])
+def test_generator_and_validator_agree(players: int, seed: int, options: dict[str, str]) -> None:
+    for state in positions(players, seed, options):
         legal = set(GAME.legal_moves(state))
         for move in legal:
             assert GAME.validate(state, move) is None, (str(move), state.debug())
