@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.rng import weighted_choice
-from companion.games.key_harvest import KeyHarvest, State
+from companion.games.key_harvest import KeyHarvest, State, rules
 from companion.games.key_harvest.board import load_layout
 from companion.games.key_harvest.moves import KHMove
 from companion.games.key_harvest.scoring import ScoringBoard, group_points, score_boards
@@ -56,17 +56,22 @@ def mid_game_state(seed: int = 3) -> State:
     return state
 
 
+def playout_rate(rounds: int = 5, games: int = 60, validate: bool = False) -> tuple[float, float, float]:
+    """(best, median) 4-player games per second over ``rounds`` rounds, and moves per game."""
+    rates, moves = [], 0
+    for r in range(rounds):
+        started = time.perf_counter()
+        moves = sum(random_playout(4, r * games + seed, validate)[1] for seed in range(games))
+        rates.append(games / (time.perf_counter() - started))
+    return max(rates), statistics.median(rates), moves / games
+
+
 def main() -> None:
-    games = 200
-    started = time.perf_counter()
-    total_moves = sum(random_playout(4, seed)[1] for seed in range(games))
-    seconds = time.perf_counter() - started
-    print(f"random 4-player playouts: {games / seconds:8.1f} games/s  ({total_moves / seconds:,.0f} moves/s, "
-          f"{total_moves / games:.0f} moves per game; goal >= 200 games/s)")
-    started = time.perf_counter()
-    for seed in range(games // 4):
-        random_playout(4, seed, validate=True)
-    print(f"  with every move validated: {games / 4 / (time.perf_counter() - started):8.1f} games/s")
+    best, median, per_game = playout_rate()
+    print(f"random 4-player playouts, one core: best {best:6.1f}, median {median:6.1f} games/s "
+          f"({per_game:.0f} moves per game; goal >= 200 games/s)")
+    best, median, _ = playout_rate(rounds=3, games=30, validate=True)
+    print(f"  the same with every move validated: best {best:6.1f}, median {median:6.1f} games/s")
 
     layout = load_layout()
     full = layout.all_spaces
@@ -86,7 +91,7 @@ def main() -> None:
     print(f"validate one legal move ({move}) in a 4-player mid-game position ({len(legal)} legal moves): "
           f"{per_call(lambda: GAME.validate(state, move), number=500) * 1e6:6.1f} us")
     print(f"validate one illegal move ({illegal}): {per_call(lambda: GAME.validate(state, illegal), number=500) * 1e6:6.1f} us")
-    print(f"generate all legal moves there: {per_call(lambda: GAME.legal_moves(state), number=500) * 1e6:6.1f} us")
+    print(f"generate all legal moves there (uncached): {per_call(lambda: rules.generate(state), number=500) * 1e6:6.1f} us")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ is a table of neighbour masks computed once per layout (the chess engines' bitbo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from importlib import resources
@@ -50,14 +50,12 @@ CROP_KEYS: tuple[str, ...] = ("hops", "vegetables", "apples", "wine", "wheat")
 CROP_COLOURS = {Crop.HOPS: "brown", Crop.VEGETABLES: "green", Crop.APPLES: "orange", Crop.WINE: "red", Crop.WHEAT: "yellow"}
 
 
-def bits(mask: int) -> list[int]:
+def bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
-    out = []
     while mask:
         low = mask & -mask
-        out.append(low.bit_length() - 1)
+        yield low.bit_length() - 1
         mask ^= low
-    return out
 
 
 def neighbour_masks(coords: Sequence[Coord]) -> tuple[int, ...]:

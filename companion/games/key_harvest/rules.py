@@ -21,6 +21,7 @@ from companion.games.key_harvest.scoring import WORKER_VALUES
 from companion.games.key_harvest.state import (
     EVENT,
     LABOURERS,
+    MOVES_CACHE,
     NO_STONES,
     NORMAL,
     OFFICE_SPACES,
@@ -125,8 +126,8 @@ def placement_error(state: State, seat: int, worker: str, space: int, lifted: in
     return None
 
 
-def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
-    """Spaces of ``seat``'s board where a worker of value ``v`` may stand (R-B1 to R-B4), fast."""
+def spaces_by_value(state: State, seat: int, lifted: int = -1, can_replace: bool = True) -> dict[int, list[int]]:
+    """For each worker value 1-5, the spaces of ``seat``'s board where it may stand (R-B1 to R-B4), in one pass."""
     player = state.player(seat)
     nbr = state.layout.neighbours
     fields = player.fields
@@ -139,17 +140,24 @@ def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace:
     for w in bits(workers):
         near_workers |= nbr[w]
     exactly = state.options["worker_adjacency"] == "exactly"
-    out = []
+    out: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: [], 5: []}
     for s in bits(near_fields & ~fields & ~near_workers):
         touching = (nbr[s] & fields).bit_count()
-        if touching < v or (exactly and touching != v):
-            continue
+        floor = 0
         if workers >> s & 1:
             occupant = player.worker_at(s)
-            if not can_replace or occupant is None or value(occupant) >= v:
+            if not can_replace or occupant is None:
                 continue
-        out.append(s)
+            floor = value(occupant)
+        for v in ((touching,) if exactly else range(1, min(touching, 5) + 1)):
+            if floor < v <= 5:
+                out[v].append(s)
     return out
+
+
+def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
+    """Spaces of ``seat``'s board where a worker of value ``v`` may stand (R-B1 to R-B4)."""
+    return spaces_by_value(state, seat, lifted, can_replace)[v]
 
 
 def stone_moves(state: State, verb: str, tile: int, *prefix: str) -> list[KHMove]:
@@ -178,12 +186,9 @@ def turn_moves(state: State) -> list[KHMove]:
         if "A" not in done:
             moves += harvest_start_moves(state, seat)
         if "B" not in done:
-            by_value: dict[int, list[int]] = {}
+            by_value = spaces_by_value(state, seat)
             for worker in player.beside + state.town:
-                v = value(worker)
-                if v not in by_value:
-                    by_value[v] = legal_spaces(state, seat, v)
-                moves += [mv("play", worker, state.label(s)) for s in by_value[v]]
+                moves += [mv("play", worker, state.label(s)) for s in by_value[value(worker)]]
             moves += [mv("remove", state.label(s)) for s, _ in player.workers]
         if "C" not in done and "D" not in done:
             moves += buy_moves(state, seat)
@@ -399,6 +404,15 @@ def chance_outcomes(state: State) -> list[tuple[KHMove, int]]:
 
 
 def legal_moves(state: State) -> list[KHMove]:
+    """Every legal move; computed once per (immutable) state."""
+    cached: tuple[KHMove, ...] | None = state.__dict__.get(MOVES_CACHE)
+    if cached is None:
+        cached = tuple(generate(state))
+        state.__dict__[MOVES_CACHE] = cached
+    return list(cached)
+
+
+def generate(state: State) -> list[KHMove]:
     who = actor(state)
     if who == TERMINAL:
         return []
@@ -1111,7 +1125,7 @@ def settle(state: State) -> State:
             continue
         if step.kind in CHANCE_KINDS:
             return state
-        moves = step_moves(state, step)
+        moves = legal_moves(state)
         if not moves:  # a mandatory step that cannot be carried out (no tile to give, empty supply)
             state = state.pop()
             if step.kind == "gift" and step.purpose == "give" and step.n < len(state.players) - 1:

@@ -21,6 +21,9 @@ SEVENTH_SPACE = 7
 T = TypeVar("T")
 
 
+MOVES_CACHE = "_legal_moves"
+"""Where ``rules.legal_moves`` memoises its answer on a state (never copied by ``evolve``)."""
+
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
@@ -33,10 +36,12 @@ def _field_names(cls: type) -> frozenset[str]:
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of a frozen dataclass with some fields changed: ``dataclasses.replace``, without
     re-running ``__init__`` (the engine's hottest operation)."""
-    assert changes.keys() <= _field_names(type(obj)), f"unknown fields {set(changes) - _field_names(type(obj))}"
+    if __debug__ and not changes.keys() <= _field_names(type(obj)):
+        raise TypeError(f"unknown fields {set(changes) - _field_names(type(obj))}")
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
+    new.__dict__.pop(MOVES_CACHE, None)
     return new
 
 
