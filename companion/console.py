@@ -119,7 +119,7 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
 def json_scores(session: Session) -> str:
     rows = session.game.score(session.state)
     return "\n".join(
-        f"{row['rank']}. {row['player']}: {row['total']} (workers {row['worker_points']}, largest group "
+        f"{row['rank']}. {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {row['majority_points']})"
         for row in sorted(rows, key=lambda r: r["rank"])
     )

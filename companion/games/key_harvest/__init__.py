@@ -215,6 +215,38 @@ class KeyHarvest(Game[State, KHMove]):
         """The Trader's drawn tile, unless ``viewer`` is the Trader: to others it may still be in the bag."""
         return sum(1 << s.space for s in state.stack if s.kind == "trader_choice" and s.player != viewer)
 
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The table in the snapshot format of docs/key-harvest-snapshot.md (screens included).
+
+        What the camera reads can be compared with this, and ``companion score`` scores it
+        exactly as ``score`` scores the game.
+        """
+        layout = state.layout
+
+        def tile(t: int, harvested: bool) -> dict[str, Any]:
+            return {"label": layout.labels[t], "crop": layout.crops[t].key, "harvested": harvested,
+                    "at": list(layout.coords[t])}
+
+        return {
+            "game": self.name,
+            "players": [
+                {
+                    "name": p.name,
+                    "tiles": [tile(t, bool(p.harvested >> t & 1)) for t in bits(p.fields)],
+                    "workers": [{"worker": w, "label": layout.labels[s], "at": list(layout.coords[s])}
+                                for s, w in p.workers],
+                    "stones": stones_json(p.stones),
+                }
+                for p in state.players
+            ],
+            "warehouses": {p.name: [{"label": layout.labels[t], "crop": layout.crops[t].key, "bid": stones_json(b)}
+                                    for t, b in p.warehouse] for p in state.players},
+            "land_office": [layout.labels[t] for t in state.office_tiles],
+            "event_track": list(state.track),
+            "bag": {"field_tiles": state.bag_fields.bit_count(), "events": len(state.bag_events)},
+            "options": dict(state.options),
+        }
+
     def _pending(self, state: State, viewer: int | None) -> dict[str, Any] | None:
         step = state.top
         if step is None or state.over:

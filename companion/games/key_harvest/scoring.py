@@ -58,7 +58,7 @@ def score_boards(boards: Sequence[ScoringBoard], options: Mapping[str, str]) -> 
         largest, second = group_points(board.fields, board.neighbours, min_group)
         tiles = board.fields.bit_count() + (len(board.workers) if with_workers else 0)
         rows.append({
-            "player": board.name,
+            "name": board.name,
             "worker_points": workers,
             "largest_group_points": largest,
             "second_group_points": second,

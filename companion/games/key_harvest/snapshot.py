@@ -74,19 +74,7 @@ def score_snapshot(data: Any, options: Mapping[str, str] | None = None, layout: 
         used = snapshot.layout
         result["layout"] = {"name": used.name, "provisional": used.provisional, "note": used.note}
     result["options"] = dict(chosen)
-    result["players"] = [
-        {
-            "name": row["player"],
-            "worker_points": row["worker_points"],
-            "largest_group_points": row["largest_group_points"],
-            "second_group_points": row["second_group_points"],
-            "majority_points": row["majority_points"],
-            "total": row["total"],
-            "rank": row["rank"],
-            "tiebreak": row["tiebreak"],
-        }
-        for row in rows
-    ]
+    result["players"] = rows
     return result
 
 

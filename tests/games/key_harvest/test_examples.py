@@ -615,7 +615,7 @@ def test_ex12_tenth_event_ends_the_game(extra: str, turns: list[int]) -> None:
         state = play(game, state, "end")
     assert played == turns
     assert state.over and state.track == "MNOPQRSUVT"
-    assert [row["player"] for row in game.score(state)] == ["Alice", "Bob", "Cara"]
+    assert [row["name"] for row in game.score(state)] == ["Alice", "Bob", "Cara"]
 
 
 # ---------------------------------------------------------------- Ex 13: Gift
