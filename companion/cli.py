@@ -134,6 +134,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         max_moves=args.max_moves if args.max_moves is not None else DEFAULT_MAX_MOVES,
     )
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
+    for warning in game.data_warnings():
+        _warn(warning)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 

@@ -18,11 +18,9 @@ HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'b
 Other commands: moves (all legal moves), view (the table), score, undo, help, quit."""
 
 
-def render(view: Mapping[str, Any], header: bool = False) -> str:
+def render(view: Mapping[str, Any]) -> str:
     """The table as text: boards, warehouses, land office, event track, bag."""
     lines = []
-    if view["layout"]["provisional"] and header:
-        lines.append("!! PROVISIONAL board layout (not the printed board): " + view["layout"]["note"])
     lines.append(f"phase: {view['phase']}    event track: {' '.join(view['event_track']) or '-'}"
                  f"  ({len(view['event_track'])}/10, '?' on 7)")
     if view["end"]["triggered"]:
@@ -31,7 +29,10 @@ def render(view: Mapping[str, Any], header: bool = False) -> str:
     lines.append(f"land office: {' '.join(office)}    townsfolk on the town board: {''.join(view['town']) or '-'}")
     bag = view["bag"]
     crops = ", ".join(f"{n} {crop}" for crop, n in bag["fields_by_crop"].items())
-    events = " ".join(bag["events_in_bag"] or bag["events_maybe_in_bag"])
+    if bag["events_in_bag"] is not None:
+        events = " ".join(bag["events_in_bag"])
+    else:
+        events = "among " + " ".join(bag["events_maybe_in_bag"]) + "; 2 were removed unseen"
     lines.append(f"bag: {bag['field_tiles']} field tiles ({crops}); {bag['events']} events ({events})")
     if view["fallow"]:
         lines.append(f"fallow: {' '.join(view['fallow'])}")
@@ -73,7 +74,14 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         for text in log[before:]:
             out.write(f"  {text}\n")
 
-    out.write(render(session.view(None), header=True) + "\n")
+    for warning in game.data_warnings():
+        out.write(f"!! {warning}\n")
+    log = session.export(None)["log"]
+    fresh = session.player_moves == 0
+    out.write("Set up the table:\n" if fresh else "Last moves:\n")
+    for text in log if fresh else log[-6:]:
+        out.write(f"  {text}\n")
+    out.write(render(session.view(None)) + "\n")
     while True:
         if game.current_player(session.state) == TERMINAL:
             out.write(json_scores(session) + "\n")

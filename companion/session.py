@@ -125,6 +125,11 @@ class Session:
             return list(self._history)
 
     @property
+    def player_moves(self) -> int:
+        """How many moves players have made (chance steps not counted)."""
+        return sum(self._game.current_player(state) != CHANCE for state in self._states[:-1])
+
+    @property
     def is_over(self) -> bool:
         return self._game.is_over(self.state)
 

@@ -85,6 +85,10 @@ class Game(ABC, Generic[S, M]):
     def view(self, state: S, player: int | None) -> dict[str, Any]:
         """JSON-ready state as ``player`` may see it (``None``: the shared table view)."""
 
+    def data_warnings(self) -> list[str]:
+        """One sentence per piece of provisional data this game is using (shown on every output)."""
+        return []
+
     invariant_names: ClassVar[tuple[str, ...]] = ()
     """What ``invariant_violations`` checks (for playouts and ``companion simulate``)."""
 

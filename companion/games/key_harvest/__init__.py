@@ -69,6 +69,13 @@ class KeyHarvest(Game[State, KHMove]):
             self._layout = load_layout(path if path.exists() else None)
         return self._layout
 
+    def data_warnings(self) -> list[str]:
+        layout = self.layout
+        if not layout.provisional:
+            return []
+        return [f"the {layout.name} board layout is PROVISIONAL (not the printed board); "
+                "install yours with: companion layout FILE --install"]
+
     # ------------------------------------------------------------ protocol
 
     def setup(self, players: Sequence[str], options: Options) -> State:
@@ -132,23 +139,39 @@ class KeyHarvest(Game[State, KHMove]):
         return score_boards(boards, state.options)
 
     def describe(self, state: State, move: KHMove, viewer: int | None) -> str:
-        """Hide what the viewer may not know: others' starting stones, removed events, the Trader's draw."""
+        """A log line naming the physical piece to take; hides others' stones, removed events, the Trader's draw."""
         step = state.top
-        if step is None:
-            return str(move)
-        if step.kind == "stone" and viewer != step.player:
-            return f"stone ? for {state.player(step.player).name}"
-        if step.kind == "remove_event":
-            return "removed ?"
-        if step.kind == "draw" and step.purpose == "trader" and move.verb == "draw" and viewer != step.player:
-            return "draw ? (Trader)"
+        text = str(move)
+        if step is None or step.kind not in rules.CHANCE_KINDS:
+            return text
+        names = [p.name for p in state.players]
+        kind, arg = step.kind, move.args[0]
+        if kind == "first":
+            return f"{text}: {names[int(arg) - 1]} starts"
+        if kind == "pair":
+            tile = state.layout.space(arg)
+            twin = next(b if a == tile else a for a, b in state.layout.start_pairs if tile in (a, b))
+            return f"{text}: {names[step.player]} takes start tile {arg} and its twin {state.label(twin)}, unharvested"
+        if kind == "crops":
+            return f"{text}: the starting stones are dealt (spec 2.2)"
+        if kind == "stone":
+            shown = arg if viewer == step.player else "?"
+            return f"stone {shown} for {names[step.player]}"
+        if kind == "remove_event":
+            return "removed ?: put one event tile back in the box without looking at it"
+        if step.purpose == "trader" and viewer != step.player:
+            return f"draw ? ({names[step.player]}'s Trader draws in secret)"
         if move.verb == "draw":
-            label = move.args[0]
-            crop = state.layout.crops[state.layout.space(label)].key
-            return f"draw {label}: take field tile {label} ({crop}) from the box"
-        if move.verb == "event":
-            return f"event {move.args[0]}: take event tile {move.args[0]} ({EVENT_NAMES[move.args[0]]}) from the box"
-        return str(move)
+            crop = state.layout.crops[state.layout.space(arg)].key
+            where = {"office": "into the land office", "place": f"onto {names[step.player]}'s board",
+                     "trader": "for your Trader", "replace": f"for {names[step.player]} (Replacement)"}[step.purpose]
+            return f"{text}: take field tile {arg} ({crop}) from the box {where}"
+        name = f"event tile {arg} ({EVENT_NAMES[arg]})"
+        if len(state.track) >= TRACK_SPACES:
+            return f"{text}: {name} is drawn after the 10th event and ignored"
+        if step.context != NORMAL and state.bag_fields:
+            return f"{text}: {name} is announced and set aside (not resolved)"
+        return f"{text}: take {name} from the box and place it on event space {len(state.track) + 1}"
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""

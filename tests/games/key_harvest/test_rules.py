@@ -1024,9 +1024,10 @@ def test_view_and_log_hide_setup_secrets() -> None:
         move = game.legal_moves(state)[0]
         step = state.top
         if step.kind == "remove_event":
-            assert all(game.describe(state, move, v) == "removed ?" for v in (None, 0, 1, 2))
+            lines = [game.describe(state, move, v) for v in (None, 0, 1, 2)]
+            assert all(line.startswith("removed ?") and f" {move.args[0]} " not in f" {line} " for line in lines)
         if step.kind == "stone":
-            assert game.describe(state, move, step.player) == str(move)
+            assert game.describe(state, move, step.player).startswith(str(move))
             assert "?" in game.describe(state, move, (step.player + 1) % 3)
             assert "?" in game.describe(state, move, None)
         state = game.play(state, move)
