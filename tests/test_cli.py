@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from tests.games.key_harvest.table import T20_ROWS as ROWS
+from tests.games.key_harvest.table import snap_tile, snap_worker, t20_at
+
 import companion.games as registry
 from companion.cli import main
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -21,7 +24,6 @@ from companion.core.options import Options, OptionSpec
 from companion.core.rng import step_rng, weighted_choice
 from companion.simulate import SimulationResult, simulate
 
-ROWS = "ABCD"
 Run = Callable[..., tuple[int, str, str]]
 
 
@@ -42,26 +44,13 @@ def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
 # -- score ---------------------------------------------------------------------------------------
 
 
-def t20(label: str) -> list[int]:
-    """T20 space ``Rn`` as axial coordinates [n, row index], rows A..D = 0..3."""
-    return [int(label[1:]), ROWS.index(label[0])]
-
-
-def tile(label: str, crop: str = "wheat", at: list[int] | None = None) -> dict[str, Any]:
-    return {"label": label, "crop": crop, "harvested": False, "at": at if at is not None else t20(label)}
-
-
-def worker(letter: str, label: str) -> dict[str, Any]:
-    return {"worker": letter, "at": t20(label)}
-
-
 def player(
     name: str, tiles: Sequence[str] = (), workers: Sequence[tuple[str, str]] = (), stones: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     return {
         "name": name,
-        "tiles": [tile(label) for label in tiles],
-        "workers": [worker(letter, label) for letter, label in workers],
+        "tiles": [snap_tile(label) for label in tiles],
+        "workers": [snap_worker(letter, label) for letter, label in workers],
         "stones": stones or {},
     }
 
@@ -156,8 +145,8 @@ def test_score_ranks_tiles_then_stones_then_shared(cli: Run, tmp_path: Path) -> 
         player("Bob", ("A1",), (("A", "D5"),)),  # 1 + 1 worker ... relabelled below
         player("Cara", ("B1",), (("A", "D5"),)),
     )
-    data["players"][1]["tiles"] = [tile("X1", at=[0, 0]), tile("X2", at=[1, 0])]  # 2 + worker 1 = 3
-    data["players"][2]["tiles"] = [tile("Y1", at=[0, 0]), tile("Y2", at=[1, 0])]
+    data["players"][1]["tiles"] = [snap_tile("X1", at=[0, 0]), snap_tile("X2", at=[1, 0])]  # 2 + worker 1 = 3
+    data["players"][2]["tiles"] = [snap_tile("Y1", at=[0, 0]), snap_tile("Y2", at=[1, 0])]
     data["players"][1]["stones"] = {"wheat": 2}
     data["players"][2]["stones"] = {"wine": 2}
     status, out, _ = cli("score", "key-harvest", write(tmp_path, data))
@@ -261,7 +250,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
         "unknown label",
         mutate(
             lambda d: bob(d).update(
-                tiles=[tile(f"X{n}", at=[n, 0]) for n in range(3)]
+                tiles=[snap_tile(f"X{n}", at=[n, 0]) for n in range(3)]
                 + [{"label": "Q9", "crop": "wine", "harvested": False}]
             )
         ),
@@ -299,32 +288,32 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ),
     (
         "duplicate label",
-        mutate(lambda d: alice(d)["tiles"].append(tile("A1", at=[9, 9]))),
+        mutate(lambda d: alice(d)["tiles"].append(snap_tile("A1", at=[9, 9]))),
         "players[0].tiles[9]: tile A1 appears twice on this board",
     ),
     (
         "duplicate position",
-        mutate(lambda d: alice(d)["tiles"].append(tile("E1", at=[1, 0]))),
+        mutate(lambda d: alice(d)["tiles"].append(snap_tile("E1", at=[1, 0]))),
         "players[0].tiles[9]: position [1, 0] already holds tile A1",
     ),
     (
         "tile on two boards",
-        mutate(lambda d: bob(d)["tiles"].append(tile("B5"))),
+        mutate(lambda d: bob(d)["tiles"].append(snap_tile("B5"))),
         "players[1].tiles[0]: tile B5 is also on Alice's board",
     ),
     (
         "worker on a field tile",
-        mutate(lambda d: alice(d)["workers"].append(worker("B", "B2"))),
+        mutate(lambda d: alice(d)["workers"].append(snap_worker("B", "B2"))),
         "players[0].workers[2]: worker B stands on field tile B2's position [2, 1]",
     ),
     (
         "two workers on one space",
-        mutate(lambda d: alice(d)["workers"].append(worker("B", "D4"))),
+        mutate(lambda d: alice(d)["workers"].append(snap_worker("B", "D4"))),
         "players[0].workers[2]: position [4, 3] already holds worker A",
     ),
     (
         "worker letter M",
-        mutate(lambda d: alice(d)["workers"].append(worker("M", "C3"))),
+        mutate(lambda d: alice(d)["workers"].append(snap_worker("M", "C3"))),
         "players[0].workers[2]: worker 'M' is not a letter A to L",
     ),
     (
@@ -344,17 +333,17 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ),
     (
         "labourer twice on a board",
-        mutate(lambda d: alice(d)["workers"].append(worker("C", "C3"))),
+        mutate(lambda d: alice(d)["workers"].append(snap_worker("C", "C3"))),
         "players[0].workers[2]: labourer C appears twice on this board",
     ),
     (
         "townsfolk twice on a board",
-        mutate(lambda d: alice(d)["workers"].extend([worker("H", "C3"), worker("H", "C5")])),
+        mutate(lambda d: alice(d)["workers"].extend([snap_worker("H", "C3"), snap_worker("H", "C5")])),
         "players[0].workers[3]: townsfolk H appears twice on this board",
     ),
     (
         "townsfolk on two boards",
-        mutate(lambda d: (alice(d)["workers"].append(worker("H", "C3")), bob(d)["workers"].append(worker("h", "A1")))),
+        mutate(lambda d: (alice(d)["workers"].append(snap_worker("H", "C3")), bob(d)["workers"].append(snap_worker("h", "A1")))),
         "players[1].workers[0]: townsfolk H is also on Alice's board",
     ),
     (
@@ -488,7 +477,7 @@ def test_score_refuses_malformed_stdin(cli: Run) -> None:
 
 
 def test_score_accepts_one_labourer_letter_on_several_boards(cli: Run, tmp_path: Path) -> None:
-    data = mutate(lambda d: bob(d)["workers"].append(worker("C", "A3")))
+    data = mutate(lambda d: bob(d)["workers"].append(snap_worker("C", "A3")))
     status, out, _ = cli("score", "key-harvest", write(tmp_path, data))
     assert status == 0
     assert json.loads(out)["players"][1]["worker_points"] == 2

@@ -21,7 +21,7 @@ from companion.games.key_harvest.board import Layout
 from companion.games.key_harvest.moves import parse_move
 from companion.games.key_harvest.state import NORMAL, State, Step
 
-from .table import labels, legal, play, stones, t20_layout, table
+from .table import fields_of, harvested_of, labels, legal, play, stones, t20_layout, table, workers_of
 
 ALICE, BOB, CARA = 0, 1, 2
 NAMES = ("Alice", "Bob", "Cara", "Dan")
@@ -102,18 +102,6 @@ def allow(game: KeyHarvest, state: State, *moves: str) -> State:
         assert text in legal(game, state), f"{text!r} not among {sorted(legal(game, state))}"
         state = play(game, state, text)
     return state
-
-
-def fields_of(state: State, seat: int) -> set[str]:
-    return labels(state, state.player(seat).fields)
-
-
-def harvested_of(state: State, seat: int) -> set[str]:
-    return labels(state, state.player(seat).harvested)
-
-
-def workers_of(state: State, seat: int) -> dict[str, str]:
-    return {state.label(space): w for space, w in state.player(seat).workers}
 
 
 def office_of(state: State) -> list[str | None]:

@@ -108,4 +108,31 @@ def legal(game: KeyHarvest, state: State) -> set[str]:
     return {str(m) for m in game.legal_moves(state)}
 
 
+def t20_at(label: str) -> list[int]:
+    """T20 space ``Rn`` as axial coordinates [n, row index], rows A..D = 0..3 (for snapshots)."""
+    return [int(label[1:]), T20_ROWS.index(label[0])]
+
+
+def snap_tile(label: str, crop: str = "wheat", at: list[int] | None = None) -> dict[str, Any]:
+    """A snapshot field tile, unharvested, placed on T20 unless ``at`` is given."""
+    return {"label": label, "crop": crop, "harvested": False, "at": at if at is not None else t20_at(label)}
+
+
+def snap_worker(letter: str, label: str) -> dict[str, Any]:
+    """A snapshot worker on T20 space ``label``."""
+    return {"worker": letter, "at": t20_at(label)}
+
+
+def fields_of(state: State, seat: int) -> set[str]:
+    return labels(state, state.player(seat).fields)
+
+
+def harvested_of(state: State, seat: int) -> set[str]:
+    return labels(state, state.player(seat).harvested)
+
+
+def workers_of(state: State, seat: int) -> dict[str, str]:
+    return {state.label(space): w for space, w in state.player(seat).workers}
+
+
 __all__ = ["t20_layout", "table", "play", "stones", "labels", "legal", "rules"]

@@ -20,7 +20,10 @@ from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import Layout
 from companion.games.key_harvest.moves import parse_move
 from companion.games.key_harvest.state import State
+from tests.games.key_harvest.table import fields_of as fields
+from tests.games.key_harvest.table import harvested_of as harvested
 from tests.games.key_harvest.table import labels, legal, play, stones, t20_layout, table
+from tests.games.key_harvest.table import workers_of as workers
 
 ALICE, BOB, CARA = 0, 1, 2
 
@@ -53,18 +56,6 @@ def refused(game: KeyHarvest, state: State, move: str) -> str:
     with pytest.raises(IllegalMoveError):
         play(game, state, move)
     return error.rule
-
-
-def fields(state: State, seat: int) -> set[str]:
-    return labels(state, state.player(seat).fields)
-
-
-def harvested(state: State, seat: int) -> set[str]:
-    return labels(state, state.player(seat).harvested)
-
-
-def workers(state: State, seat: int) -> dict[str, str]:
-    return {state.label(space): letter for space, letter in state.player(seat).workers}
 
 
 def warehouse(state: State, seat: int) -> dict[str, tuple[int, ...]]:

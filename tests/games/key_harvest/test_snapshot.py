@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 
+from tests.games.key_harvest.table import T20_ROWS as ROWS
+from tests.games.key_harvest.table import snap_tile, snap_worker, t20_at
+
 from companion.core.errors import MalformedInputError
 from companion.games.key_harvest.board import Layout, load_layout, neighbour_masks
 from companion.games.key_harvest.snapshot import read_snapshot, score_snapshot, snapshot_options
 from companion.games.key_harvest.variants import VARIANT_FLAGS
 
 DOC = Path(__file__).parents[3] / "docs" / "key-harvest-snapshot.md"
-ROWS = "ABCD"
 T20_LABELS = tuple(f"{row}{n}" for row in ROWS for n in range(1, 6))
 
 # Spec section 12, "Toy board T20": every space and its neighbours.
@@ -26,19 +28,6 @@ B1: A1 A2 B2 C1      B2: A2 A3 B1 B3 C1 C2   B3: A3 A4 B2 B4 C2 C3  B4: A4 A5 B3
 C1: B1 B2 C2 D1      C2: B2 B3 C1 C3 D1 D2   C3: B3 B4 C2 C4 D2 D3  C4: B4 B5 C3 C5 D3 D4  C5: B5 C4 D4 D5
 D1: C1 C2 D2         D2: C2 C3 D1 D3         D3: C3 C4 D2 D4        D4: C4 C5 D3 D5        D5: C5 D4
 """
-
-
-def t20(label: str) -> list[int]:
-    """T20 space ``Rn`` as axial coordinates [n, row index], rows A..D = 0..3."""
-    return [int(label[1:]), ROWS.index(label[0])]
-
-
-def tile(label: str, crop: str = "wheat", at: list[int] | None = None) -> dict[str, Any]:
-    return {"label": label, "crop": crop, "harvested": False, "at": at if at is not None else t20(label)}
-
-
-def worker(letter: str, label: str) -> dict[str, Any]:
-    return {"worker": letter, "at": t20(label)}
 
 
 def player(
@@ -70,8 +59,8 @@ def test_t20_coordinates_give_the_spec_adjacency() -> None:
 def test_example_1_groups_and_workers() -> None:
     alice = player(
         "Alice",
-        [tile(label) for label in ("A1", "A2", "B1", "B2", "C1", "A4", "A5", "B5", "D3")],
-        [worker("C", "A3"), worker("A", "D4")],  # Day Labourer (2) and Apprentice (1)
+        [snap_tile(label) for label in ("A1", "A2", "B1", "B2", "C1", "A4", "A5", "B5", "D3")],
+        [snap_worker("C", "A3"), snap_worker("A", "D4")],  # Day Labourer (2) and Apprentice (1)
     )
     row = scores(snapshot(alice, player("Bob"), player("Cara")))[0]
     assert row["worker_points"] == 3
@@ -86,19 +75,19 @@ EX2B = ("A1", "A2", "A3", "B1", "B2", "B3", "D1", "D5")
 
 
 def test_example_2a_equal_groups_both_count() -> None:
-    row = scores(snapshot(player("Alice", [tile(label) for label in EX2A]), player("Bob")))[0]
+    row = scores(snapshot(player("Alice", [snap_tile(label) for label in EX2A]), player("Bob")))[0]
     assert (row["largest_group_points"], row["second_group_points"], row["total"]) == (4, 8, 12)
 
 
 def test_example_2b_single_tile_second_group() -> None:
-    data = snapshot(player("Alice", [tile(label) for label in EX2B]), player("Bob"))
+    data = snapshot(player("Alice", [snap_tile(label) for label in EX2B]), player("Bob"))
     assert scores(data)[0]["total"] == 8
     assert scores(data, min_scoring_group_size="2")[0]["total"] == 6
 
 
 def test_example_2b_group_minimum_from_the_snapshot_options() -> None:
     data = snapshot(
-        player("Alice", [tile(label) for label in EX2B]), player("Bob"), options={"min_scoring_group_size": 2}
+        player("Alice", [snap_tile(label) for label in EX2B]), player("Bob"), options={"min_scoring_group_size": 2}
     )
     assert scores(data)[0]["total"] == 6
     assert scores(data, min_scoring_group_size="1")[0]["total"] == 8  # the caller's options win
@@ -106,7 +95,7 @@ def test_example_2b_group_minimum_from_the_snapshot_options() -> None:
 
 def test_example_2c_warehouse_tiles_do_not_count() -> None:
     data = snapshot(
-        player("Alice", [tile(label) for label in EX2A], stones={"wheat": 1}),
+        player("Alice", [snap_tile(label) for label in EX2A], stones={"wheat": 1}),
         player("Bob"),
         warehouses={"Alice": [{"label": "D3", "crop": "wine", "bid": {"wheat": 1}}]},
     )
@@ -132,10 +121,10 @@ def ex3_sequel(bob_stones: dict[str, int]) -> dict[str, Any]:
     """Alice and Bob on 31 points with 14 field tiles each (groups 7 and 7)."""
     shape = ("A1", "A2", "A3", "A4", "A5", "B1", "B2", "C4", "C5", "D1", "D2", "D3", "D4", "D5")
     alice = player(
-        "Alice", [tile(label) for label in shape], [worker("E", "B4"), worker("G", "C1")], ex3_stones(3, 2, 0, 1, 2)
+        "Alice", [snap_tile(label) for label in shape], [snap_worker("E", "B4"), snap_worker("G", "C1")], ex3_stones(3, 2, 0, 1, 2)
     )
-    bob_tiles = [tile(str(100 + i), at=t20(label)) for i, label in enumerate(shape)]  # made-up labels
-    bob = player("Bob", bob_tiles, [worker("J", "B4"), worker("K", "C1")], bob_stones)
+    bob_tiles = [snap_tile(str(100 + i), at=t20_at(label)) for i, label in enumerate(shape)]  # made-up labels
+    bob = player("Bob", bob_tiles, [snap_worker("J", "B4"), snap_worker("K", "C1")], bob_stones)
     return snapshot(alice, bob, player("Cara", stones=ex3_stones(1, 1, 2, 0, 0)))
 
 
@@ -148,8 +137,8 @@ def test_example_3_tiebreak_on_stones() -> None:
 
 
 def test_tiebreak_on_tiles_first() -> None:
-    alice = player("Alice", [tile("A1"), tile("A2"), tile("A3")])  # 3 points, 3 tiles
-    bob = player("Bob", [tile("X1", at=[0, 0]), tile("X2", at=[1, 0])], [worker("A", "D5")])  # 2 + 1 points
+    alice = player("Alice", [snap_tile("A1"), snap_tile("A2"), snap_tile("A3")])  # 3 points, 3 tiles
+    bob = player("Bob", [snap_tile("X1", at=[0, 0]), snap_tile("X2", at=[1, 0])], [snap_worker("A", "D5")])  # 2 + 1 points
     rows = scores(snapshot(alice, bob))
     assert [row["total"] for row in rows] == [3, 3]
     assert [row["rank"] for row in rows] == [1, 2]  # 3 field tiles against 2
@@ -161,8 +150,8 @@ def test_tiebreak_on_tiles_first() -> None:
 def test_shared_win_when_stones_are_equal_too() -> None:
     rows = scores(
         snapshot(
-            player("Alice", [tile("A1")], stones={"wheat": 2}),
-            player("Bob", [tile("B1", at=[0, 0])], stones={"wine": 2}),
+            player("Alice", [snap_tile("A1")], stones={"wheat": 2}),
+            player("Bob", [snap_tile("B1", at=[0, 0])], stones={"wine": 2}),
             player("Cara"),
         )
     )
@@ -171,7 +160,7 @@ def test_shared_win_when_stones_are_equal_too() -> None:
 
 
 def test_all_positions_given_means_no_layout() -> None:
-    data = snapshot(player("Alice", [tile("A1")]), player("Bob"))
+    data = snapshot(player("Alice", [snap_tile("A1")]), player("Bob"))
     result = score_snapshot(data, None)
     assert "layout" not in result
     assert read_snapshot(data).provisional_layout is False
@@ -192,7 +181,7 @@ def test_labels_are_placed_through_the_layout() -> None:
     by_at = snapshot(
         player(
             "Alice",
-            [tile(label, at=pos) for label, pos in zip(labels, at)],
+            [snap_tile(label, at=pos) for label, pos in zip(labels, at)],
             [{"worker": "C", "at": list(layout.coords[layout.space("C5")])}],
         ),
         player("Bob"),
@@ -218,7 +207,7 @@ def t20_layout(provisional: bool) -> Layout:
         "D5": "pink",
     }
     spaces = [
-        {"label": label, "at": t20(label), "crop": "wine" if label == "D5" else "wheat", "start_pair": pairs.get(label)}
+        {"label": label, "at": t20_at(label), "crop": "wine" if label == "D5" else "wheat", "start_pair": pairs.get(label)}
         for label in T20_LABELS
     ]
     return Layout.from_json({"name": "t20", "provisional": provisional, "spaces": spaces})
@@ -226,25 +215,25 @@ def t20_layout(provisional: bool) -> Layout:
 
 def test_transcribed_layout_checks_crops_and_labels() -> None:
     layout = t20_layout(provisional=False)
-    good = snapshot(player("Alice", [tile("A1"), {"label": "D5", "crop": "wine", "harvested": False}]), player("Bob"))
+    good = snapshot(player("Alice", [snap_tile("A1"), {"label": "D5", "crop": "wine", "harvested": False}]), player("Bob"))
     result = score_snapshot(good, None, layout)
     assert result["layout"] == {"name": "t20", "provisional": False, "note": ""}
     assert read_snapshot(good, layout).provisional_layout is False
     with pytest.raises(
         MalformedInputError, match=r"^players\[0\]\.tiles\[0\]: crop wine disagrees with the layout \(A1 is wheat\)$"
     ):
-        read_snapshot(snapshot(player("Alice", [tile("A1", crop="wine")]), player("Bob")), layout)
+        read_snapshot(snapshot(player("Alice", [snap_tile("A1", crop="wine")]), player("Bob")), layout)
     with pytest.raises(MalformedInputError, match=r"^players\[1\]\.tiles\[0\]: unknown label 'Q9'"):
-        read_snapshot(snapshot(player("Alice"), player("Bob", [tile("Q9", at=[0, 0])])), layout)
+        read_snapshot(snapshot(player("Alice"), player("Bob", [snap_tile("Q9", at=[0, 0])])), layout)
 
 
 def test_provisional_layout_does_not_check_crops() -> None:
-    data = snapshot(player("Alice", [tile("A1", crop="wine")]), player("Bob"))
+    data = snapshot(player("Alice", [snap_tile("A1", crop="wine")]), player("Bob"))
     assert read_snapshot(data, t20_layout(provisional=True)).layout is None
 
 
 def test_snapshot_is_not_modified_and_errors_name_the_place() -> None:
-    data = snapshot(player("Alice", [tile("A1")]), player("Bob", [tile("A1")]))
+    data = snapshot(player("Alice", [snap_tile("A1")]), player("Bob", [snap_tile("A1")]))
     before = copy.deepcopy(data)
     with pytest.raises(MalformedInputError, match=r"^players\[1\]\.tiles\[0\]: tile A1 is also on Alice's board$"):
         read_snapshot(data)
@@ -289,5 +278,5 @@ def test_options_fall_back_to_the_shared_flags_without_the_engine(monkeypatch: p
     assert snapshot_options({"min_scoring_group_size": "2"})["min_scoring_group_size"] == "2"
     with pytest.raises(MalformedInputError, match="unknown option 'house_rule'"):
         snapshot_options({"house_rule": "yes"})
-    data = snapshot(player("Alice", [tile(label) for label in EX2B]), player("Bob"))
+    data = snapshot(player("Alice", [snap_tile(label) for label in EX2B]), player("Bob"))
     assert scores(data, min_scoring_group_size="2")[0]["total"] == 6
