@@ -49,7 +49,7 @@ def scores(data: dict[str, Any], **options: str) -> list[dict[str, Any]]:
 
 
 def test_t20_coordinates_give_the_spec_adjacency() -> None:
-    masks = neighbour_masks([(q, r) for q, r in map(t20, T20_LABELS)])
+    masks = neighbour_masks([(q, r) for q, r in map(t20_at, T20_LABELS)])
     expected = {label: set(rest.split()) for label, rest in re.findall(r"([A-D][1-5]): ((?:[A-D][1-5] ?)+)", T20_TABLE)}
     assert len(expected) == 20
     for i, label in enumerate(T20_LABELS):
