@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.games.key_harvest.table import T20_ROWS as ROWS
-from tests.games.key_harvest.table import snap_tile, snap_worker, t20_at
+from tests.games.key_harvest.table import snap_tile, snap_worker
 
 import companion.games as registry
 from companion.cli import main

@@ -8,7 +8,7 @@ is a table of neighbour masks computed once per layout (the chess engines' bitbo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from importlib import resources
@@ -198,17 +198,3 @@ def load_layout(path: str | Path | None = None) -> Layout:
         raise MalformedInputError(f"layout {path} is not JSON: {exc.msg} at line {exc.lineno}") from None
     return Layout.from_json(data)
 
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
-def labels_of(layout: Layout, mask: int) -> list[str]:
-    return [layout.labels[i] for i in bits(mask)]
-
-
-def mask_of(layout: Layout, labels: Iterable[str]) -> int:
-    mask = 0
-    for label in labels:
-        mask |= 1 << layout.space(label)
-    return mask

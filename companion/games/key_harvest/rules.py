@@ -11,18 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.games.key_harvest.board import CROP_KEYS, Crop, bits
+from companion.games.key_harvest.board import CROP_KEYS, Crop, bits, components
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
 from companion.games.key_harvest.state import (
     EVENT,
     LABOURERS,
     MOVES_CACHE,
-    NO_STONES,
     NORMAL,
     OFFICE_SPACES,
     SEVENTH_SPACE,
@@ -36,6 +35,7 @@ from companion.games.key_harvest.state import (
     covers,
     evolve,
     one_stone,
+    stones_text,
     sub_stones,
 )
 
@@ -522,8 +522,6 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
             return IllegalMoveError("R-C1", f"Tile {move.args[0]} is in no warehouse.")
         bid = dict(state.player(owner).warehouse)[tile]
         if owner != seat and not covers(player.stones, bid):
-            from companion.games.key_harvest.state import stones_text
-
             return IllegalMoveError(
                 "R-C3", f"Buying {move.args[0]} from {state.player(owner).name} costs exactly its bid "
                 f"({stones_text(bid)}), and you cannot match it.")
@@ -653,10 +651,6 @@ def refill(state: State, context: str | None = None) -> State:
     return state.push(Step("draw", context=context or draw_context(state), purpose="office"))
 
 
-def drop_step(state: State) -> State:
-    return state.pop()
-
-
 def apply_turn(state: State, move: KHMove) -> State:
     """Start an action (A-D) or end the turn."""
     seat = state.active
@@ -667,7 +661,7 @@ def apply_turn(state: State, move: KHMove) -> State:
     if verb == "harvest":
         tile = state.layout.space(label_crop(move.args[0])[0])
         player = state.player(seat)
-        group = next(g for g in _groups(state, player.fields) if g >> tile & 1)
+        group = next(g for g in components(player.fields, state.layout.neighbours) if g >> tile & 1)
         state = state.push(Step("harvest", player=seat, mask=group & ~player.harvested & ~(1 << tile)))
         return harvest_tile(state, seat, tile, move.args[0])
     if verb == "play":
@@ -681,12 +675,6 @@ def apply_turn(state: State, move: KHMove) -> State:
     if verb == "buy":
         return buy(state.push(Step("buy_more", player=seat)), seat, state.layout.space(move.args[0]))
     return start_bid(state, seat, move, more=True)
-
-
-def _groups(state: State, mask: int) -> list[int]:
-    from companion.games.key_harvest.board import components
-
-    return components(mask, state.layout.neighbours)
 
 
 def buy(state: State, seat: int, tile: int) -> State:
@@ -1128,10 +1116,8 @@ def settle(state: State) -> State:
         moves = legal_moves(state)
         if not moves:  # a mandatory step that cannot be carried out (no tile to give, empty supply)
             state = state.pop()
-            if step.kind == "gift" and step.purpose == "give" and step.n < len(state.players) - 1:
-                state = pass_gift(state, step, -1)
-            elif step.kind == "gift" and step.purpose == "give" and step.n == len(state.players) - 1:
-                pass  # the drawer receives nothing
+            if step.kind == "gift" and step.n < len(state.players) - 1:
+                state = pass_gift(state, step, -1)  # nothing to pass on: the next player gives from their board
             continue
         if len(moves) == 1 and moves[0].verb in FINISHING_VERBS:
             state = apply_step(state, step, moves[0])

@@ -100,12 +100,6 @@ class Player:
                 return worker
         return None
 
-    def worker_space(self, worker: str) -> int:
-        for at, letter in self.workers:
-            if letter == worker:
-                return at
-        return -1
-
     def with_worker(self, space: int, worker: str) -> Player:
         return evolve(self, workers=tuple(sorted((*self.workers, (space, worker)))))
 

@@ -21,7 +21,7 @@ from companion.games.key_harvest.board import Layout
 from companion.games.key_harvest.moves import parse_move
 from companion.games.key_harvest.state import NORMAL, State, Step
 
-from .table import fields_of, harvested_of, labels, legal, play, stones, t20_layout, table, workers_of
+from .table import fields_of, harvested_of, legal, play, stones, t20_layout, table, workers_of
 
 ALICE, BOB, CARA = 0, 1, 2
 NAMES = ("Alice", "Bob", "Cara", "Dan")
