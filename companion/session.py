@@ -65,7 +65,7 @@ class Session:
             )
         chosen = game.options(options)
         state = game.setup(players, chosen)
-        game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed)
+        game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed, game.edition())
         session = cls(store, store.get(game_id), game, chosen, state, auto_chance)
         with session._lock:
             session._settle()
@@ -76,7 +76,7 @@ class Session:
         """Resume a stored game by replaying its log from the setup, checking every move."""
         record = store.get(game_id)
         try:
-            game = find_game(record.game)
+            game = find_game(record.game).with_edition(record.edition)
             options = game.options(record.options)
             state = game.setup(record.players, options)
         except Exception as error:

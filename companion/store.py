@@ -7,7 +7,6 @@ so a move the companion has confirmed survives a crash or a power cut.
 from __future__ import annotations
 
 import builtins
-
 import json
 import secrets
 import sqlite3
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from companion.core.errors import CorruptSaveError, UnknownGameError
 
@@ -34,6 +34,7 @@ CREATE TABLE games (
     players TEXT NOT NULL,
     options TEXT NOT NULL,
     seed TEXT NOT NULL,
+    edition TEXT NOT NULL,
     status TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
@@ -49,7 +50,7 @@ CREATE TABLE moves (
 """
 
 _COLUMNS = {
-    "games": ["id", "game", "players", "options", "seed", "status", "created", "updated"],
+    "games": ["id", "game", "players", "options", "seed", "edition", "status", "created", "updated"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
 }
 
@@ -63,6 +64,7 @@ class GameRecord:
     players: tuple[str, ...]
     options: dict[str, str]
     seed: str
+    edition: dict[str, Any]
     status: str
     created: str
     updated: str
@@ -146,14 +148,22 @@ class GameStore:
                 raise UnknownGameError(f"no saved game {game_id!r}")
             yield db
 
-    def create(self, game: str, players: Sequence[str], options: Mapping[str, str], seed: str) -> str:
-        """Store a new game and return its id: short, and too random to guess."""
+    def create(
+        self, game: str, players: Sequence[str], options: Mapping[str, str], seed: str,
+        edition: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Store a new game and return its id: short, and too random to guess.
+
+        ``edition`` is the printed data the game is played with (e.g. a board layout), kept so
+        the game replays on it even after other data is installed.
+        """
         game_id = secrets.token_urlsafe(9)
         now = _now()
         with self._lock, self._transaction() as db:
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed, PLAYING, now, now),
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
+                 json.dumps(dict(edition or {})), PLAYING, now, now),
             )
         return game_id
 
@@ -219,14 +229,17 @@ class GameStore:
         self.close()
 
     def _record(self, row: tuple[str, ...]) -> GameRecord:
-        game_id, game, players, options, seed, status, created, updated = row
+        game_id, game, players, options, seed, edition, status, created, updated = row
         try:
             player_list = json.loads(players)
             option_map = json.loads(options)
+            edition_map = json.loads(edition)
+            if not isinstance(edition_map, dict):
+                raise ValueError("edition is not a map")
             if not (isinstance(player_list, list) and all(isinstance(p, str) for p in player_list)):
                 raise ValueError("players is not a list of names")
             if not (isinstance(option_map, dict) and all(isinstance(v, str) for v in option_map.values())):
                 raise ValueError("options is not a map of names to values")
         except ValueError as error:
             raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
-        return GameRecord(game_id, game, tuple(player_list), option_map, seed, status, created, updated)
+        return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, status, created, updated)

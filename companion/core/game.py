@@ -85,6 +85,18 @@ class Game(ABC, Generic[S, M]):
     def view(self, state: S, player: int | None) -> dict[str, Any]:
         """JSON-ready state as ``player`` may see it (``None``: the shared table view)."""
 
+    def edition(self) -> dict[str, Any]:
+        """The printed data this instance plays with (a board layout...), JSON-ready.
+
+        A session stores it with each game, so the game replays on the same data even if other
+        data is installed later; ``with_edition`` rebuilds the game from it.
+        """
+        return {}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> Game[S, M]:
+        """This game playing with the stored ``edition`` data."""
+        return self
+
     def data_warnings(self) -> list[str]:
         """One sentence per piece of provisional data this game is using (shown on every output)."""
         return []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,13 @@ class KeyHarvest(Game[State, KHMove]):
             path = user_layout_path()
             self._layout = load_layout(path if path.exists() else None)
         return self._layout
+
+    def edition(self) -> dict[str, Any]:
+        return {"layout": self.layout.to_json()}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> KeyHarvest:
+        """The game on the stored layout (``MalformedInputError`` if it is damaged)."""
+        return KeyHarvest(Layout.from_json(edition["layout"])) if "layout" in edition else self
 
     def data_warnings(self) -> list[str]:
         layout = self.layout
