@@ -105,10 +105,13 @@ class Layout:
     note: str = ""
     neighbours: tuple[int, ...] = field(init=False, repr=False, compare=False)
     index: dict[str, int] = field(init=False, repr=False, compare=False)
+    derived: dict[str, Any] = field(init=False, repr=False, compare=False)
+    """Tables other modules compute once per layout (the rules' move tables)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "neighbours", neighbour_masks(self.coords))
         object.__setattr__(self, "index", {label: i for i, label in enumerate(self.labels)})
+        object.__setattr__(self, "derived", {})
 
     @property
     def size(self) -> int:

@@ -8,7 +8,7 @@ Chance steps (bag draws, the setup deals) are moves too, so a game log replays e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
@@ -55,6 +55,33 @@ END = KHMove("end")
 def mv(verb: str, *args: str) -> KHMove:
     """The (shared, immutable) move ``verb args``."""
     return KHMove(verb, args)
+
+
+# ---------------------------------------------------------------- move tables
+
+
+class MoveTable:
+    """Every per-space move of one layout, made once, so generating moves is indexing."""
+
+    def __init__(self, labels: tuple[str, ...]) -> None:
+        crops = CROP_KEYS
+        self.harvest = tuple(mv("harvest", label) for label in labels)
+        self.harvest_as = tuple(tuple(mv("harvest", f"{label}/{c}") for c in crops) for label in labels)
+        self.play = {w: tuple(mv("play", w, label) for label in labels) for w in "ABCDEFGHIJKL"}
+        self.remove = tuple(mv("remove", label) for label in labels)
+        self.buy = tuple(mv("buy", label) for label in labels)
+        self.bid = tuple(tuple(mv("bid", label, c) for c in crops) for label in labels)
+        self.draw = tuple(mv("draw", label) for label in labels)
+        self.event = {e: mv("event", e) for e in EVENT_LETTERS}
+        self.add = tuple(mv("add", c) for c in crops)
+        self.pay = tuple(mv("pay", c) for c in crops)
+
+
+def moves_of(state: State) -> MoveTable:
+    table: MoveTable | None = state.layout.derived.get("moves")
+    if table is None:
+        table = state.layout.derived["moves"] = MoveTable(state.layout.labels)
+    return table
 
 
 # ---------------------------------------------------------------- queries
@@ -126,47 +153,66 @@ def placement_error(state: State, seat: int, worker: str, space: int, lifted: in
     return None
 
 
-def spaces_by_value(state: State, seat: int, lifted: int = -1, can_replace: bool = True) -> dict[int, list[int]]:
-    """For each worker value 1-5, the spaces of ``seat``'s board where it may stand (R-B1 to R-B4), in one pass."""
+def touching_at_least(fields: int, neighbours: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
+    """Masks of the spaces touching at least 0..6 of the ``fields`` tiles.
+
+    Bit-sliced counting: every field tile adds its neighbour mask into a 3-bit counter per
+    space (planes ``ones``, ``twos``, ``fours``), so all 64 spaces are counted at once.
+    """
+    ones = twos = fours = 0
+    while fields:
+        low = fields & -fields
+        fields ^= low
+        add = neighbours[low.bit_length() - 1]
+        carry = ones & add
+        ones ^= add
+        fours |= twos & carry
+        twos ^= carry
+    return (-1, ones | twos | fours, twos | fours, fours | (twos & ones), fours, fours & (twos | ones), fours & twos)
+
+
+def placement_masks(state: State, seat: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
+    """For worker values 0-5, the mask of spaces of ``seat``'s board where it may stand (R-B1 to R-B4)."""
     player = state.player(seat)
     nbr = state.layout.neighbours
     fields = player.fields
-    workers = player.worker_mask
-    if lifted >= 0:
-        workers &= ~(1 << lifted)
-    near_fields = near_workers = 0
-    for f in bits(fields):
-        near_fields |= nbr[f]
-    for w in bits(workers):
-        near_workers |= nbr[w]
+    near_workers = 0
+    lower_than: list[int] = [0] * 6  # spaces holding a worker of value < v, for each v
+    for space, worker in player.workers:
+        if space == lifted:
+            continue
+        near_workers |= nbr[space]
+        if can_replace:
+            for v in range(WORKER_VALUES[worker] + 1, 6):
+                lower_than[v] |= 1 << space
+    occupied = player.worker_mask & ~(1 << lifted if lifted >= 0 else 0)
+    at_least = touching_at_least(fields, nbr)
     exactly = state.options["worker_adjacency"] == "exactly"
-    out: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: [], 5: []}
-    for s in bits(near_fields & ~fields & ~near_workers):
-        touching = (nbr[s] & fields).bit_count()
-        floor = 0
-        if workers >> s & 1:
-            occupant = player.worker_at(s)
-            if not can_replace or occupant is None:
-                continue
-            floor = value(occupant)
-        for v in ((touching,) if exactly else range(1, min(touching, 5) + 1)):
-            if floor < v <= 5:
-                out[v].append(s)
-    return out
+    free = ~fields & ~near_workers & ~occupied
+    masks = [0]
+    for v in range(1, 6):
+        touching = at_least[v] & ~at_least[v + 1] if exactly else at_least[v]
+        masks.append(touching & ~fields & ~near_workers & (free | lower_than[v]))
+    return masks
 
 
 def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
     """Spaces of ``seat``'s board where a worker of value ``v`` may stand (R-B1 to R-B4)."""
-    return spaces_by_value(state, seat, lifted, can_replace)[v]
+    return list(bits(placement_masks(state, seat, lifted, can_replace)[v]))
 
 
 def stone_moves(state: State, verb: str, tile: int, *prefix: str) -> list[KHMove]:
     """``verb [prefix] L`` taking the tile's crop, or ``L/crop`` substitutes when it is out (R-A4)."""
+    supply = state.supply
+    if verb == "harvest" and not prefix:
+        table = moves_of(state)
+        if supply[state.layout.crops[tile]]:
+            return [table.harvest[tile]]
+        return [table.harvest_as[tile][c] for c in range(5) if supply[c]]
     label = state.label(tile)
-    crop = state.layout.crops[tile]
-    if state.supply[crop]:
+    if supply[state.layout.crops[tile]]:
         return [mv(verb, *prefix, label)]
-    return [mv(verb, *prefix, f"{label}/{CROP_KEYS[c]}") for c in range(5) if state.supply[c]]
+    return [mv(verb, *prefix, f"{label}/{CROP_KEYS[c]}") for c in range(5) if supply[c]]
 
 
 def crops_in(stones: Stones) -> list[Crop]:
@@ -186,10 +232,12 @@ def turn_moves(state: State) -> list[KHMove]:
         if "A" not in done:
             moves += harvest_start_moves(state, seat)
         if "B" not in done:
-            by_value = spaces_by_value(state, seat)
+            by_value = [list(bits(mask)) for mask in placement_masks(state, seat)]
+            table = moves_of(state)
             for worker in player.beside + state.town:
-                moves += [mv("play", worker, state.label(s)) for s in by_value[value(worker)]]
-            moves += [mv("remove", state.label(s)) for s, _ in player.workers]
+                row = table.play[worker]
+                moves += [row[s] for s in by_value[WORKER_VALUES[worker]]]
+            moves += [table.remove[s] for s, _ in player.workers]
         if "C" not in done and "D" not in done:
             moves += buy_moves(state, seat)
         if "D" not in done:
@@ -213,8 +261,9 @@ def harvest_start_moves(state: State, seat: int) -> list[KHMove]:
 def buy_moves(state: State, seat: int) -> list[KHMove]:
     """Action C: a tile from any warehouse the buyer can pay for exactly (R-C1 to R-C3)."""
     stones = state.player(seat).stones
+    buy = moves_of(state).buy
     return [
-        mv("buy", state.label(tile))
+        buy[tile]
         for owner, other in enumerate(state.players)
         for tile, bid in other.warehouse
         if owner == seat or covers(stones, bid)
@@ -226,13 +275,15 @@ def bid_moves(state: State, seat: int) -> list[KHMove]:
     player = state.player(seat)
     if len(player.warehouse) >= 2:
         return []
-    crops = [CROP_KEYS[c] for c in range(5) if player.stones[c]]
-    return [mv("bid", state.label(t), c) for t in state.office_tiles for c in crops]
+    crops = [c for c in range(5) if player.stones[c]]
+    bid = moves_of(state).bid
+    return [bid[t][c] for t in state.office_tiles for c in crops]
 
 
 def pay_moves(state: State, seat: int, verb: str) -> list[KHMove]:
     stones = state.player(seat).stones
-    return [mv(verb, CROP_KEYS[c]) for c in range(5) if stones[c]]
+    row = moves_of(state).add if verb == "add" else moves_of(state).pay
+    return [row[c] for c in range(5) if stones[c]]
 
 
 def office_moves(state: State, verb: str) -> list[KHMove]:
@@ -399,8 +450,9 @@ def chance_outcomes(state: State) -> list[tuple[KHMove, int]]:
     if step.kind == "remove_event":
         return [(mv("removed", e), 1) for e in EVENT_LETTERS if e not in state.removed]
     # a bag draw: every field tile and every event inside is equally likely
-    outcomes = [(mv("draw", state.label(t)), 1) for t in bits(state.bag_fields)]
-    return outcomes + [(mv("event", e), 1) for e in state.bag_events]
+    table = moves_of(state)
+    outcomes = [(table.draw[t], 1) for t in bits(state.bag_fields)]
+    return outcomes + [(table.event[e], 1) for e in state.bag_events]
 
 
 def legal_moves(state: State) -> list[KHMove]:
