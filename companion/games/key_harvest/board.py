@@ -47,7 +47,13 @@ class Crop(IntEnum):
 CROP_KEYS: tuple[str, ...] = ("hops", "vegetables", "apples", "wine", "wheat")
 """``Crop(i).key`` by index, for hot loops."""
 
+CROP_BY_KEY: dict[str, Crop] = {}
+"""``Crop`` by its normalised key (moves carry normalised keys), filled below."""
+
 CROP_COLOURS = {Crop.HOPS: "brown", Crop.VEGETABLES: "green", Crop.APPLES: "orange", Crop.WINE: "red", Crop.WHEAT: "yellow"}
+
+
+CROP_BY_KEY.update({crop.key: crop for crop in Crop})
 
 
 def bits(mask: int) -> Iterator[int]:

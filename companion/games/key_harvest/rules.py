@@ -15,7 +15,7 @@ from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.games.key_harvest.board import CROP_KEYS, Crop, bits, components
+from companion.games.key_harvest.board import CROP_BY_KEY, CROP_KEYS, Crop, bits, components
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
 from companion.games.key_harvest.state import (
@@ -584,7 +584,7 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
         return IllegalMoveError("R-D1", "Your warehouse is full (2 tiles).")
     if tile not in state.office:
         return IllegalMoveError("R-D2", f"Tile {move.args[0]} is not in the land office.")
-    if not player.stones[Crop.parse(move.args[1])]:
+    if not player.stones[CROP_BY_KEY[move.args[1]]]:
         return IllegalMoveError("R-D3", f"A bid needs stones from behind your screen, and you have no {move.args[1]}.")
     return None
 
@@ -747,7 +747,7 @@ def buy(state: State, seat: int, tile: int) -> State:
 def start_bid(state: State, seat: int, move: KHMove, more: bool) -> State:
     """Take a land-office tile into the warehouse with a first bid stone (R-D2, R-D3); refill after the bid (R-D5)."""
     tile = state.layout.space(move.args[0])
-    crop = Crop.parse(move.args[1])
+    crop = CROP_BY_KEY[move.args[1]]
     player = state.player(seat)
     bid = one_stone(crop)
     player = evolve(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
@@ -791,7 +791,7 @@ def on_harvest(state: State, step: Step, move: KHMove) -> State:
 def on_bid(state: State, step: Step, move: KHMove) -> State:
     if move.verb == "done":
         return state.pop()
-    return add_to_bid(state, step.player, step.space, Crop.parse(move.args[0]))
+    return add_to_bid(state, step.player, step.space, CROP_BY_KEY[move.args[0]])
 
 
 def on_bid_more(state: State, step: Step, move: KHMove) -> State:
@@ -808,7 +808,7 @@ def on_pay(state: State, step: Step, move: KHMove) -> State:
     state = state.pop()
     if step.n > 1:
         state = state.push(replace(step, n=step.n - 1))
-    return transfer(state, step.player, step.target, one_stone(Crop.parse(move.args[0])))
+    return transfer(state, step.player, step.target, one_stone(CROP_BY_KEY[move.args[0]]))
 
 
 def on_bonus(state: State, step: Step, move: KHMove) -> State:
@@ -833,7 +833,7 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
         return state
     if verb == "gain":
         for arg in args:
-            state = gain(state, seat, Crop.parse(arg))
+            state = gain(state, seat, CROP_BY_KEY[arg])
         return state
     if verb == "flip":
         player = state.player(seat)
@@ -915,7 +915,7 @@ def on_event(state: State, step: Step, move: KHMove) -> State:
         state = remove_field(state, owner, other)
         return arrive(arrive(state, owner, own), seat, other)
     if letter in "PZ" or verb == "gain":
-        return gain(state, seat, Crop.parse(args[0]))
+        return gain(state, seat, CROP_BY_KEY[args[0]])
     if letter == "Q":  # Lucky Dip: pay 2 into the supply, then a drawn (or land-office) tile
         if verb == "dip":
             state = state.push(Step("draw", player=seat, context=EVENT, purpose="place"))
@@ -978,7 +978,7 @@ def pass_gift(state: State, step: Step, tile: int) -> State:
 
 
 def on_windfall(state: State, step: Step, move: KHMove) -> State:
-    return gain(state.pop(), step.target, Crop.parse(move.args[0]))
+    return gain(state.pop(), step.target, CROP_BY_KEY[move.args[0]])
 
 
 STEP_HANDLERS: dict[str, Callable[[State, Step, KHMove], State]] = {
@@ -1013,7 +1013,7 @@ def apply_chance(state: State, step: Step, move: KHMove) -> State:
         player = state.player(step.player).with_field(a).with_field(b)
         return state.with_player(step.player, player)
     if kind == "crops":
-        chosen = [Crop.parse(a) for a in move.args]
+        chosen = [CROP_BY_KEY[a] for a in move.args]
         state = state.pop()
         if n == 2:  # one stone of each crop, two of the fifth: each player gets one of the fifth
             for seat in range(n):
@@ -1026,7 +1026,7 @@ def apply_chance(state: State, step: Step, move: KHMove) -> State:
         setup_bag: Stones = (bag[0], bag[1], bag[2], bag[3], bag[4])
         return evolve(state, supply=sub_stones(state.supply, setup_bag), setup_bag=setup_bag)
     if kind == "stone":
-        crop = Crop.parse(move.args[0])
+        crop = CROP_BY_KEY[move.args[0]]
         stone = one_stone(crop)
         state = evolve(state.pop(), setup_bag=sub_stones(state.setup_bag, stone))
         player = state.player(step.player)
