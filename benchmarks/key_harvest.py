@@ -13,7 +13,6 @@ import timeit
 from collections.abc import Callable
 
 from companion.core.game import CHANCE, TERMINAL
-from companion.core.rng import weighted_choice
 from companion.games.key_harvest import KeyHarvest, State, rules
 from companion.games.key_harvest.board import load_layout
 from companion.games.key_harvest.moves import KHMove
@@ -29,7 +28,7 @@ def random_playout(players: int, seed: int, validate: bool = False) -> tuple[Sta
     moves = 0
     while (who := GAME.current_player(state)) != TERMINAL:
         if who == CHANCE:
-            move = weighted_choice(rng, GAME.chance_outcomes(state))
+            move = GAME.sample_chance(state, rng)
         else:
             move = rng.choice(GAME.legal_moves(state))
             if validate:
@@ -50,7 +49,7 @@ def mid_game_state(seed: int = 3) -> State:
     state = GAME.setup(["A", "B", "C", "D"], GAME.options())
     for _ in range(250):
         if GAME.current_player(state) == CHANCE:
-            state = GAME.apply(state, weighted_choice(rng, GAME.chance_outcomes(state)))
+            state = GAME.apply(state, GAME.sample_chance(state, rng))
         else:
             state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
     return state

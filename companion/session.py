@@ -15,7 +15,7 @@ from typing import Any
 from companion.core.errors import CorruptSaveError, IllegalMoveError, MalformedInputError, UndoError
 from companion.core.game import CHANCE, Game, Move
 from companion.core.options import Options
-from companion.core.rng import new_seed, step_rng, weighted_choice
+from companion.core.rng import new_seed, step_rng
 from companion.games import find_game
 from companion.store import OVER, GameRecord, GameStore
 
@@ -243,7 +243,7 @@ class Session:
         drawn: list[Move] = []
         while self.auto_chance and self._game.current_player(self.state) == CHANCE:
             rng = step_rng(self._record.seed, len(self._history))
-            move = weighted_choice(rng, self._game.chance_outcomes(self.state))
+            move = self._game.sample_chance(self.state, rng)
             self._push(move, is_chance=True, save=True)
             drawn.append(move)
         if self.is_over and self._status != OVER:

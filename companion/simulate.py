@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, TERMINAL, Game, Move
-from companion.core.rng import step_rng, weighted_choice
+from companion.core.rng import step_rng
 
 DEFAULT_MAX_MOVES = 10_000
 
@@ -169,7 +169,10 @@ class _Run:
                     if not outcomes:
                         self.fail(index, ply, None, "a chance step with no outcomes")
                         return
-                    move = weighted_choice(step_rng(game_seed, ply), outcomes)
+                    move = game.sample_chance(state, step_rng(game_seed, ply))
+                    if move not in {outcome for outcome, weight in outcomes if weight > 0}:
+                        self.fail(index, ply, move, "sample_chance picked a move that is not a chance outcome")
+                        return
                     self.chance_moves += 1
                 else:
                     legal = game.legal_moves(state)

@@ -8,11 +8,13 @@ test, a playout) picks one and applies it like any move, so a game log replays e
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core.errors import IllegalMoveError
+from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
 
 CHANCE = -1
@@ -76,6 +78,14 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def chance_outcomes(self, state: S) -> list[tuple[M, int]]:
         """At a chance node: each possible outcome with its integer weight."""
+
+    def sample_chance(self, state: S, rng: random.Random) -> M:
+        """One chance outcome picked with ``rng`` in proportion to its weight.
+
+        The same as ``weighted_choice(rng, chance_outcomes(state))``; a game may do it faster
+        but must map each random number to the same outcome.
+        """
+        return weighted_choice(rng, self.chance_outcomes(state))
 
     @abstractmethod
     def score(self, state: S) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,9 @@ class KeyHarvest(Game[State, KHMove]):
 
     def chance_outcomes(self, state: State) -> list[tuple[KHMove, int]]:
         return rules.chance_outcomes(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> KHMove:
+        return rules.sample_chance(state, rng)
 
     def score(self, state: State) -> list[dict[str, Any]]:
         boards = [

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+import random
 from functools import cache
 from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
+from companion.core.rng import weighted_choice
 from companion.games.key_harvest.board import CROP_BY_KEY, CROP_KEYS, Crop, bits, components
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
@@ -453,6 +455,26 @@ def chance_outcomes(state: State) -> list[tuple[KHMove, int]]:
     table = moves_of(state)
     outcomes = [(table.draw[t], 1) for t in bits(state.bag_fields)]
     return outcomes + [(table.event[e], 1) for e in state.bag_events]
+
+
+def sample_chance(state: State, rng: random.Random) -> KHMove:
+    """A bag draw picked directly (the r-th tile or event), else a weighted pick of the outcomes.
+
+    Draws the same number as ``weighted_choice`` over ``chance_outcomes`` and maps it to the
+    same outcome, without listing the bag.
+    """
+    step = state.top
+    if step is None or step.kind != "draw":
+        return weighted_choice(rng, chance_outcomes(state))
+    fields = state.bag_fields
+    count = fields.bit_count()
+    pick = rng.randrange(count + len(state.bag_events))
+    table = moves_of(state)
+    if pick >= count:
+        return table.event[state.bag_events[pick - count]]
+    for _ in range(pick):
+        fields &= fields - 1  # drop the lowest tile
+    return table.draw[(fields & -fields).bit_length() - 1]
 
 
 def legal_moves(state: State) -> list[KHMove]:

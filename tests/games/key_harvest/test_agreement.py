@@ -67,3 +67,21 @@ def test_generator_and_validator_agree(players: int, seed: int, options: dict[st
             assert (error is None) == (move in legal), (str(move), error, state.debug())
             if error is not None:
                 assert error.rule and error.reason.endswith((".", ")")), error
+
+
+@pytest.mark.parametrize("players,seed", [(2, 31), (4, 32)])
+def test_fast_draw_picks_what_the_weighted_choice_picks(players: int, seed: int) -> None:
+    """sample_chance maps each random number to the same bag outcome as weighted_choice."""
+    rng = random.Random(seed)
+    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
+    draws = 0
+    while (who := GAME.current_player(state)) != TERMINAL:
+        if who == CHANCE:
+            for k in range(5):
+                assert GAME.sample_chance(state, random.Random(k)) == weighted_choice(
+                    random.Random(k), GAME.chance_outcomes(state))
+            draws += state.top.kind == "draw"
+            state = GAME.apply(state, GAME.sample_chance(state, rng))
+        else:
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    assert draws > 40
