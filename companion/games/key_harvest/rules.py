@@ -35,7 +35,9 @@ from companion.games.key_harvest.state import (
     Stones,
     add_stones,
     covers,
+    draft,
     evolve,
+    freeze,
     one_stone,
     stones_text,
     sub_stones,
@@ -203,9 +205,13 @@ def legal_spaces(state: State, seat: int, v: int, lifted: int = -1, can_replace:
     return list(bits(placement_masks(state, seat, lifted, can_replace)[v]))
 
 
-def stone_moves(state: State, verb: str, tile: int, *prefix: str) -> list[KHMove]:
-    """``verb [prefix] L`` taking the tile's crop, or ``L/crop`` substitutes when it is out (R-A4)."""
-    supply = state.supply
+def stone_moves(state: State, verb: str, tile: int, *prefix: str, supply: Stones | None = None) -> list[KHMove]:
+    """``verb [prefix] L`` taking the tile's crop, or ``L/crop`` substitutes when it is out (R-A4).
+
+    ``supply`` replaces the state's supply (to ask what a second tile would give after a first).
+    """
+    if supply is None:
+        supply = state.supply
     if verb == "harvest" and not prefix:
         table = moves_of(state)
         if supply[state.layout.crops[tile]]:
@@ -305,9 +311,8 @@ def casual_moves(state: State, tiles: int) -> list[KHMove]:
     moves = [m for t in bits(tiles) for m in stone_moves(state, "take", t)]
     for a, b in combinations(list(bits(tiles)), 2):
         for first in stone_moves(state, "take", a):
-            taken = take_crop(state, a, first.args[0])
-            after = evolve(state, supply=sub_stones(state.supply, one_stone(taken)))
-            moves += [mv("take", first.args[0], second.args[0]) for second in stone_moves(after, "take", b)]
+            after = sub_stones(state.supply, one_stone(take_crop(state, a, first.args[0])))
+            moves += [mv("take", first.args[0], second.args[0]) for second in stone_moves(state, "take", b, supply=after)]
     return moves
 
 
@@ -1202,6 +1207,7 @@ def settle(state: State) -> State:
 
 def apply(state: State, move: KHMove) -> State:
     """The state after ``move`` (unchecked), settled until the next decision."""
+    state = draft(state)
     step = state.top
     if step is None:
         state = apply_turn(state, move)
@@ -1209,4 +1215,4 @@ def apply(state: State, move: KHMove) -> State:
         state = apply_chance(state, step, move)
     else:
         state = apply_step(state, step, move)
-    return settle(state)
+    return freeze(settle(state))

@@ -24,15 +24,43 @@ T = TypeVar("T")
 MOVES_CACHE = "_legal_moves"
 """Where ``rules.legal_moves`` memoises its answer on a state (never copied by ``evolve``)."""
 
+DRAFT = "_draft"
+"""Marks the private copy one ``rules.apply`` builds: ``evolve`` may change it in place."""
+
+
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of a frozen dataclass with some fields changed: ``dataclasses.replace`` without
     re-running ``__init__`` or checking names (the engine's hottest operation; a test checks
-    every call's field names)."""
+    every call's field names). A draft (see ``draft``) is changed in place instead."""
+    held = obj.__dict__
+    if DRAFT in held:
+        held.update(changes)
+        held.pop(MOVES_CACHE, None)
+        return obj
+    new = object.__new__(type(obj))
+    fresh = new.__dict__
+    fresh.update(held)
+    fresh.update(changes)
+    fresh.pop(MOVES_CACHE, None)
+    return new
+
+
+def draft(obj: T) -> T:
+    """A private copy that ``evolve`` changes in place: one copy per move instead of one per change.
+
+    Only the function that made the draft may hold it; it calls ``freeze`` before handing it out.
+    """
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
     new.__dict__.pop(MOVES_CACHE, None)
+    new.__dict__[DRAFT] = True
     return new
+
+
+def freeze(obj: T) -> T:
+    """The draft as an ordinary immutable value again."""
+    obj.__dict__.pop(DRAFT, None)
+    return obj
 
 
 # Draw contexts (spec 6.5).
