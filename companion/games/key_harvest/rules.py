@@ -240,11 +240,15 @@ def turn_moves(state: State) -> list[KHMove]:
         if "A" not in done:
             moves += harvest_start_moves(state, seat)
         if "B" not in done:
-            by_value = [list(bits(mask)) for mask in placement_masks(state, seat)]
+            masks = placement_masks(state, seat)
+            spaces: dict[int, list[int]] = {}
             table = moves_of(state)
             for worker in player.beside + state.town:
+                v = WORKER_VALUES[worker]
+                if v not in spaces:
+                    spaces[v] = list(bits(masks[v]))
                 row = table.play[worker]
-                moves += [row[s] for s in by_value[WORKER_VALUES[worker]]]
+                moves += [row[s] for s in spaces[v]]
             moves += [table.remove[s] for s, _ in player.workers]
         if "C" not in done and "D" not in done:
             moves += buy_moves(state, seat)
@@ -263,7 +267,10 @@ def harvestable_groups(state: State, seat: int) -> int:
 
 
 def harvest_start_moves(state: State, seat: int) -> list[KHMove]:
-    return [m for t in bits(harvestable_groups(state, seat)) for m in stone_moves(state, "harvest", t)]
+    """``harvest L`` for every tile action A may start with (``L/crop`` where its crop is out)."""
+    supply, crops, table = state.supply, state.layout.crops, moves_of(state)
+    return [m for t in bits(harvestable_groups(state, seat))
+            for m in ((table.harvest[t],) if supply[crops[t]] else stone_moves(state, "harvest", t))]
 
 
 def buy_moves(state: State, seat: int) -> list[KHMove]:
