@@ -36,8 +36,12 @@ SCORERS: dict[str, Callable[[Any, Mapping[str, str], str | None], dict[str, Any]
 """The games whose table snapshots ``companion score`` reads."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+Extension = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+"""Adds subcommands to the parser (the core knows nothing of the web service)."""
+
+
+def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand, plus those the ``extensions`` add."""
     parser = argparse.ArgumentParser(prog=PROG, description="Keydom Companion: rules, randomness and scoring.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -82,13 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     layout.add_argument("--install", action="store_true", help="copy FILE to the user data folder so games use it")
     layout.set_defaults(handler=_cmd_layout)
 
-    # "serve" (issue 3) will be added here as one more subparser with its own handler.
+    for extend in extensions:  # commands of outer layers, e.g. web.cli adds "serve"
+        extend(commands)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *extensions: Extension) -> int:
     """Run the command line; return the exit status."""
-    parser = build_parser()
+    parser = build_parser(*extensions)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error argparse has already reported

@@ -241,8 +241,15 @@ class KeyHarvest(Game[State, KHMove]):
             "removed_events": list(state.removed) if over else None,
             "end": {"triggered": state.end_trigger >= 0, "trigger_player": state.end_trigger,
                     "turns_left": state.turns_left if state.end_trigger >= 0 else None},
-            "score": self.score(state) if over else None,
+            "score": self.score(state) if over else self.projection(state),
         }
+
+    def projection(self, state: State) -> list[dict[str, Any]]:
+        """The live score anyone may see: workers and groups; majorities (which reveal screens) at the end."""
+        rows = self.score(state)
+        public = ("name", "worker_points", "largest_group_points", "second_group_points")
+        return [{key: row[key] for key in public} | {"total": row["total"] - row["majority_points"],
+                                                     "majority_points": None} for row in rows]
 
     @staticmethod
     def _trader_secret(state: State, viewer: int | None) -> int:

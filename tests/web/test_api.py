@@ -1,0 +1,234 @@
+"""The JSON API (docs/api.md): every endpoint, every error path, and what stays hidden."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web.table import get_table
+
+
+def seed_of(app: Flask, game_id: str) -> str:
+    with app.app_context():
+        return get_table().store.get(game_id).seed
+
+
+def legal_for(client: FlaskClient, game: dict[str, Any]) -> list[str]:
+    """The legal moves of whoever is to move, read from their private page."""
+    seat = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
+    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
+    legal: list[str] = client.get(url).get_json()["legal"]
+    return legal
+
+
+# ---------------------------------------------------------------- creating, listing, deleting
+
+
+def test_create_game_sets_up_the_table(game: dict[str, Any]) -> None:
+    view = game["view"]
+    assert game["players"] == ["Alice", "Bob", "Cara"] and game["status"] == "playing"
+    assert len([t for t in view["land_office"] if t]) == 6  # spec 2.1 step 6
+    assert all(len(p["tiles"]) == 2 for p in view["players"])  # start pairs
+    assert view["bag"]["field_tiles"] == 56 - 2 * 3 - 6 and view["bag"]["events"] == 12
+    assert any("take field tile" in line for line in game["log"])  # names the physical piece
+    assert game["warnings"] and "PROVISIONAL" in game["warnings"][0]
+
+
+def test_list_and_delete(client: FlaskClient, game: dict[str, Any]) -> None:
+    listed = client.get("/api/games").get_json()["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    assert client.delete(f"/api/games/{game['id']}").status_code == 204
+    assert client.get(f"/api/games/{game['id']}").status_code == 404
+    assert client.delete(f"/api/games/{game['id']}").status_code == 404
+
+
+@pytest.mark.parametrize("payload,status,words", [
+    ("not json", 400, "JSON object"),
+    ({"players": "Alice"}, 400, "list of names"),
+    ({"players": ["Alice", ""]}, 400, "list of names"),
+    ({"players": ["Alice", "Alice"]}, 400, "differ"),
+    ({"players": ["Alice"]}, 400, "2 to 4 players"),
+    ({"players": ["A", "B", "C", "D", "E"]}, 400, "2 to 4 players"),
+    ({"players": ["Alice", "Bob"], "options": {"turn_direction": "sideways"}}, 400, "turn_direction"),
+    ({"players": ["Alice", "Bob"], "options": {"no_such_flag": "1"}}, 400, "unknown option"),
+    ({"players": ["Alice", "Bob"], "options": "fast"}, 400, "options must be"),
+    ({"game": "chess", "players": ["Alice", "Bob"]}, 404, "unknown game"),
+])
+def test_create_game_refuses_bad_requests(client: FlaskClient, payload: Any, status: int, words: str) -> None:
+    if isinstance(payload, str):
+        response = client.post("/api/games", data=payload, content_type="application/json")
+    else:
+        response = client.post("/api/games", json=payload)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]["reason"]
+    assert client.get("/api/games").get_json()["games"] == []  # nothing was stored
+
+
+def test_variant_flags_are_offered_with_defaults(client: FlaskClient) -> None:
+    data = client.get("/api/games/options/key-harvest").get_json()
+    flags = {o["name"]: o for o in data["options"]}
+    assert len(flags) == 14 and flags["turn_direction"]["default"] == "clockwise"
+    assert client.get("/api/games/options/chess").status_code == 404
+
+
+def test_options_chosen_at_creation_are_kept(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"players": ["A", "B"], "options": {"min_scoring_group_size": 2}})
+    assert response.get_json()["view"]["options"]["min_scoring_group_size"] == "2"
+
+
+# ---------------------------------------------------------------- moves and undo
+
+
+def test_a_legal_move_is_played_and_logged(client: FlaskClient, game: dict[str, Any]) -> None:
+    bid = next(m for m in legal_for(client, game) if m.startswith("bid"))
+    response = client.post(f"/api/games/{game['id']}/moves", json={"move": bid})
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["played"] == [bid]
+    assert data["game"]["view"]["pending"]["kind"] == "bid"
+    as_text = client.post(f"/api/games/{game['id']}/moves", data="done", content_type="text/plain")
+    assert as_text.status_code == 200
+    assert as_text.get_json()["played"][0] == "done"  # followed by the refill draw
+    assert any("into the land office" in line for line in as_text.get_json()["played"][1:])
+
+
+def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(client: FlaskClient,
+                                                                       game: dict[str, Any]) -> None:
+    before = client.get(f"/api/games/{game['id']}").get_json()
+    response = client.post(f"/api/games/{game['id']}/moves", json={"move": "add wheat"})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert error["rule"] == "R-D4" and error["move"] == "add wheat" and "fixed" in error["reason"]
+    after = client.get(f"/api/games/{game['id']}").get_json()
+    assert after["log"] == before["log"] and after["view"] == before["view"]
+
+
+@pytest.mark.parametrize("payload,content_type", [
+    ("", "text/plain"), ("fly away", "text/plain"), (json.dumps({"move": 3}), "application/json"),
+    (json.dumps({"nomove": "end"}), "application/json"), ("[1, 2]", "application/json"),
+])
+def test_malformed_moves_are_400(client: FlaskClient, game: dict[str, Any], payload: str, content_type: str) -> None:
+    response = client.post(f"/api/games/{game['id']}/moves", data=payload, content_type=content_type)
+    assert response.status_code == 400
+    assert response.get_json()["error"]["type"] == "MalformedInputError"
+
+
+def test_undo_takes_back_a_move_but_never_a_draw(client: FlaskClient, game: dict[str, Any]) -> None:
+    url = f"/api/games/{game['id']}"
+    refused = client.post(f"{url}/undo")  # the last step was a setup draw
+    assert refused.status_code == 409 and "draw" in refused.get_json()["error"]["reason"]
+    harvest = next(m for m in legal_for(client, game) if m.startswith("play"))
+    before = client.get(url).get_json()
+    client.post(f"{url}/moves", json={"move": harvest})
+    undone = client.post(f"{url}/undo")
+    assert undone.status_code == 200
+    assert undone.get_json()["game"]["view"] == before["view"]
+
+
+def test_unknown_games_are_404_everywhere(client: FlaskClient) -> None:
+    for method, path in [("get", ""), ("delete", ""), ("post", "/moves"), ("post", "/undo"), ("get", "/score"),
+                         ("get", "/seats"), ("get", "/stream"), ("get", "/private/abc")]:
+        response = getattr(client, method)(f"/api/games/nope{path}", json={"move": "end"})
+        assert response.status_code == 404, (method, path)
+        assert response.get_json()["error"]["type"] == "UnknownGameError"
+
+
+def test_unknown_routes_answer_json(client: FlaskClient) -> None:
+    response = client.get("/api/nothing-here")
+    assert response.status_code == 404 and response.get_json()["error"]["type"] == "NotFound"
+
+
+# ---------------------------------------------------------------- score
+
+
+def test_score_is_a_projection_until_the_end(client: FlaskClient, game: dict[str, Any]) -> None:
+    data = client.get(f"/api/games/{game['id']}/score").get_json()
+    assert data["final"] is False
+    assert [row["name"] for row in data["players"]] == ["Alice", "Bob", "Cara"]
+    assert all(row["majority_points"] is None for row in data["players"])  # majorities would reveal screens
+    assert all(row["largest_group_points"] == 2 for row in data["players"])  # each start pair is a group of 2
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def test_the_shared_view_shows_no_screen_no_removed_event_and_no_seed(app: Flask, client: FlaskClient,
+                                                                      game: dict[str, Any]) -> None:
+    seed = seed_of(app, game["id"])
+    public = client.get(f"/api/games/{game['id']}").get_json()
+    assert all(p["stones"] is None for p in public["view"]["players"])
+    assert public["view"]["removed_events"] is None and public["view"]["bag"]["events_in_bag"] is None
+    assert all(line.startswith(("stone ? for", "removed ?")) for line in public["log"]
+               if line.startswith(("stone", "removed")))
+    for path in ("", "/score", "/seats", "/stream"):
+        response = client.get(f"/api/games/{game['id']}{path}")
+        text = next(response.response).decode() if path == "/stream" else response.get_data(as_text=True)
+        text += next(response.response).decode() if path == "/stream" else ""
+        assert seed not in text, path
+    assert seed not in client.get("/api/games").get_data(as_text=True)
+
+
+def test_private_pages_show_only_their_own_screen(client: FlaskClient, game: dict[str, Any]) -> None:
+    seats = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"]
+    assert len({s["url"] for s in seats}) == 3 and all(len(s["url"].rsplit("/", 1)[1]) == 32 for s in seats)
+    for seat in seats:
+        page = client.get(seat["url"]).get_json()
+        assert page["seat"] == seat["seat"] and page["name"] == seat["name"]
+        stones = [p["stones"] for p in page["view"]["players"]]
+        assert sum(stones[seat["seat"]].values()) == 3  # their own three starting stones
+        assert all(s is None for i, s in enumerate(stones) if i != seat["seat"])
+        own = [line for line in page["log"] if line.startswith("stone") and line.endswith(seat["name"])]
+        assert len(own) == 3 and all("?" not in line for line in own)
+    to_move = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
+    assert all(bool(client.get(s["url"]).get_json()["legal"]) == (s["seat"] == to_move) for s in seats)
+
+
+def test_a_wrong_private_token_opens_nothing(client: FlaskClient, game: dict[str, Any]) -> None:
+    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][0]["url"]
+    assert client.get(url[:-1] + ("0" if url[-1] != "0" else "1")).status_code == 404
+    other = client.post("/api/games", json={"players": ["X", "Y"]}).get_json()
+    assert client.get(url.replace(game["id"], other["id"])).status_code == 404
+
+
+# ---------------------------------------------------------------- live updates
+
+
+def read_event(chunks: Any) -> dict[str, Any]:
+    """The next server-sent event's data (heartbeats skipped)."""
+    while True:
+        chunk = next(chunks).decode()
+        if chunk.startswith("event:"):
+            data: dict[str, Any] = json.loads(chunk.split("data: ", 1)[1])
+            return data
+
+
+def test_stream_sends_the_game_then_every_change(client: FlaskClient, game: dict[str, Any]) -> None:
+    url = f"/api/games/{game['id']}"
+    response = client.get(f"{url}/stream")
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    first = read_event(chunks)
+    assert first["game"]["log"] == game["log"]
+    other_device = client.post(f"{url}/moves", json={"move": "end"})
+    assert other_device.status_code == 200
+    update = read_event(chunks)
+    assert update["version"] == first["version"] + 1
+    assert update["game"]["view"]["active"] != game["view"]["active"]
+    client.post(f"{url}/moves", json={"move": "add wheat"})  # refused: no update is sent
+    client.post(f"{url}/moves", json={"move": "end"})
+    assert read_event(chunks)["version"] == first["version"] + 2
+    response.close()
+
+
+def test_deleting_a_game_ends_its_streams(client: FlaskClient, game: dict[str, Any]) -> None:
+    response = client.get(f"/api/games/{game['id']}/stream")
+    chunks = iter(response.response)
+    read_event(chunks)
+    client.delete(f"/api/games/{game['id']}")
+    assert read_event(chunks)["event"] == "deleted"
+    with pytest.raises(StopIteration):
+        read_event(chunks)

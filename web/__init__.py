@@ -1,0 +1,30 @@
+"""The tablet's web service: a Flask app over the companion's sessions (views stay thin)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The application; ``DATA_DIR`` chooses where games are stored (default: the user data folder)."""
+    from companion.paths import default_data_dir
+
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="off", STREAM_HEARTBEAT_SECONDS=15.0)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.update(test_config)
+    data_dir = Path(app.config["DATA_DIR"] or default_data_dir())
+    data_dir.mkdir(parents=True, exist_ok=True)
+    app.config["DATA_DIR"] = str(data_dir)
+
+    from web import api, table
+
+    table.init_app(app)
+    app.register_blueprint(api.bp)
+    return app

@@ -1,0 +1,36 @@
+"""The ``companion`` command with the web service: the core's commands plus ``serve``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from companion import cli
+
+
+def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = commands.add_parser(
+        "serve", help="run the tablet's web service (waitress)", description="Serve the table on the network."
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
+    serve.add_argument("--threads", type=int, default=32, help="worker threads; each live page holds one")
+    serve.set_defaults(handler=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """Serve the app with waitress, a production WSGI server, until interrupted."""
+    import waitress
+
+    from web import create_app
+
+    app = create_app({"DATA_DIR": args.data} if args.data else None)
+    print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
+    # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, ident="keydom")
+    return cli.EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.main(argv, add_serve)

@@ -1,0 +1,134 @@
+"""The table service: one game store, the open sessions, and who is listening to which game."""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import hmac
+import queue
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from companion.core.errors import UnknownGameError
+from companion.core.game import CHANCE, TERMINAL, Move
+from companion.session import Session
+from companion.store import GameStore
+
+EXTENSION = "keydom_table"
+
+
+class Table:
+    """Games as the web service sees them. Thread-safe: waitress serves from several threads."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.store = GameStore(db_path)
+        self._sessions: dict[str, Session] = {}
+        self._listeners: dict[str, list[queue.Queue[dict[str, Any]]]] = {}
+        self._versions: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ---------------------------------------------------------------- games
+
+    def new_game(self, game: str, players: Sequence[str], options: Mapping[str, str]) -> Session:
+        session = Session.new(self.store, game, players, options)
+        with self._lock:
+            self._attach(session)
+        return session
+
+    def session(self, game_id: str) -> Session:
+        """The open session of ``game_id`` (opened from the store on first use)."""
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is None:
+                session = Session.open(self.store, game_id)
+                self._attach(session)
+            return session
+
+    def delete(self, game_id: str) -> None:
+        self.store.get(game_id)
+        with self._lock:
+            self._sessions.pop(game_id, None)
+            for listener in self._listeners.pop(game_id, []):
+                listener.put({"event": "deleted", "version": -1})
+        self.store.delete(game_id)
+
+    def version(self, game_id: str) -> int:
+        """How many changes the game has seen since it was opened (for clients to skip stale updates)."""
+        return self._versions.get(game_id, 0)
+
+    def _attach(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        self._versions.setdefault(session.id, 0)
+        session.subscribe(self._changed)
+
+    # ---------------------------------------------------------------- live updates
+
+    def listen(self, game_id: str) -> queue.Queue[dict[str, Any]]:
+        self.session(game_id)
+        inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        with self._lock:
+            self._listeners.setdefault(game_id, []).append(inbox)
+        return inbox
+
+    def stop_listening(self, game_id: str, inbox: queue.Queue[dict[str, Any]]) -> None:
+        with self._lock:
+            inboxes = self._listeners.get(game_id, [])
+            if inbox in inboxes:
+                inboxes.remove(inbox)
+
+    def _changed(self, session: Session, moves: list[Move]) -> None:
+        with self._lock:
+            self._versions[session.id] = self._versions.get(session.id, 0) + 1
+            update = {"event": "update", "version": self._versions[session.id], "game": public_game(session, self)}
+            for inbox in self._listeners.get(session.id, []):
+                inbox.put(update)
+
+    # ---------------------------------------------------------------- private seats
+
+    def seat_token(self, session: Session, seat: int) -> str:
+        """The unguessable token of ``seat``'s private page: a keyed hash of the game's secret seed."""
+        record = self.store.get(session.id)
+        return hmac.new(record.seed.encode(), f"{session.id}:seat:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def seat_of(self, session: Session, token: str) -> int:
+        for seat in range(len(session.players)):
+            if hmac.compare_digest(self.seat_token(session, seat), token):
+                return seat
+        raise UnknownGameError("no such private page")
+
+
+def public_game(session: Session, table: Table | None = None) -> dict[str, Any]:
+    """What the shared table may show: no screen, no hidden draw, no seed before the end."""
+    game, state = session.game, session.state
+    who = game.current_player(state)
+    return {
+        "id": session.id,
+        "game": game.name,
+        "title": game.title,
+        "players": list(session.players),
+        "status": session.status,
+        "version": table.version(session.id) if table else 0,
+        "to_move": "chance" if who == CHANCE else None if who == TERMINAL else who,
+        "view": session.view(None),
+        "log": session.export(None)["log"],
+        "warnings": game.data_warnings(),
+    }
+
+
+def get_table() -> Table:
+    """The table of the current app."""
+    table: Table = current_app.extensions[EXTENSION]
+    return table
+
+
+def init_app(app: Flask) -> None:
+    table = Table(Path(app.config["DATA_DIR"]) / "games.sqlite3")
+    app.extensions[EXTENSION] = table
+    atexit.register(table.close)
