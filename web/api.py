@@ -135,8 +135,10 @@ def seats(game_id: str) -> Response:
     """The private join links, one per seat (shown as QR codes on the tablet)."""
     table = get_table()
     session = table.session(game_id)
-    return jsonify(seats=[{"seat": seat, "name": name, "url": f"/api/games/{game_id}/private/"
-                           f"{table.seat_token(session, seat)}"} for seat, name in enumerate(session.players)])
+    tokens = [table.seat_token(session, seat) for seat in range(len(session.players))]
+    return jsonify(seats=[{"seat": seat, "name": name, "url": f"/api/games/{game_id}/private/{token}",
+                           "page": f"/games/{game_id}/seat/{token}"}
+                          for (seat, name), token in zip(enumerate(session.players), tokens)])
 
 
 @bp.get("/games/<game_id>/private/<token>")

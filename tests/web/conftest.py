@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,3 +36,34 @@ def game(client: FlaskClient) -> dict[str, Any]:
     assert response.status_code == 201
     data: dict[str, Any] = response.get_json()
     return data
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[int]:
+    """`companion serve` in a subprocess on a free port; yields the port."""
+    port = free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-c", "from web.cli import main; main()", "serve", "--port",
+                                str(port), "--data", str(tmp_path)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail(f"the server did not start: {(tmp_path / 'serve.log').read_text()}")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()

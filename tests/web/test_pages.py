@@ -1,0 +1,132 @@
+"""The tablet's pages: served by the app, every asset local, every string key translated."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # an XML namespace name, never fetched
+
+
+class Page(HTMLParser):
+    """The ids, the data-i18n keys and the linked assets of an HTML page."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.elements: dict[str, dict[str, str | None]] = {}
+        self.keys: set[str] = set()
+        self.assets: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.elements[str(found["id"])] = {"tag": tag, **found}
+        for name in ("data-i18n", "data-i18n-placeholder"):
+            if found.get(name):
+                self.keys.add(str(found[name]))
+        if tag in ("script", "link", "img") and (found.get("src") or found.get("href")):
+            self.assets.append(str(found.get("src") or found.get("href")))
+
+
+def page(client: FlaskClient, path: str, status: int = 200) -> Page:
+    response = client.get(path)
+    assert response.status_code == status, path
+    assert response.mimetype == "text/html"
+    return Page(response.get_data(as_text=True))
+
+
+def seat_path(client: FlaskClient, game: dict[str, Any], seat: int = 0) -> str:
+    url: str = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
+    return f"/games/{game['id']}/seat/{url.rsplit('/', 1)[1]}"
+
+
+def english_keys() -> set[str]:
+    """The top-level keys of the ``en`` dictionary in i18n.js."""
+    source = (WEB / "static" / "js" / "i18n.js").read_text()
+    body = source.split("export const en = {", 1)[1].split("\n};", 1)[0]
+    return set(re.findall(r'^  "?([\w-]+)"?:', body, re.MULTILINE))
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def test_index_has_the_games_list_and_the_new_game_form(client: FlaskClient) -> None:
+    index = page(client, "/")
+    for element in ("game-list", "new-game", "game-select", "players", "variants", "start", "error"):
+        assert element in index.elements, element
+    assert index.elements["error"]["role"] == "alert"
+
+
+def test_table_page_has_every_area(client: FlaskClient, game: dict[str, Any]) -> None:
+    table = page(client, f"/games/{game['id']}")
+    for element in ("warnings", "turn", "pending", "boards", "land-office", "event-track", "town", "fallow", "bag",
+                    "score", "final", "log", "seats", "move", "play", "undo", "error"):
+        assert element in table.elements, element
+    assert table.elements["error"]["role"] == "alert"
+    assert table.elements["move"]["tag"] == "input"
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert f'data-game-id="{game["id"]}"' in html and 'data-page="table"' in html
+
+
+def test_seat_page_needs_the_seats_token(client: FlaskClient, game: dict[str, Any]) -> None:
+    seat = page(client, seat_path(client, game, 1))
+    for element in ("seat-name", "stones", "pending", "legal", "error", "log"):
+        assert element in seat.elements, element
+    page(client, f"/games/{game['id']}/seat/{'0' * 32}", status=404)
+
+
+@pytest.mark.parametrize("path", ["/games/no-such-game", "/games/no-such-game/seat/abc"])
+def test_unknown_game_is_a_404_page(client: FlaskClient, path: str) -> None:
+    not_found = page(client, path, status=404)
+    assert "not-found" in not_found.elements and "not_found_title" in not_found.keys
+
+
+def test_deleted_game_page_is_gone(client: FlaskClient, game: dict[str, Any]) -> None:
+    path = seat_path(client, game)
+    assert client.delete(f"/api/games/{game['id']}").status_code == 204
+    page(client, f"/games/{game['id']}", status=404)
+    page(client, path, status=404)
+
+
+def test_api_errors_stay_json(client: FlaskClient) -> None:
+    response = client.get("/api/games/no-such-game")
+    assert response.status_code == 404 and response.get_json()["error"]["type"] == "UnknownGameError"
+
+
+# ---------------------------------------------------------------- assets: local, served, translated
+
+
+def test_linked_assets_are_local_and_served(client: FlaskClient, game: dict[str, Any]) -> None:
+    paths = ["/", f"/games/{game['id']}", seat_path(client, game), "/games/no-such-game"]
+    assets = {asset for path in paths for asset in Page(client.get(path).get_data(as_text=True)).assets}
+    assert {"/static/css/companion.css", "/static/js/companion.js"} <= assets
+    for asset in assets | {"/static/js/i18n.js"}:
+        assert asset.startswith("/static/"), asset
+        with client.get(asset) as response:
+            assert response.status_code == 200, asset
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(WEB).as_posix() for p in [
+    *(WEB / "templates").glob("*.html"), *(WEB / "static").rglob("*.js"), *(WEB / "static").rglob("*.css"),
+    *(WEB / "static").rglob("*.svg")]))
+def test_no_external_urls(path: str) -> None:
+    """The Pi is often offline: no CDN, no web font, no absolute URL (an XML namespace name is not fetched)."""
+    text = (WEB / path).read_text().replace(SVG_NAMESPACE, "")
+    assert not re.search(r"https?://", text), path
+    assert not re.search(r"""(src|href)=["']//|url\(\s*["']?//|@import""", text), path
+
+
+def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game: dict[str, Any]) -> None:
+    keys = english_keys()
+    paths = ["/", f"/games/{game['id']}", seat_path(client, game), "/games/no-such-game"]
+    used = {key for path in paths for key in Page(client.get(path).get_data(as_text=True)).keys}
+    script = (WEB / "static" / "js" / "companion.js").read_text()
+    used |= set(re.findall(r'\bt\("([\w-]+)"', script))
+    assert used and used <= keys, sorted(used - keys)

@@ -1,0 +1,38 @@
+"""The tablet's pages: thin views that render templates; the pages fetch everything from the JSON API."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from companion.core.errors import CompanionError, UnknownGameError
+from web.table import get_table
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.errorhandler(CompanionError)
+def page_error(error: CompanionError) -> tuple[str, int]:
+    """An unknown game or private link: the 404 page; a game that cannot be opened: the same page, 500."""
+    status = 404 if isinstance(error, UnknownGameError) else 500
+    return render_template("error.html", status=status), status
+
+
+@bp.get("/")
+def index() -> str:
+    """The stored games and the new-game form."""
+    return render_template("index.html")
+
+
+@bp.get("/games/<game_id>")
+def table(game_id: str) -> str:
+    """The shared table of one game (404 if there is no such game)."""
+    get_table().store.get(game_id)
+    return render_template("table.html", game_id=game_id)
+
+
+@bp.get("/games/<game_id>/seat/<token>")
+def seat(game_id: str, token: str) -> str:
+    """One seat's private page (404 unless the token is that game's link for some seat)."""
+    table = get_table()
+    table.seat_of(table.session(game_id), token)
+    return render_template("seat.html", game_id=game_id, token=token)

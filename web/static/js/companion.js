@@ -1,0 +1,689 @@
+// The tablet's pages: the games list, the shared table and a seat's private page.
+// Everything comes from the JSON API (docs/api.md); the rules stay in the core.
+// Data is always inserted as text (never as HTML): player names are typed by players.
+
+import { applyStrings, dictionary, t } from "./i18n.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
+const TRACK_SPACES = 10;
+const OFFICE_SLOTS = 6;
+const LOG_LINES = 30;
+const HEX = 30; // hex radius in SVG units
+const SQRT3 = Math.sqrt(3);
+
+// ------------------------------------------------------------------ DOM helpers
+
+/** An element with attributes (class, data-*, hidden...) and children (nodes or text). */
+function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, like h(). */
+function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(el, attrs, children) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value == null) continue;
+    el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function byId(id) {
+  return document.getElementById(id);
+}
+
+/** Replace the children of element `id` (if the page has it). */
+function fill(id, ...children) {
+  const el = byId(id);
+  if (el) el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  return el;
+}
+
+function cropName(crop) {
+  return t(`crops.${crop}`);
+}
+
+function workerName(letter) {
+  return t("worker_name", { letter, name: t(`workers.${letter}`) });
+}
+
+function eventName(letter) {
+  return t("event_title", { letter, name: t(`events.${letter}`) });
+}
+
+function listText(items) {
+  return items.length ? items.join(", ") : t("none");
+}
+
+/** A coloured chip for a crop (a tile label, or a stone count). */
+function cropChip(crop, text, extra = {}) {
+  return h("li", { class: `chip crop-${crop}`, "data-crop": crop, ...extra }, text);
+}
+
+/** Stones {crop: n} as small coloured counts, zero counts left out unless `all`. */
+function stoneChips(stones, all = false) {
+  return CROPS.filter((c) => all || stones[c])
+    .map((c) => cropChip(c, t("stone_count", { n: stones[c] || 0, crop: cropName(c) }),
+                         { class: `chip stone crop-${c}${stones[c] ? "" : " zero"}` }));
+}
+
+// ------------------------------------------------------------------ the API
+
+/** Call the API; never throws: {ok, status, data}, with a readable error in data.error when it fails. */
+async function api(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, status: 0, data: { error: { reason: t("error_network") } } };
+  }
+  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
+  return { ok: response.ok, status: response.status, data };
+}
+
+function gamePath(gameId, rest = "") {
+  return `/api/games/${encodeURIComponent(gameId)}${rest}`;
+}
+
+/** Show an API error (reason, and the rule of a refused move) in the page's #error. */
+function showError(data) {
+  const error = (data && data.error) || {};
+  const reason = error.reason || t("error_network");
+  const text = error.move ? t("error_refused", { move: error.move, reason }) : reason;
+  const rule = error.rule ? h("span", { class: "rule", "data-rule": error.rule }, t("error_rule", { rule: error.rule })) : null;
+  const el = fill("error", h("span", { class: "reason" }, text), rule ? " " : null, rule);
+  el.hidden = false;
+}
+
+function clearError() {
+  const el = fill("error");
+  if (el) el.hidden = true;
+}
+
+function setConnection(key) {
+  const el = byId("connection");
+  el.textContent = key ? t(key) : "";
+  el.dataset.state = key || "";
+  el.title = key === "reconnecting" ? t("offline_note") : "";
+}
+
+/**
+ * Follow a game's server-sent events: handlers.update({version, game}) on every change,
+ * handlers.deleted() once the game is gone. Reconnects on its own after a lost connection.
+ */
+function follow(gameId, handlers) {
+  let source = null;
+  const connect = () => {
+    source = new EventSource(gamePath(gameId, "/stream"));
+    source.addEventListener("open", () => {
+      setConnection("live");
+      if (handlers.open) handlers.open();
+    });
+    source.addEventListener("update", (event) => handlers.update(JSON.parse(event.data)));
+    source.addEventListener("deleted", () => {
+      source.close();
+      handlers.deleted();
+    });
+    source.addEventListener("error", () => {
+      setConnection("reconnecting");
+      if (source.readyState === EventSource.CLOSED) setTimeout(retry, 5000); // an HTTP error: the browser gives up
+    });
+  };
+  const retry = async () => {
+    const answer = await api("GET", gamePath(gameId));
+    if (answer.status === 404) handlers.deleted();
+    else connect();
+  };
+  connect();
+}
+
+function showDeleted() {
+  setConnection("deleted");
+  const el = fill("error", t("deleted"), " ", h("a", { href: "/" }, t("back_to_games")));
+  el.hidden = false;
+  for (const control of document.querySelectorAll("button, input")) control.disabled = true;
+}
+
+/** The lines a move caused (what to take from the box), under the form. */
+function showPlayed(lines) {
+  fill("played", lines.map((line) => h("li", {}, line)));
+}
+
+function playerName(game, seat) {
+  return game.players[seat] ?? "?";
+}
+
+function renderWarnings(warnings) {
+  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, w)));
+  el.hidden = !(warnings && warnings.length);
+}
+
+function renderLog(lines) {
+  const shown = lines.slice(-LOG_LINES).reverse();
+  const el = fill("log", shown.length ? shown.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, t("log_empty")));
+  el.setAttribute("start", String(lines.length || 1));
+}
+
+// ------------------------------------------------------------------ turn and pending decision
+
+/** #turn: whose turn it is and the actions taken, or that the game is over. */
+function renderTurn(game) {
+  const view = game.view;
+  const el = byId("turn");
+  el.dataset.active = String(view.active);
+  if (view.phase === "over") return fill("turn", h("strong", {}, t("game_over")));
+  const actions = view.actions.length ? view.actions.join(", ") : t("no_actions");
+  const rounds = view.end.triggered
+    ? (view.end.turns_left == null ? t("final_rounds_started") : t("final_rounds", { n: view.end.turns_left }))
+    : null;
+  return fill("turn", h("strong", {}, t("turn_of", { name: playerName(game, view.active) })), " · ",
+              t("actions_taken", { actions }), rounds ? h("span", { class: "rounds" }, " · ", rounds) : null);
+}
+
+/** The pending decision in plain words, plus its raw details (worker, event, tile). */
+function describePending(game) {
+  const view = game.view;
+  const pending = view.pending;
+  if (view.phase === "over") return "";
+  if (game.to_move === "chance") return t("companion_draws");
+  if (!pending) return t("nothing_pending", { name: playerName(game, view.active) });
+  const vars = {
+    name: playerName(game, pending.player),
+    kind: pending.kind,
+    worker: pending.worker ? workerName(pending.worker) : "",
+    event: pending.event ? eventName(pending.event) : "",
+    on: pending.label ? t("on_label", { label: pending.label }) : "",
+    tile: pending.label ? t("tile_label", { label: pending.label }) : "",
+    for: pending.worker ? t("for_worker", { worker: workerName(pending.worker) })
+      : pending.event ? t("for_event", { event: eventName(pending.event) }) : "",
+  };
+  const key = `pending_${pending.kind}`;
+  return key in dictionary() ? t(key, vars) : t("pending_other", vars);
+}
+
+function pendingDetails(pending) {
+  if (!pending) return [];
+  return [
+    pending.worker && t("detail_worker", { worker: pending.worker }),
+    pending.event && t("detail_event", { event: pending.event }),
+    pending.label && t("detail_label", { label: pending.label }),
+  ].filter(Boolean);
+}
+
+function renderPending(game) {
+  const pending = game.view.pending;
+  const sentence = describePending(game);
+  const details = pendingDetails(pending).filter((detail) => !sentence.includes(detail.split(" ").pop()));
+  const el = fill("pending", sentence,
+                  details.length ? h("span", { class: "details" }, " ", t("details", { details: details.join(t("detail_separator")) })) : null);
+  el.dataset.kind = pending ? pending.kind : game.to_move === "chance" ? "chance" : "turn";
+  el.dataset.player = pending ? String(pending.player) : String(game.view.active);
+}
+
+// ------------------------------------------------------------------ boards (hex maps)
+
+/** Pointy-top hex centre of axial [q, r]. */
+function hexCenter([q, r]) {
+  return [HEX * SQRT3 * (q + r / 2), HEX * 1.5 * r];
+}
+
+function hexPoints([x, y], radius = HEX) {
+  const corners = [];
+  for (let i = 0; i < 6; i += 1) {
+    const angle = (Math.PI / 180) * (60 * i - 30);
+    corners.push(`${(x + radius * Math.cos(angle)).toFixed(1)},${(y + radius * Math.sin(angle)).toFixed(1)}`);
+  }
+  return corners.join(" ");
+}
+
+/** One viewBox for every board (same scale, same place for the same coordinates), at least a board's size. */
+function boardBox(players) {
+  const centres = players.flatMap((p) => p.tiles.map((tile) => hexCenter(tile.at)));
+  if (!centres.length) centres.push([0, 0]);
+  const xs = centres.map((c) => c[0]);
+  const ys = centres.map((c) => c[1]);
+  let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const minWidth = 7 * SQRT3 * HEX;
+  const minHeight = 6 * 1.5 * HEX;
+  if (x1 - x0 < minWidth) [x0, x1] = [(x0 + x1 - minWidth) / 2, (x0 + x1 + minWidth) / 2];
+  if (y1 - y0 < minHeight) [y0, y1] = [(y0 + y1 - minHeight) / 2, (y0 + y1 + minHeight) / 2];
+  const pad = HEX * 1.15;
+  return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].map((n) => n.toFixed(1)).join(" ");
+}
+
+function hexTile(tile, seat) {
+  const centre = hexCenter(tile.at);
+  const [x, y] = centre;
+  const title = t(tile.harvested ? "tile_title_harvested" : "tile_title", { label: tile.label, crop: cropName(tile.crop) });
+  return svg("g", { class: `hex crop-${tile.crop}${tile.harvested ? " harvested" : ""}`, "data-label": tile.label,
+                    "data-crop": tile.crop, "data-harvested": String(tile.harvested) },
+    svg("title", {}, title),
+    svg("polygon", { class: "base", points: hexPoints(centre) }),
+    tile.harvested ? svg("polygon", { class: "stripes", points: hexPoints(centre), fill: `url(#stripes-${seat})` }) : null,
+    svg("text", { x, y: y + (tile.harvested ? -2 : 5), class: "label" }, tile.label),
+    tile.harvested ? svg("text", { x, y: y + 18, class: "mark" }, t("harvested_mark")) : null);
+}
+
+function hexWorker(worker, at) {
+  const [x, y] = hexCenter(at);
+  return svg("g", { class: "worker", "data-worker": worker.worker, "data-label": worker.label },
+    svg("title", {}, t("worker_at", { worker: workerName(worker.worker), label: worker.label })),
+    svg("circle", { cx: x + 12, cy: y - 12, r: 11 }),
+    svg("text", { x: x + 12, y: y - 8 }, worker.worker));
+}
+
+function boardSvg(player, box) {
+  const seat = player.seat;
+  const at = Object.fromEntries(player.tiles.map((tile) => [tile.label, tile.at]));
+  const pattern = svg("pattern", { id: `stripes-${seat}`, width: 10, height: 10, patternUnits: "userSpaceOnUse",
+                                   patternTransform: "rotate(45)" },
+    svg("rect", { width: 5, height: 10, class: "stripe" }));
+  return svg("svg", { class: "hexmap", viewBox: box, role: "img", "aria-label": player.name },
+    svg("defs", {}, pattern),
+    player.tiles.map((tile) => hexTile(tile, seat)),
+    player.workers.filter((w) => at[w.label]).map((w) => hexWorker(w, at[w.label])));
+}
+
+function warehouseItems(warehouse) {
+  if (!warehouse.length) return h("li", { class: "muted" }, t("empty_warehouse"));
+  return warehouse.map((entry) => h("li", { class: "warehouse-tile", "data-label": entry.label },
+    h("span", { class: `chip crop-${entry.crop}`, "data-crop": entry.crop }, entry.label),
+    " ", h("span", { class: "muted" }, t("bid_label")),
+    h("ul", { class: "chips inline" }, stoneChips(entry.bid))));
+}
+
+/** One player's board: hex map, workers, labourers beside the board, warehouse, screen. */
+function boardCard(game, player, box) {
+  const view = game.view;
+  const tileLabels = new Set(player.tiles.map((tile) => tile.label));
+  const offBoard = player.workers.filter((w) => !tileLabels.has(w.label));
+  const active = player.seat === view.active && view.phase !== "over";
+  const deciding = player.seat === game.to_move && !active; // someone deciding out of turn
+  const classes = ["card", "board"];
+  if (active) classes.push("active");
+  if (deciding) classes.push("to-move");
+  return h("article", { class: classes.join(" "), "data-seat": player.seat },
+    h("header", { class: "board-head" },
+      h("h3", {}, player.name),
+      active ? h("span", { class: "badge" }, t("active_badge")) : null,
+      deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
+      h("span", { class: "muted count" }, t("board_tiles", { n: player.board_tiles }))),
+    player.tiles.length ? null : h("p", { class: "muted" }, t("no_tiles")),
+    boardSvg(player, box),
+    h("dl", { class: "facts" },
+      h("dt", {}, t("workers_heading")),
+      h("dd", {}, h("ul", { class: "chips workers" },
+        player.workers.length
+          ? offBoard.map((w) => h("li", { class: "chip worker", "data-worker": w.worker, "data-label": w.label,
+                                          title: workerName(w.worker) },
+                                  t("worker_at", { worker: w.worker, label: w.label })))
+          : h("li", { class: "muted" }, t("no_workers")))),
+      h("dt", {}, t("beside_heading")),
+      h("dd", {}, h("ul", { class: "chips beside" },
+        player.beside.map((letter) => h("li", { class: "chip worker", title: t(`workers.${letter}`) }, letter)))),
+      h("dt", {}, t("warehouse_heading")),
+      h("dd", {}, h("ul", { class: "warehouse" }, warehouseItems(player.warehouse))),
+      h("dt", {}, t("screen_heading")),
+      h("dd", {}, player.stones ? h("ul", { class: "chips" }, stoneChips(player.stones, true))
+                                : h("span", { class: "muted" }, t("screen_hidden")))));
+}
+
+function renderBoards(game) {
+  const players = game.view.players;
+  const box = boardBox(players);
+  const heading = byId("boards-heading");
+  fill("boards", heading, players.map((player) => boardCard(game, player, box)));
+}
+
+// ------------------------------------------------------------------ shared areas
+
+function renderLandOffice(office) {
+  const slots = [];
+  for (let i = 0; i < OFFICE_SLOTS; i += 1) {
+    const label = office[i] ?? null;
+    slots.push(label ? h("li", { class: "slot filled", "data-label": label }, label)
+                     : h("li", { class: "slot empty" }, t("empty_slot")));
+  }
+  fill("land-office", slots);
+}
+
+function renderTrack(view) {
+  const slots = [];
+  for (let i = 0; i < TRACK_SPACES; i += 1) {
+    const letter = view.event_track[i] ?? null;
+    const question = i + 1 === view.question_space;
+    slots.push(h("li", { class: `slot${letter ? " filled" : " empty"}${question ? " question" : ""}`,
+                         "data-space": i + 1, "data-event": letter, title: letter ? eventName(letter) : null },
+      h("span", { class: "space" }, question ? t("question_slot") : String(i + 1)),
+      letter ? h("span", { class: "event" }, letter) : null,
+      letter ? h("span", { class: "event-name" }, t(`events.${letter}`)) : null));
+  }
+  fill("event-track", slots);
+  fill("event-notes", view.set_aside.length ? t("set_aside", { events: view.set_aside.join(", ") }) : null);
+}
+
+function renderTown(town) {
+  fill("town", town.length
+    ? town.map((letter) => h("li", { class: "chip worker", "data-worker": letter }, workerName(letter)))
+    : h("li", { class: "muted" }, t("no_townsfolk")));
+}
+
+function renderFallow(fallow) {
+  fill("fallow", fallow.length
+    ? fallow.map((label) => h("li", { class: "chip", "data-label": label }, label))
+    : h("li", { class: "muted" }, t("fallow_empty")));
+}
+
+function renderBag(view) {
+  const bag = view.bag;
+  const exact = bag.events_in_bag != null;
+  fill("bag",
+    h("p", { class: "bag-totals" },
+      h("strong", { "data-count": bag.field_tiles, class: "fields" }, t("bag_fields", { n: bag.field_tiles })), " · ",
+      h("strong", { "data-count": bag.events, class: "events" }, t("bag_events", { n: bag.events }))),
+    h("ul", { class: "chips" }, CROPS.map((c) => cropChip(c, t("stone_count", { n: bag.fields_by_crop[c] ?? 0, crop: cropName(c) })))),
+    h("p", { class: "bag-events" }, exact ? t("bag_events_exact", { events: listText(bag.events_in_bag) })
+                                          : t("bag_events_maybe", { events: listText(bag.events_maybe_in_bag) })),
+    exact ? null : h("p", { class: "note" }, t("bag_removed_note")),
+    bag.unknown_tile_with_trader ? h("p", { class: "note trader" }, t("bag_trader_note")) : null,
+    view.removed_events ? h("p", { class: "note" }, t("bag_removed_events", { events: listText(view.removed_events) })) : null);
+}
+
+// ------------------------------------------------------------------ score
+
+function scoreTable(view) {
+  const over = view.phase === "over";
+  const cols = ["col_player", "col_workers", "col_largest", "col_second", "col_majority", "col_total"];
+  if (over) cols.unshift("col_rank");
+  const rows = view.score.map((row, seat) => {
+    const cells = [
+      h("th", { scope: "row" }, row.name), h("td", {}, row.worker_points), h("td", {}, row.largest_group_points),
+      h("td", {}, row.second_group_points),
+      h("td", {}, row.majority_points == null ? h("span", { class: "muted" }, t("at_the_end")) : row.majority_points),
+      h("td", { class: "total" }, row.total),
+    ];
+    if (over) cells.unshift(h("td", { class: "rank" }, row.rank));
+    return h("tr", { class: over && row.rank === 1 ? "winner" : null, "data-seat": seat }, cells);
+  });
+  return h("table", { class: over ? "scores final" : "scores" },
+    h("thead", {}, h("tr", {}, cols.map((key) => h("th", { scope: "col" }, t(key))))),
+    h("tbody", {}, rows));
+}
+
+function winnerText(score) {
+  const winners = score.filter((row) => row.rank === 1);
+  if (!winners.length) return "";
+  const names = winners.map((row) => row.name).join(t("and"));
+  return t(winners.length > 1 ? "winners" : "winner", { names, points: winners[0].total });
+}
+
+function renderScore(view) {
+  const over = view.phase === "over";
+  fill("score", scoreTable(view), over ? null : h("p", { class: "muted" }, t("score_projection_note")));
+  const final = fill("final", over ? [h("h2", {}, t("score_final_heading")),
+                                      h("p", { class: "winner-line" }, winnerText(view.score)), scoreTable(view)] : []);
+  final.hidden = !over;
+}
+
+// ------------------------------------------------------------------ the table page
+
+function renderTable(game) {
+  const view = game.view;
+  const title = t("game_line", { title: game.title, players: game.players.join(", ") });
+  document.title = title;
+  fill("game-title", title);
+  renderWarnings(game.warnings);
+  renderTurn(game);
+  renderPending(game);
+  renderBoards(game);
+  renderLandOffice(view.land_office);
+  renderTrack(view);
+  renderTown(view.town);
+  renderFallow(view.fallow);
+  renderBag(view);
+  renderScore(view);
+  renderLog(game.log);
+  const over = view.phase === "over";
+  for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
+  document.body.classList.toggle("over", over);
+}
+
+async function renderSeatLinks(gameId) {
+  const answer = await api("GET", gamePath(gameId, "/seats"));
+  if (!answer.ok) return showError(answer.data);
+  return fill("seats", answer.data.seats.map((seat) => {
+    const token = seat.url.split("/").pop();
+    const href = `/games/${encodeURIComponent(gameId)}/seat/${encodeURIComponent(token)}`;
+    return h("li", { "data-seat": seat.seat }, h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
+  }));
+}
+
+function initTable() {
+  const gameId = document.body.dataset.gameId;
+  let shown = -1;
+  const show = (game) => {
+    if (game.version < shown) return; // an update older than what is on screen
+    shown = game.version;
+    renderTable(game);
+  };
+  const controls = ["move", "play", "undo"].map(byId);
+  const send = async (path, body) => {
+    controls.forEach((control) => { control.disabled = true; }); // no double taps
+    const answer = await api("POST", gamePath(gameId, path), body);
+    controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
+    if (!answer.ok) {
+      showError(answer.data);
+      return null;
+    }
+    clearError();
+    show(answer.data.game);
+    return answer.data;
+  };
+  byId("move-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = byId("move");
+    const text = input.value.trim();
+    if (!text) return input.focus();
+    const played = await send("/moves", { move: text });
+    if (played) {
+      input.value = "";
+      showPlayed(played.played);
+    }
+    input.focus();
+  });
+  byId("undo").addEventListener("click", async () => {
+    if (await send("/undo")) showPlayed([t("undone")]);
+  });
+  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
+  api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
+  renderSeatLinks(gameId);
+}
+
+// ------------------------------------------------------------------ a seat's private page
+
+function moveGroups(legal) {
+  const groups = new Map();
+  for (const move of legal) {
+    const verb = move.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(move);
+  }
+  return groups;
+}
+
+function moveButton(move) {
+  const last = move.split(/[ /]/).pop();
+  const crop = CROPS.includes(last) ? last : null;
+  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move }, move);
+}
+
+function renderLegal(legal) {
+  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
+  return fill("legal", [...moveGroups(legal)].map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
+    h("h3", {}, verb in dictionary().verbs ? t(`verbs.${verb}`) : verb),
+    h("div", { class: "moves" }, moves.map(moveButton)))));
+}
+
+function renderSeat(data) {
+  const game = { players: data.view.players.map((p) => p.name), view: data.view, to_move: data.view.to_move };
+  const me = data.view.players[data.seat];
+  document.title = t("seat_title", { name: data.name });
+  fill("seat-name", t("seat_title", { name: data.name }));
+  renderTurn(game);
+  renderPending(game);
+  fill("stones", me.stones ? stoneChips(me.stones, true) : h("li", { class: "muted" }, t("screen_hidden")));
+  renderLegal(data.legal);
+  renderLog(data.log);
+}
+
+function initSeat() {
+  const { gameId, token } = document.body.dataset;
+  const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
+  let busy = false;
+  let again = false;
+  const refresh = async () => {
+    if (busy) {
+      again = true; // one more fetch once this one is done
+      return;
+    }
+    busy = true;
+    do {
+      again = false;
+      const answer = await api("GET", path);
+      if (answer.ok) renderSeat(answer.data);
+      else if (answer.status === 404) showDeleted();
+      else showError(answer.data);
+    } while (again);
+    busy = false;
+  };
+  byId("legal").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-move]");
+    if (!button) return;
+    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
+    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
+    if (answer.ok) {
+      clearError();
+      showPlayed(answer.data.played);
+    } else {
+      showError(answer.data);
+    }
+    refresh();
+  });
+  follow(gameId, {
+    update: (update) => {
+      renderWarnings(update.game.warnings);
+      refresh();
+    },
+    deleted: showDeleted,
+  });
+  refresh();
+}
+
+// ------------------------------------------------------------------ the games list and the new-game form
+
+async function renderGameList() {
+  const answer = await api("GET", "/api/games");
+  if (!answer.ok) return showError(answer.data);
+  const games = answer.data.games;
+  byId("games-empty").hidden = games.length > 0;
+  return fill("game-list", games.map((game) => {
+    const players = game.players.join(", ");
+    const remove = h("button", { type: "button", class: "danger delete", "data-id": game.id }, t("delete"));
+    remove.addEventListener("click", () => deleteGame(game.id, players));
+    return h("li", { class: "game", "data-id": game.id, "data-status": game.status },
+      h("div", { class: "game-text" },
+        h("strong", {}, t("game_line", { title: t(`game_${game.game}`), players })),
+        h("span", { class: `badge status-${game.status}` }, t(`status_${game.status}`)),
+        h("span", { class: "muted" }, t("updated_at", { when: new Date(game.updated).toLocaleString() }))),
+      h("div", { class: "game-actions" },
+        h("a", { class: "button primary resume", href: `/games/${encodeURIComponent(game.id)}` }, t("resume")), remove));
+  }));
+}
+
+async function deleteGame(gameId, players) {
+  if (!window.confirm(t("confirm_delete", { players }))) return;
+  const answer = await api("DELETE", gamePath(gameId));
+  if (!answer.ok) showError(answer.data);
+  renderGameList();
+}
+
+function playerFields(spec) {
+  const fields = [];
+  for (let n = 1; n <= spec.max_players; n += 1) {
+    const required = n <= spec.min_players;
+    fields.push(h("label", { class: "field" },
+      h("span", {}, t(required ? "seat_n" : "seat_optional", { n })),
+      h("input", { type: "text", name: "player", required, autocomplete: "off", maxlength: 40,
+                   placeholder: t("player_placeholder"), "data-seat": n - 1 })));
+  }
+  return fields;
+}
+
+function variantField(option) {
+  const text = dictionary().variants[option.name] || {};
+  const select = h("select", { name: option.name, id: `option-${option.name}`, "data-default": option.default },
+    option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default },
+      choice === option.default ? t("default_marker", { choice }) : choice)));
+  return h("div", { class: "field variant" },
+    h("label", { for: select.id }, text.label || option.name.replaceAll("_", " ")),
+    select,
+    h("p", { class: "help" }, text.help || option.help, option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
+}
+
+async function renderNewGameForm() {
+  const game = byId("game-select").value;
+  const answer = await api("GET", `/api/games/options/${encodeURIComponent(game)}`);
+  if (!answer.ok) return showError(answer.data);
+  const spec = answer.data;
+  const players = byId("players");
+  players.replaceChildren(players.querySelector("legend"), ...playerFields(spec));
+  const variants = byId("variants");
+  variants.replaceChildren(variants.querySelector("legend"), variants.querySelector("p"), ...spec.options.map(variantField));
+  return spec;
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const form = event.target;
+  const players = [...form.querySelectorAll("input[name=player]")].map((i) => i.value.trim()).filter(Boolean);
+  const options = Object.fromEntries([...byId("variants").querySelectorAll("select")].map((s) => [s.name, s.value]));
+  const start = byId("start");
+  start.disabled = true;
+  start.textContent = t("starting");
+  const answer = await api("POST", "/api/games", { game: byId("game-select").value, players, options });
+  if (answer.ok) {
+    window.location.assign(`/games/${encodeURIComponent(answer.data.id)}`);
+    return;
+  }
+  start.disabled = false;
+  start.textContent = t("start_game");
+  showError(answer.data);
+}
+
+function initIndex() {
+  renderGameList();
+  renderNewGameForm();
+  byId("game-select").addEventListener("change", renderNewGameForm);
+  byId("new-game").addEventListener("submit", startGame);
+}
+
+// ------------------------------------------------------------------ start
+
+const PAGES = { index: initIndex, table: initTable, seat: initSeat };
+
+applyStrings();
+const init = PAGES[document.body.dataset.page];
+if (init) init();
