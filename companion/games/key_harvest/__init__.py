@@ -214,7 +214,9 @@ class KeyHarvest(Game[State, KHMove]):
         bag_fields = list(bits(state.bag_fields | secret))
         return {
             "game": self.name,
-            "layout": {"name": layout.name, "provisional": layout.provisional, "note": layout.note},
+            "layout": {"name": layout.name, "provisional": layout.provisional, "note": layout.note,
+                       "spaces": [{"label": label, "at": list(layout.coords[i]), "crop": crop[i].key}
+                                  for i, label in enumerate(layout.labels)]},
             "options": dict(state.options),
             "phase": "over" if over else ("setup" if not state.started else
                                           "final rounds" if state.end_trigger >= 0 else "play"),
@@ -225,10 +227,12 @@ class KeyHarvest(Game[State, KHMove]):
             "pending": pending,
             "town": list(state.town),
             "land_office": [layout.labels[t] if t >= 0 else None for t in state.office],
+            "land_office_tiles": [tile(t) if t >= 0 else None for t in state.office],
             "event_track": list(state.track),
             "question_space": 7,
             "set_aside": list(state.set_aside),
             "fallow": [layout.labels[t] for t in bits(state.fallow)],
+            "fallow_tiles": [tile(t) for t in bits(state.fallow)],
             "bag": {
                 "field_tiles": state.bag_fields.bit_count(),
                 "unknown_tile_with_trader": bool(secret),
