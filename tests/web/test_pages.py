@@ -130,3 +130,11 @@ def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game
     script = (WEB / "static" / "js" / "companion.js").read_text()
     used |= set(re.findall(r'\bt\("([\w-]+)"', script))
     assert used and used <= keys, sorted(used - keys)
+
+
+def test_table_draws_every_board_space_and_tile_crops() -> None:
+    """The boards draw all of view.layout.spaces, workers on their spaces; shared tiles are coloured by crop."""
+    script = (WEB / "static" / "js" / "companion.js").read_text()
+    assert "view.layout.spaces" in script
+    for name in ("land_office_tiles", "fallow_tiles", '"g", { class: "space"', "class: `worker "):
+        assert name in script, name

@@ -6,6 +6,7 @@ import { applyStrings, dictionary, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
+const LABOURERS = ["A", "B", "C", "D", "E", "F"]; // the others (G-L) are townsfolk
 const TRACK_SPACES = 10;
 const OFFICE_SLOTS = 6;
 const LOG_LINES = 30;
@@ -53,6 +54,10 @@ function cropName(crop) {
 
 function workerName(letter) {
   return t("worker_name", { letter, name: t(`workers.${letter}`) });
+}
+
+function workerKind(letter) {
+  return LABOURERS.includes(letter) ? "labourer" : "townsfolk";
 }
 
 function eventName(letter) {
@@ -249,52 +254,71 @@ function hexPoints([x, y], radius = HEX) {
   return corners.join(" ");
 }
 
-/** One viewBox for every board (same scale, same place for the same coordinates), at least a board's size. */
-function boardBox(players) {
-  const centres = players.flatMap((p) => p.tiles.map((tile) => hexCenter(tile.at)));
+/** One viewBox for every board, from every space of the layout (and every tile, should one be off it). */
+function boardBox(spaces, players) {
+  const centres = [...spaces, ...players.flatMap((p) => p.tiles)].map((space) => hexCenter(space.at));
   if (!centres.length) centres.push([0, 0]);
   const xs = centres.map((c) => c[0]);
   const ys = centres.map((c) => c[1]);
-  let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const minWidth = 7 * SQRT3 * HEX;
-  const minHeight = 6 * 1.5 * HEX;
-  if (x1 - x0 < minWidth) [x0, x1] = [(x0 + x1 - minWidth) / 2, (x0 + x1 + minWidth) / 2];
-  if (y1 - y0 < minHeight) [y0, y1] = [(y0 + y1 - minHeight) / 2, (y0 + y1 + minHeight) / 2];
-  const pad = HEX * 1.15;
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const pad = HEX * 1.1;
   return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad].map((n) => n.toFixed(1)).join(" ");
 }
 
-function hexTile(tile, seat) {
+/** A field tile on the board; `occupied` moves the label up to leave room for a worker token. */
+function hexTile(tile, seat, occupied) {
   const centre = hexCenter(tile.at);
   const [x, y] = centre;
   const title = t(tile.harvested ? "tile_title_harvested" : "tile_title", { label: tile.label, crop: cropName(tile.crop) });
+  const labelY = occupied ? y - 8 : y + (tile.harvested ? -2 : 5);
   return svg("g", { class: `hex crop-${tile.crop}${tile.harvested ? " harvested" : ""}`, "data-label": tile.label,
                     "data-crop": tile.crop, "data-harvested": String(tile.harvested) },
     svg("title", {}, title),
     svg("polygon", { class: "base", points: hexPoints(centre) }),
     tile.harvested ? svg("polygon", { class: "stripes", points: hexPoints(centre), fill: `url(#stripes-${seat})` }) : null,
-    svg("text", { x, y: y + (tile.harvested ? -2 : 5), class: "label" }, tile.label),
-    tile.harvested ? svg("text", { x, y: y + 18, class: "mark" }, t("harvested_mark")) : null);
+    svg("text", { x, y: labelY, class: "label" }, tile.label),
+    tile.harvested ? svg("text", { x: occupied ? x - 18 : x, y: y + (occupied ? 14 : 18), class: "mark" },
+                         t("harvested_mark")) : null);
 }
 
-function hexWorker(worker, at) {
-  const [x, y] = hexCenter(at);
-  return svg("g", { class: "worker", "data-worker": worker.worker, "data-label": worker.label },
+/** An empty space of the board: a faint outline with its small label, so a player can find where a tile goes. */
+function hexSpace(space, occupied) {
+  const centre = hexCenter(space.at);
+  const [x, y] = centre;
+  return svg("g", { class: "space", "data-label": space.label, "data-crop": space.crop },
+    svg("title", {}, t("space_title", { label: space.label })),
+    svg("polygon", { points: hexPoints(centre, HEX - 1) }),
+    svg("text", { x, y: occupied ? y - 10 : y + 4 }, space.label));
+}
+
+/** A worker token on its space: labourers (A-F) and townsfolk (G-L) look different. */
+function hexWorker(worker, at, index, count) {
+  const [cx, cy] = hexCenter(at);
+  const x = cx + (index - (count - 1) / 2) * 20;
+  const y = cy + 11;
+  return svg("g", { class: `worker ${workerKind(worker.worker)}`, "data-worker": worker.worker, "data-label": worker.label },
     svg("title", {}, t("worker_at", { worker: workerName(worker.worker), label: worker.label })),
-    svg("circle", { cx: x + 12, cy: y - 12, r: 11 }),
-    svg("text", { x: x + 12, y: y - 8 }, worker.worker));
+    svg("circle", { cx: x, cy: y, r: 12 }),
+    svg("text", { x, y: y + 5 }, worker.worker));
 }
 
-function boardSvg(player, box) {
+function boardSvg(player, box, spaces) {
   const seat = player.seat;
-  const at = Object.fromEntries(player.tiles.map((tile) => [tile.label, tile.at]));
+  const at = Object.fromEntries([...spaces, ...player.tiles].map((space) => [space.label, space.at]));
+  const onBoard = player.workers.filter((w) => at[w.label]);
+  const occupied = new Set(onBoard.map((w) => w.label));
+  const tileLabels = new Set(player.tiles.map((tile) => tile.label));
   const pattern = svg("pattern", { id: `stripes-${seat}`, width: 10, height: 10, patternUnits: "userSpaceOnUse",
                                    patternTransform: "rotate(45)" },
     svg("rect", { width: 5, height: 10, class: "stripe" }));
   return svg("svg", { class: "hexmap", viewBox: box, role: "img", "aria-label": player.name },
     svg("defs", {}, pattern),
-    player.tiles.map((tile) => hexTile(tile, seat)),
-    player.workers.filter((w) => at[w.label]).map((w) => hexWorker(w, at[w.label])));
+    spaces.filter((space) => !tileLabels.has(space.label)).map((space) => hexSpace(space, occupied.has(space.label))),
+    player.tiles.map((tile) => hexTile(tile, seat, occupied.has(tile.label))),
+    onBoard.map((w) => {
+      const here = onBoard.filter((other) => other.label === w.label);
+      return hexWorker(w, at[w.label], here.indexOf(w), here.length);
+    }));
 }
 
 function warehouseItems(warehouse) {
@@ -308,8 +332,6 @@ function warehouseItems(warehouse) {
 /** One player's board: hex map, workers, labourers beside the board, warehouse, screen. */
 function boardCard(game, player, box) {
   const view = game.view;
-  const tileLabels = new Set(player.tiles.map((tile) => tile.label));
-  const offBoard = player.workers.filter((w) => !tileLabels.has(w.label));
   const active = player.seat === view.active && view.phase !== "over";
   const deciding = player.seat === game.to_move && !active; // someone deciding out of turn
   const classes = ["card", "board"];
@@ -322,12 +344,12 @@ function boardCard(game, player, box) {
       deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
       h("span", { class: "muted count" }, t("board_tiles", { n: player.board_tiles }))),
     player.tiles.length ? null : h("p", { class: "muted" }, t("no_tiles")),
-    boardSvg(player, box),
+    boardSvg(player, box, game.view.layout.spaces),
     h("dl", { class: "facts" },
       h("dt", {}, t("workers_heading")),
       h("dd", {}, h("ul", { class: "chips workers" },
         player.workers.length
-          ? offBoard.map((w) => h("li", { class: "chip worker", "data-worker": w.worker, "data-label": w.label,
+          ? player.workers.map((w) => h("li", { class: `chip worker ${workerKind(w.worker)}`, "data-worker": w.worker, "data-label": w.label,
                                           title: workerName(w.worker) },
                                   t("worker_at", { worker: w.worker, label: w.label })))
           : h("li", { class: "muted" }, t("no_workers")))),
@@ -343,18 +365,27 @@ function boardCard(game, player, box) {
 
 function renderBoards(game) {
   const players = game.view.players;
-  const box = boardBox(players);
+  const box = boardBox(game.view.layout.spaces, players);
   const heading = byId("boards-heading");
   fill("boards", heading, players.map((player) => boardCard(game, player, box)));
 }
 
 // ------------------------------------------------------------------ shared areas
 
-function renderLandOffice(office) {
+/** A tile of a shared area: {label, crop}, coloured by its crop (a bare label if the crop is not known). */
+function tileAttrs(tile, base) {
+  return tile.crop ? { class: `${base} crop-${tile.crop}`, "data-label": tile.label, "data-crop": tile.crop,
+                       title: t("tile_title", { label: tile.label, crop: cropName(tile.crop) }) }
+                   : { class: base, "data-label": tile.label };
+}
+
+function renderLandOffice(view) {
+  const tiles = view.land_office_tiles || [];
   const slots = [];
   for (let i = 0; i < OFFICE_SLOTS; i += 1) {
-    const label = office[i] ?? null;
-    slots.push(label ? h("li", { class: "slot filled", "data-label": label }, label)
+    const label = view.land_office[i] ?? null;
+    const tile = tiles[i] || { label };
+    slots.push(label ? h("li", tileAttrs(tile, "slot filled"), label)
                      : h("li", { class: "slot empty" }, t("empty_slot")));
   }
   fill("land-office", slots);
@@ -381,9 +412,10 @@ function renderTown(town) {
     : h("li", { class: "muted" }, t("no_townsfolk")));
 }
 
-function renderFallow(fallow) {
-  fill("fallow", fallow.length
-    ? fallow.map((label) => h("li", { class: "chip", "data-label": label }, label))
+function renderFallow(view) {
+  const tiles = view.fallow_tiles || [];
+  fill("fallow", view.fallow.length
+    ? view.fallow.map((label, i) => h("li", tileAttrs(tiles[i] || { label }, "chip"), label))
     : h("li", { class: "muted" }, t("fallow_empty")));
 }
 
@@ -449,10 +481,10 @@ function renderTable(game) {
   renderTurn(game);
   renderPending(game);
   renderBoards(game);
-  renderLandOffice(view.land_office);
+  renderLandOffice(view);
   renderTrack(view);
   renderTown(view.town);
-  renderFallow(view.fallow);
+  renderFallow(view);
   renderBag(view);
   renderScore(view);
   renderLog(game.log);

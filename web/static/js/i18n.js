@@ -89,12 +89,13 @@ export const en = {
 
   // table: boards
   boards_heading: "Boards",
-  board_tiles: "{n} tiles on the board",
+  board_tiles: "{n} board tiles (fields + workers, for the \"?\" check)",
   active_badge: "their turn",
   to_move_badge: "decides now",
   harvested_mark: "✓",
   tile_title: "{label}: {crop}",
   tile_title_harvested: "{label}: {crop}, harvested",
+  space_title: "{label}: empty space",
   workers_heading: "Workers",
   worker_at: "{worker} on {label}",
   no_workers: "no workers on the board",
