@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import qrcode  # type: ignore[import-untyped]
+import qrcode.image.svg  # type: ignore[import-untyped]
+from flask import Blueprint, Response, render_template, request, url_for
 
 from companion.core.errors import CompanionError, UnknownGameError
 from web.table import get_table
@@ -36,3 +38,19 @@ def seat(game_id: str, token: str) -> str:
     table = get_table()
     table.seat_of(table.session(game_id), token)
     return render_template("seat.html", game_id=game_id, token=token)
+
+
+@bp.get("/games/<game_id>/seat/<token>/qr.svg")
+def seat_qr(game_id: str, token: str) -> Response:
+    """A QR code of the seat page's absolute URL, for a phone to scan off the table (404 like the page)."""
+    table = get_table()
+    table.seat_of(table.session(game_id), token)
+    url = request.host_url.rstrip("/") + url_for("pages.seat", game_id=game_id, token=token)
+    return Response(qr_svg(url), mimetype="image/svg+xml")
+
+
+def qr_svg(data: str) -> bytes:
+    """``data`` as a standalone SVG QR code (dark modules on white, quiet zone included; no PIL needed)."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathFillImage)
+    svg: bytes = image.to_string()
+    return svg

@@ -28,7 +28,7 @@ class Page(HTMLParser):
         found = dict(attrs)
         if found.get("id"):
             self.elements[str(found["id"])] = {"tag": tag, **found}
-        for name in ("data-i18n", "data-i18n-placeholder"):
+        for name in ("data-i18n", "data-i18n-placeholder", "data-i18n-aria-label"):
             if found.get(name):
                 self.keys.add(str(found[name]))
         if tag in ("script", "link", "img") and (found.get("src") or found.get("href")):

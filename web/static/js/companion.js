@@ -2,7 +2,7 @@
 // Everything comes from the JSON API (docs/api.md); the rules stay in the core.
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { applyStrings, dictionary, t } from "./i18n.js";
+import { applyStrings, chooseLanguage, dictionary, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
@@ -499,7 +499,9 @@ async function renderSeatLinks(gameId) {
   return fill("seats", answer.data.seats.map((seat) => {
     const token = seat.url.split("/").pop();
     const href = `/games/${encodeURIComponent(gameId)}/seat/${encodeURIComponent(token)}`;
-    return h("li", { "data-seat": seat.seat }, h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
+    return h("li", { "data-seat": seat.seat },
+      h("img", { class: "seat-qr", src: `${href}/qr.svg`, width: 160, height: 160, alt: t("seat_qr_alt", { name: seat.name }) }),
+      h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
   }));
 }
 
@@ -716,6 +718,7 @@ function initIndex() {
 
 const PAGES = { index: initIndex, table: initTable, seat: initSeat };
 
+chooseLanguage();
 applyStrings();
 const init = PAGES[document.body.dataset.page];
 if (init) init();

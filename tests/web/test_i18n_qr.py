@@ -1,0 +1,126 @@
+"""The German dictionary matches the English one; the seat pages' QR codes encode their absolute URLs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import qrcode  # type: ignore[import-untyped]
+import qrcode.image.svg  # type: ignore[import-untyped]
+from flask.testing import FlaskClient
+
+I18N = Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "i18n.js"
+STRING = r'"(?:[^"\\]|\\.)*"'
+# A quoted or bare key followed by ":", a string value, or a brace; strings are matched whole, so a
+# colon inside a value ("Gift: {name}") is never taken for a key.
+TOKEN = re.compile(rf'(?P<key>{STRING}|[A-Za-z_][\w-]*)\s*:|(?P<string>{STRING})|(?P<brace>[{{}}])')
+
+
+def strings(language: str) -> dict[str, str]:
+    """The dictionary ``language`` of i18n.js as {dotted key: text}; an empty nested object counts as one key."""
+    source = I18N.read_text()
+    body = source.split(f"export const {language} = {{", 1)[1].split("\n};", 1)[0]
+    body = re.sub(r"^\s*//.*$", "", body, flags=re.MULTILINE)
+    found: dict[str, str] = {}
+    path: list[str] = []
+    key = None
+    for token in TOKEN.finditer(body):
+        if token["key"]:
+            key = token["key"].strip('"')
+            found[".".join([*path, key])] = ""
+        elif token["string"]:
+            assert key is not None, token["string"]
+            found[".".join([*path, key])] = token["string"][1:-1]
+            key = None
+        elif token["brace"] == "{":
+            assert key is not None
+            del found[".".join([*path, key])]
+            path.append(key)
+            found[".".join(path)] = "{}"  # replaced by its entries, if it has any
+            key = None
+        else:
+            if found.get(".".join(path)) == "{}" and any(k.startswith(".".join(path) + ".") for k in found):
+                del found[".".join(path)]
+            path.pop()
+    assert not path, "unbalanced braces"
+    return found
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_the_dictionaries_are_parsed() -> None:
+    english = strings("en")
+    assert english["app_title"] == "Keydom Companion" and english["crops.wine"] == "wine"
+    assert english["game_key-harvest"] == "Key Harvest" and english["pending_gift"].startswith("Gift: ")
+    assert english["variants"] == "{}" and len(english) > 150
+
+
+def test_german_has_exactly_the_english_keys() -> None:
+    english, german = strings("en"), strings("de")
+    assert sorted(english.keys() - german.keys()) == [], "missing in de"
+    assert sorted(german.keys() - english.keys()) == [], "only in de"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_no_empty_strings(language: str) -> None:
+    empty = [key for key, text in strings(language).items() if not text.strip()]
+    assert empty == []
+
+
+def test_german_keeps_the_placeholders() -> None:
+    english, german = strings("en"), strings("de")
+    wrong = [key for key in english if placeholders(english[key]) != placeholders(german[key])]
+    assert wrong == []
+
+
+def test_the_header_has_a_language_switch(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    for lang in ("en", "de"):
+        assert f'href="?lang={lang}" data-lang="{lang}"' in html
+
+
+# ---------------------------------------------------------------- QR codes of the seat pages
+
+
+def seat_page(client: FlaskClient, game: dict[str, Any], seat: int) -> str:
+    page: str = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["page"]
+    return page
+
+
+def expected_svg(data: str) -> bytes:
+    svg: bytes = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathFillImage).to_string()
+    return svg
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_seat_qr_code_encodes_the_absolute_seat_url(client: FlaskClient, game: dict[str, Any], seat: int) -> None:
+    path = seat_page(client, game, seat)
+    response = client.get(f"{path}/qr.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert b"<svg" in response.data
+    assert client.get(path).status_code == 200  # it points at a page that exists
+    assert response.data == expected_svg(f"http://localhost{path}")
+    assert response.data != expected_svg(f"http://localhost{seat_page(client, game, (seat + 1) % 3)}")
+
+
+def test_seat_qr_code_follows_the_host(client: FlaskClient, game: dict[str, Any]) -> None:
+    path = seat_page(client, game, 1)
+    response = client.get(f"{path}/qr.svg", base_url="http://keydom.local:8000")
+    assert response.data == expected_svg(f"http://keydom.local:8000{path}")
+
+
+def test_seat_qr_code_needs_the_seats_token(client: FlaskClient, game: dict[str, Any]) -> None:
+    assert client.get(f"/games/{game['id']}/seat/{'0' * 32}/qr.svg").status_code == 404
+    assert client.get("/games/no-such-game/seat/abc/qr.svg").status_code == 404
+    path = seat_page(client, game, 0)
+    assert client.delete(f"/api/games/{game['id']}").status_code == 204
+    assert client.get(f"{path}/qr.svg").status_code == 404
+
+
+def test_table_page_shows_the_seat_qr_codes() -> None:
+    script = (I18N.parent / "companion.js").read_text()
+    assert "/qr.svg`" in script and 'class: "seat-qr"' in script
