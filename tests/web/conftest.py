@@ -1,7 +1,10 @@
-"""Fixtures for the web service: an app on a temporary data folder and its test client."""
+"""Fixtures for the web service: an app on a temporary data folder and its test client; the service
+in a subprocess and the system's Chromium for the browser tests."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -67,3 +70,32 @@ def server(tmp_path: Path) -> Iterator[int]:
         process.terminate()
         process.wait(timeout=10)
         log.close()
+
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+"""Where the browser tests leave screenshots for a person to look at (the repo's gitignored test-output/)."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """The system's Chromium driven by Playwright (skipped without it, a failure under CI)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is not installed (.ci/run installs the Debian package)")
+        pytest.skip("Chromium is not installed: apt-get install chromium")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots() -> Path:
+    """The screenshots folder, created."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return SHOTS
