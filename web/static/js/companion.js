@@ -510,6 +510,10 @@ function initTable() {
   let shown = -1;
   const show = (game) => {
     if (game.version < shown) return; // an update older than what is on screen
+    if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
+      clearError();
+      fill("played");
+    }
     shown = game.version;
     renderTable(game);
   };
