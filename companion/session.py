@@ -8,6 +8,7 @@ exactly as it would have, and the seed stays secret until the game is over.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -27,6 +28,23 @@ at a player's turn. Games should use it too when ``validate`` sees a chance outc
 
 Listener = Callable[["Session", list[Move]], None]
 """Called after each change with the new moves (an empty list after an undo)."""
+
+
+SEAT_COLOURS = ("#c0392b", "#2471a3", "#d4ac0d", "#239b56")
+"""Each seat's colour when the table chooses none (for the tablet and the seat lights)."""
+_COLOUR = re.compile(r"^#[0-9a-f]{6}$")
+
+
+def check_colours(colours: Sequence[str] | None, seats: int) -> tuple[str, ...]:
+    """The seats' colours as ``#rrggbb``, one per seat and all different; defaults if none given."""
+    if colours is None:
+        return SEAT_COLOURS[:seats]
+    chosen = tuple(str(c).strip().lower() for c in colours)
+    if len(chosen) != seats or not all(_COLOUR.match(c) for c in chosen):
+        raise MalformedInputError(f"give one colour per player as #rrggbb, not {list(colours)!r}")
+    if len(set(chosen)) != seats:
+        raise MalformedInputError("each player needs a different colour")
+    return chosen
 
 
 class Session:
@@ -55,6 +73,7 @@ class Session:
         options: Mapping[str, str] | None = None,
         seed: str | None = None,
         auto_chance: bool = True,
+        colours: Sequence[str] | None = None,
     ) -> Session:
         """Start and store a new game; with ``auto_chance`` its setup draws are made at once."""
         game = find_game(game_name)
@@ -64,8 +83,10 @@ class Session:
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}"
             )
         chosen = game.options(options)
+        seat_colours = check_colours(colours, len(players))
         state = game.setup(players, chosen)
-        game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed, game.edition())
+        game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed, game.edition(),
+                               seat_colours)
         session = cls(store, store.get(game_id), game, chosen, state, auto_chance)
         with session._lock:
             session._settle()
@@ -123,6 +144,11 @@ class Session:
     def history(self) -> list[Move]:
         with self._lock:
             return list(self._history)
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Each seat's colour (``#rrggbb``)."""
+        return self._record.colours
 
     @property
     def player_moves(self) -> int:

@@ -35,6 +35,7 @@ CREATE TABLE games (
     options TEXT NOT NULL,
     seed TEXT NOT NULL,
     edition TEXT NOT NULL,
+    colours TEXT NOT NULL,
     status TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
@@ -50,7 +51,7 @@ CREATE TABLE moves (
 """
 
 _COLUMNS = {
-    "games": ["id", "game", "players", "options", "seed", "edition", "status", "created", "updated"],
+    "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
 }
 
@@ -65,6 +66,7 @@ class GameRecord:
     options: dict[str, str]
     seed: str
     edition: dict[str, Any]
+    colours: tuple[str, ...]
     status: str
     created: str
     updated: str
@@ -150,7 +152,7 @@ class GameStore:
 
     def create(
         self, game: str, players: Sequence[str], options: Mapping[str, str], seed: str,
-        edition: Mapping[str, Any] | None = None,
+        edition: Mapping[str, Any] | None = None, colours: Sequence[str] = (),
     ) -> str:
         """Store a new game and return its id: short, and too random to guess.
 
@@ -161,9 +163,9 @@ class GameStore:
         now = _now()
         with self._lock, self._transaction() as db:
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
-                 json.dumps(dict(edition or {})), PLAYING, now, now),
+                 json.dumps(dict(edition or {})), json.dumps(list(colours)), PLAYING, now, now),
             )
         return game_id
 
@@ -229,17 +231,21 @@ class GameStore:
         self.close()
 
     def _record(self, row: tuple[str, ...]) -> GameRecord:
-        game_id, game, players, options, seed, edition, status, created, updated = row
+        game_id, game, players, options, seed, edition, colours, status, created, updated = row
         try:
             player_list = json.loads(players)
             option_map = json.loads(options)
             edition_map = json.loads(edition)
             if not isinstance(edition_map, dict):
                 raise ValueError("edition is not a map")
+            colour_list = json.loads(colours)
+            if not (isinstance(colour_list, list) and all(isinstance(c, str) for c in colour_list)):
+                raise ValueError("colours is not a list")
             if not (isinstance(player_list, list) and all(isinstance(p, str) for p in player_list)):
                 raise ValueError("players is not a list of names")
             if not (isinstance(option_map, dict) and all(isinstance(v, str) for v in option_map.values())):
                 raise ValueError("options is not a map of names to values")
         except ValueError as error:
             raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
-        return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, status, created, updated)
+        return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, tuple(colour_list),
+                          status, created, updated)

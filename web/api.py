@@ -65,6 +65,11 @@ def create_game() -> tuple[Response, int]:
     """Start a game: ``{"game": "key-harvest", "players": ["Alice", "Bob"], "options": {...}}``."""
     data = body()
     players = data.get("players")
+    if isinstance(players, list) and all(isinstance(p, dict) for p in players):  # [{"name", "colour"}]
+        colours: list[str] | None = [str(p.get("colour", "")) for p in players]
+        players = [p.get("name") for p in players]
+    else:
+        colours = None
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise MalformedInputError("players must be a list of names in seat order")
     if len({p.strip() for p in players}) != len(players):
@@ -73,7 +78,8 @@ def create_game() -> tuple[Response, int]:
     if not isinstance(options, dict):
         raise MalformedInputError("options must be an object of flag names and values")
     game = str(data.get("game", "key-harvest"))
-    session = get_table().new_game(game, [p.strip() for p in players], {str(k): str(v) for k, v in options.items()})
+    session = get_table().new_game(game, [p.strip() for p in players], {str(k): str(v) for k, v in options.items()},
+                                   colours)
     return jsonify(public_game(session, get_table())), 201
 
 

@@ -36,8 +36,9 @@ class Table:
 
     # ---------------------------------------------------------------- games
 
-    def new_game(self, game: str, players: Sequence[str], options: Mapping[str, str]) -> Session:
-        session = Session.new(self.store, game, players, options)
+    def new_game(self, game: str, players: Sequence[str], options: Mapping[str, str],
+                 colours: Sequence[str] | None = None) -> Session:
+        session = Session.new(self.store, game, players, options, colours=colours)
         with self._lock:
             self._attach(session)
         return session
@@ -113,6 +114,7 @@ def public_game(session: Session, table: Table | None = None) -> dict[str, Any]:
         "game": game.name,
         "title": game.title,
         "players": list(session.players),
+        "colours": list(session.colours),
         "status": session.status,
         "version": table.version(session.id) if table else 0,
         "to_move": "chance" if who == CHANCE else None if who == TERMINAL else who,

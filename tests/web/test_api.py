@@ -232,3 +232,29 @@ def test_deleting_a_game_ends_its_streams(client: FlaskClient, game: dict[str, A
     assert read_event(chunks)["event"] == "deleted"
     with pytest.raises(StopIteration):
         read_event(chunks)
+
+
+# ---------------------------------------------------------------- colours
+
+
+def test_players_can_come_with_colours(client: FlaskClient) -> None:
+    players = [{"name": "Alice", "colour": "#FF0000"}, {"name": "Bob", "colour": "#0000ff"}]
+    created = client.post("/api/games", json={"players": players}).get_json()
+    assert created["players"] == ["Alice", "Bob"] and created["colours"] == ["#ff0000", "#0000ff"]
+    assert client.get(f"/api/games/{created['id']}").get_json()["colours"] == ["#ff0000", "#0000ff"]
+
+
+def test_default_colours_differ_by_seat(game: dict[str, Any]) -> None:
+    assert len(set(game["colours"])) == 3
+
+
+@pytest.mark.parametrize("colours,words", [
+    (["#ff0000", "#ff0000"], "different colour"),
+    (["red", "#0000ff"], "#rrggbb"),
+    (["#ff0000", ""], "#rrggbb"),
+])
+def test_bad_colours_are_refused(client: FlaskClient, colours: list[str], words: str) -> None:
+    players = [{"name": name, "colour": colour} for name, colour in zip(["Alice", "Bob"], colours)]
+    response = client.post("/api/games", json={"players": players})
+    assert response.status_code == 400 and words in response.get_json()["error"]["reason"]
+    assert client.get("/api/games").get_json()["games"] == []
