@@ -138,3 +138,17 @@ def test_table_draws_every_board_space_and_tile_crops() -> None:
     assert "view.layout.spaces" in script
     for name in ("land_office_tiles", "fallow_tiles", '"g", { class: "space"', "class: `worker "):
         assert name in script, name
+
+
+def test_new_game_form_has_seat_colours_and_the_pages_show_them(client: FlaskClient) -> None:
+    """Each player name gets a colour input preset to its seat's default; the pages read game.colours."""
+    index = client.get("/").get_data(as_text=True)
+    assert 'id="players"' in index and 'id="new-game"' in index  # the fields are built into #players by the script
+    script = (WEB / "static" / "js" / "companion.js").read_text()
+    assert 'type: "color", name: "colour"' in script and '"data-seat": n - 1' in script
+    for default in ("#c0392b", "#2471a3", "#d4ac0d", "#239b56"):
+        assert default in script, default
+    assert "input[name=colour]" in script and "colour: " in script  # posted as players [{name, colour}]
+    assert "game.colours" in script and "update.game.colours" in script
+    css = (WEB / "static" / "css" / "companion.css").read_text()
+    assert ".seat-dot" in css and "var(--seat" in css

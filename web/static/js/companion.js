@@ -11,6 +11,8 @@ const TRACK_SPACES = 10;
 const OFFICE_SLOTS = 6;
 const LOG_LINES = 30;
 const HEX = 30; // hex radius in SVG units
+// Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
+const SEAT_COLOURS = ["#c0392b", "#2471a3", "#d4ac0d", "#239b56", "#7d3c98", "#ca6f1e"];
 const SQRT3 = Math.sqrt(3);
 
 // ------------------------------------------------------------------ DOM helpers
@@ -171,6 +173,25 @@ function playerName(game, seat) {
   return game.players[seat] ?? "?";
 }
 
+/** A seat's colour (#rrggbb) from game.colours, or null if the game has none for it. */
+function seatColour(game, seat) {
+  const colour = (game.colours || [])[seat];
+  return typeof colour === "string" && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : null;
+}
+
+/** Give an element the seat's colour as the CSS variable --seat (a no-op without a colour). */
+function paintSeat(el, colour) {
+  if (colour) el.style.setProperty("--seat", colour);
+  else el.style.removeProperty("--seat");
+  return el;
+}
+
+/** A small dot in the seat's colour, before a player's name. */
+function seatDot(game, seat) {
+  const colour = seatColour(game, seat);
+  return colour ? paintSeat(h("span", { class: "seat-dot", "aria-hidden": "true", "data-colour": colour }), colour) : null;
+}
+
 function renderWarnings(warnings) {
   const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, w)));
   el.hidden = !(warnings && warnings.length);
@@ -194,7 +215,7 @@ function renderTurn(game) {
   const rounds = view.end.triggered
     ? (view.end.turns_left == null ? t("final_rounds_started") : t("final_rounds", { n: view.end.turns_left }))
     : null;
-  return fill("turn", h("strong", {}, t("turn_of", { name: playerName(game, view.active) })), " · ",
+  return fill("turn", seatDot(game, view.active), h("strong", {}, t("turn_of", { name: playerName(game, view.active) })), " · ",
               t("actions_taken", { actions }), rounds ? h("span", { class: "rounds" }, " · ", rounds) : null);
 }
 
@@ -337,9 +358,10 @@ function boardCard(game, player, box) {
   const classes = ["card", "board"];
   if (active) classes.push("active");
   if (deciding) classes.push("to-move");
-  return h("article", { class: classes.join(" "), "data-seat": player.seat },
+  const card = h("article", { class: classes.join(" "), "data-seat": player.seat,
+                              "data-colour": seatColour(game, player.seat) },
     h("header", { class: "board-head" },
-      h("h3", {}, player.name),
+      h("h3", {}, seatDot(game, player.seat), player.name),
       active ? h("span", { class: "badge" }, t("active_badge")) : null,
       deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
       h("span", { class: "muted count" }, t("board_tiles", { n: player.board_tiles }))),
@@ -361,6 +383,7 @@ function boardCard(game, player, box) {
       h("dt", {}, t("screen_heading")),
       h("dd", {}, player.stones ? h("ul", { class: "chips" }, stoneChips(player.stones, true))
                                 : h("span", { class: "muted" }, t("screen_hidden")))));
+  return paintSeat(card, seatColour(game, player.seat));
 }
 
 function renderBoards(game) {
@@ -436,13 +459,14 @@ function renderBag(view) {
 
 // ------------------------------------------------------------------ score
 
-function scoreTable(view) {
+function scoreTable(game) {
+  const view = game.view;
   const over = view.phase === "over";
   const cols = ["col_player", "col_workers", "col_largest", "col_second", "col_majority", "col_total"];
   if (over) cols.unshift("col_rank");
   const rows = view.score.map((row, seat) => {
     const cells = [
-      h("th", { scope: "row" }, row.name), h("td", {}, row.worker_points), h("td", {}, row.largest_group_points),
+      h("th", { scope: "row" }, seatDot(game, seat), row.name), h("td", {}, row.worker_points), h("td", {}, row.largest_group_points),
       h("td", {}, row.second_group_points),
       h("td", {}, row.majority_points == null ? h("span", { class: "muted" }, t("at_the_end")) : row.majority_points),
       h("td", { class: "total" }, row.total),
@@ -455,18 +479,21 @@ function scoreTable(view) {
     h("tbody", {}, rows));
 }
 
-function winnerText(score) {
+function winnerText(game) {
+  const score = game.view.score;
   const winners = score.filter((row) => row.rank === 1);
   if (!winners.length) return "";
   const names = winners.map((row) => row.name).join(t("and"));
-  return t(winners.length > 1 ? "winners" : "winner", { names, points: winners[0].total });
+  const dots = score.map((row, seat) => (row.rank === 1 ? seatDot(game, seat) : null)).filter(Boolean);
+  return [...dots, t(winners.length > 1 ? "winners" : "winner", { names, points: winners[0].total })];
 }
 
-function renderScore(view) {
+function renderScore(game) {
+  const view = game.view;
   const over = view.phase === "over";
-  fill("score", scoreTable(view), over ? null : h("p", { class: "muted" }, t("score_projection_note")));
+  fill("score", scoreTable(game), over ? null : h("p", { class: "muted" }, t("score_projection_note")));
   const final = fill("final", over ? [h("h2", {}, t("score_final_heading")),
-                                      h("p", { class: "winner-line" }, winnerText(view.score)), scoreTable(view)] : []);
+                                      h("p", { class: "winner-line" }, winnerText(game)), scoreTable(game)] : []);
   final.hidden = !over;
 }
 
@@ -486,7 +513,7 @@ function renderTable(game) {
   renderTown(view.town);
   renderFallow(view);
   renderBag(view);
-  renderScore(view);
+  renderScore(game);
   renderLog(game.log);
   const over = view.phase === "over";
   for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
@@ -575,11 +602,13 @@ function renderLegal(legal) {
     h("div", { class: "moves" }, moves.map(moveButton)))));
 }
 
-function renderSeat(data) {
-  const game = { players: data.view.players.map((p) => p.name), view: data.view, to_move: data.view.to_move };
+function renderSeat(data, colours) {
+  const game = { players: data.view.players.map((p) => p.name), colours, view: data.view, to_move: data.view.to_move };
   const me = data.view.players[data.seat];
   document.title = t("seat_title", { name: data.name });
-  fill("seat-name", t("seat_title", { name: data.name }));
+  const header = fill("seat-name", seatDot(game, data.seat), t("seat_title", { name: data.name }));
+  const colour = seatColour(game, data.seat);
+  paintSeat(header.closest(".card"), colour).classList.toggle("seat-coloured", Boolean(colour));
   renderTurn(game);
   renderPending(game);
   fill("stones", me.stones ? stoneChips(me.stones, true) : h("li", { class: "muted" }, t("screen_hidden")));
@@ -592,6 +621,8 @@ function initSeat() {
   const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
   let busy = false;
   let again = false;
+  let colours = []; // the seats' colours, from the public game (the private view has none)
+  let last = null;
   const refresh = async () => {
     if (busy) {
       again = true; // one more fetch once this one is done
@@ -601,7 +632,10 @@ function initSeat() {
     do {
       again = false;
       const answer = await api("GET", path);
-      if (answer.ok) renderSeat(answer.data);
+      if (answer.ok) {
+        last = answer.data;
+        renderSeat(last, colours);
+      }
       else if (answer.status === 404) showDeleted();
       else showError(answer.data);
     } while (again);
@@ -623,6 +657,8 @@ function initSeat() {
   follow(gameId, {
     update: (update) => {
       renderWarnings(update.game.warnings);
+      colours = update.game.colours || colours;
+      if (last) renderSeat(last, colours);
       refresh();
     },
     deleted: showDeleted,
@@ -662,10 +698,13 @@ function playerFields(spec) {
   const fields = [];
   for (let n = 1; n <= spec.max_players; n += 1) {
     const required = n <= spec.min_players;
-    fields.push(h("label", { class: "field" },
-      h("span", {}, t(required ? "seat_n" : "seat_optional", { n })),
-      h("input", { type: "text", name: "player", required, autocomplete: "off", maxlength: 40,
-                   placeholder: t("player_placeholder"), "data-seat": n - 1 })));
+    const colour = SEAT_COLOURS[(n - 1) % SEAT_COLOURS.length];
+    const name = h("input", { type: "text", name: "player", required, autocomplete: "off", maxlength: 40,
+                              placeholder: t("player_placeholder"), "data-seat": n - 1 });
+    fields.push(h("div", { class: "field player-field" },
+      h("label", { class: "field" }, h("span", {}, t(required ? "seat_n" : "seat_optional", { n })), name),
+      h("input", { type: "color", name: "colour", value: colour, "data-seat": n - 1,
+                   "aria-label": t("colour_label", { n }), title: t("colour_label", { n }) })));
   }
   return fields;
 }
@@ -696,7 +735,11 @@ async function renderNewGameForm() {
 async function startGame(event) {
   event.preventDefault();
   const form = event.target;
-  const players = [...form.querySelectorAll("input[name=player]")].map((i) => i.value.trim()).filter(Boolean);
+  const colourOf = (seat) => form.querySelector(`input[name=colour][data-seat="${seat}"]`);
+  const players = [...form.querySelectorAll("input[name=player]")]
+    .map((input) => ({ name: input.value.trim(), colour: (colourOf(input.dataset.seat) || {}).value }))
+    .filter((player) => player.name)
+    .map((player) => (player.colour ? player : { name: player.name }));
   const options = Object.fromEntries([...byId("variants").querySelectorAll("select")].map((s) => [s.name, s.value]));
   const start = byId("start");
   start.disabled = true;
