@@ -14,7 +14,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from companion.paths import default_data_dir
 
     app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="off", STREAM_HEARTBEAT_SECONDS=15.0)
+    app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="off", STREAM_HEARTBEAT_SECONDS=15.0,
+                            PUBLIC_URL=None)
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:

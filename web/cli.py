@@ -16,6 +16,8 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
     serve.add_argument("--threads", type=int, default=32, help="worker threads; each live page holds one")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the address phones use, for the QR codes (e.g. http://keydom.local:8000)")
     serve.set_defaults(handler=serve_command)
 
 
@@ -25,7 +27,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
     from web import create_app
 
-    app = create_app({"DATA_DIR": args.data} if args.data else None)
+    config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url)) if value}
+    app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, ident="keydom")

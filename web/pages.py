@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import qrcode  # type: ignore[import-untyped]
 import qrcode.image.svg  # type: ignore[import-untyped]
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from companion.core.errors import CompanionError, UnknownGameError
 from web.table import get_table
@@ -45,7 +45,8 @@ def seat_qr(game_id: str, token: str) -> Response:
     """A QR code of the seat page's absolute URL, for a phone to scan off the table (404 like the page)."""
     table = get_table()
     table.seat_of(table.session(game_id), token)
-    url = request.host_url.rstrip("/") + url_for("pages.seat", game_id=game_id, token=token)
+    base = current_app.config["PUBLIC_URL"] or request.host_url  # phones need the Pi's address, not localhost
+    url = base.rstrip("/") + url_for("pages.seat", game_id=game_id, token=token)
     return Response(qr_svg(url), mimetype="image/svg+xml")
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import qrcode  # type: ignore[import-untyped]
 import qrcode.image.svg  # type: ignore[import-untyped]
+from flask import Flask
 from flask.testing import FlaskClient
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "i18n.js"
@@ -111,6 +112,13 @@ def test_seat_qr_code_follows_the_host(client: FlaskClient, game: dict[str, Any]
     path = seat_page(client, game, 1)
     response = client.get(f"{path}/qr.svg", base_url="http://keydom.local:8000")
     assert response.data == expected_svg(f"http://keydom.local:8000{path}")
+
+
+def test_seat_qr_code_uses_the_public_url_when_set(app: Flask, client: FlaskClient, game: dict[str, Any]) -> None:
+    """Opened as localhost on the tablet, the code still carries the address phones can reach."""
+    app.config["PUBLIC_URL"] = "http://keydom.local:8000/"
+    path = seat_page(client, game, 1)
+    assert client.get(f"{path}/qr.svg").data == expected_svg(f"http://keydom.local:8000{path}")
 
 
 def test_seat_qr_code_needs_the_seats_token(client: FlaskClient, game: dict[str, Any]) -> None:
