@@ -87,22 +87,29 @@ class Table:
     def _changed(self, session: Session, moves: list[Move]) -> None:
         with self._lock:
             self._versions[session.id] = self._versions.get(session.id, 0) + 1
+            inboxes = list(self._listeners.get(session.id, []))
+            if not inboxes:  # nobody is watching: no need to build the update
+                return
             update = {"event": "update", "version": self._versions[session.id], "game": public_game(session, self)}
-            for inbox in self._listeners.get(session.id, []):
+            for inbox in inboxes:
                 inbox.put(update)
 
     # ---------------------------------------------------------------- private seats
 
     def seat_token(self, session: Session, seat: int) -> str:
         """The unguessable token of ``seat``'s private page: a keyed hash of the game's secret seed."""
-        record = self.store.get(session.id)
-        return hmac.new(record.seed.encode(), f"{session.id}:seat:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
+        return self._token(self.store.get(session.id).seed, session.id, seat)
 
     def seat_of(self, session: Session, token: str) -> int:
+        seed = self.store.get(session.id).seed  # one read for all seats
         for seat in range(len(session.players)):
-            if hmac.compare_digest(self.seat_token(session, seat), token):
+            if hmac.compare_digest(self._token(seed, session.id, seat), token):
                 return seat
         raise UnknownGameError("no such private page")
+
+    @staticmethod
+    def _token(seed: str, game_id: str, seat: int) -> str:
+        return hmac.new(seed.encode(), f"{game_id}:seat:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def public_game(session: Session, table: Table | None = None) -> dict[str, Any]:
