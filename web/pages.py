@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import qrcode  # type: ignore[import-untyped]
-import qrcode.image.svg  # type: ignore[import-untyped]
+import qrcode
+import qrcode.image.svg
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from companion.core.errors import CompanionError, UnknownGameError
