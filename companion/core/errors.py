@@ -40,3 +40,11 @@ class UndoError(CompanionError, ValueError):
 
 class CorruptSaveError(CompanionError, RuntimeError):
     """A stored game whose log cannot be replayed or read."""
+
+
+class UnknownCodeError(CompanionError, LookupError):
+    """A sticker code or marker the code registry does not know."""
+
+
+class ForeignCodeError(UnknownCodeError):
+    """A scanned code the companion did not print (another product, or another registry version)."""

@@ -1,0 +1,154 @@
+"""The code registry: every physical component the companion tracks has a stable code and a marker ID.
+
+A code names one printed sticker, for example ``KH:F:C4:U`` (Key Harvest, field tile C4, unharvested
+side). Each code maps to one marker ID of the registry's marker family; a camera reads the marker, a
+hand-held scanner reads the code's text payload (``keydom:1:KH:F:C4:U`` in a QR code). The allocation
+comes from ``data/registry.json`` and, for field tiles, from the board layout's labels (sorted, so the
+same label set always gives the same IDs).
+
+Key Harvest codes:
+
+=====================  ==============================================  ===============
+Code                   Component                                       Marker IDs
+=====================  ==============================================  ===============
+``KH:F:<label>:U|H``   field tile, unharvested (U) or harvested (H)    0-127 (2 per label)
+``KH:L:<set>:<A-F>``   labourer A-F of labourer set 1-4                128-151
+``KH:T:<G-L>``         townsfolk G-L                                   152-157
+``KH:E:<M-Z>``         event tile M-Z                                  158-171
+=====================  ==============================================  ===============
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from companion.core.errors import ForeignCodeError, MalformedInputError, UnknownCodeError
+
+KH_LABOURER_BASE = 128
+KH_TOWNSFOLK_BASE = 152
+KH_EVENT_BASE = 158
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One printed sticker: its code, marker ID and what it is stuck on."""
+
+    code: str
+    marker_id: int
+    game: str
+    kind: str
+    """``field``, ``labourer``, ``townsfolk`` or ``event``."""
+    key: str
+    """The tile label (field), the worker letter (labourer, townsfolk) or the event letter."""
+    side: str | None
+    """``unharvested`` or ``harvested`` for field tiles, else None."""
+    group: int | None
+    """The labourer set (1-4) for labourers, else None."""
+    title: str
+    """A short human-readable name, printed under the sticker."""
+    sticker_mm: float
+    component_mm: float
+    provisional: bool
+
+    def payload(self, prefix: str) -> str:
+        """The text a QR code or a hand-held scanner carries."""
+        return prefix + self.code
+
+
+class CodeRegistry:
+    """All codes of one registry version, found by code, by marker ID or by text payload."""
+
+    def __init__(self, version: int, marker_family: str, payload_prefix: str, components: Iterable[Component]) -> None:
+        self.version = version
+        self.marker_family = marker_family
+        self.payload_prefix = payload_prefix
+        self._by_code: dict[str, Component] = {}
+        self._by_marker: dict[int, Component] = {}
+        for component in components:
+            if component.code in self._by_code or component.marker_id in self._by_marker:
+                raise MalformedInputError(f"code registry: {component.code} (marker {component.marker_id}) is allocated twice")
+            self._by_code[component.code] = component
+            self._by_marker[component.marker_id] = component
+
+    def __iter__(self) -> Iterator[Component]:
+        return iter(sorted(self._by_code.values(), key=lambda c: c.marker_id))
+
+    def __len__(self) -> int:
+        return len(self._by_code)
+
+    def for_game(self, game: str) -> list[Component]:
+        """The game's components in marker order."""
+        return [c for c in self if c.game == game]
+
+    def by_code(self, code: str) -> Component:
+        """The component with ``code``; ``UnknownCodeError`` if this registry has none."""
+        text = code.strip().upper()
+        try:
+            return self._by_code[text]
+        except KeyError:
+            raise UnknownCodeError(f"unknown sticker code {code!r} (registry version {self.version})") from None
+
+    def by_marker(self, marker_id: int) -> Component:
+        """The component printed with marker ``marker_id``; ``UnknownCodeError`` for an unallocated ID."""
+        try:
+            return self._by_marker[marker_id]
+        except KeyError:
+            raise UnknownCodeError(
+                f"marker {marker_id} is not a sticker of registry version {self.version}") from None
+
+    def by_payload(self, text: str) -> Component:
+        """The component a scanned text names; ``ForeignCodeError`` if the companion did not print it."""
+        stripped = text.strip()
+        if not stripped.lower().startswith(self.payload_prefix):
+            if stripped.lower().startswith("keydom:"):
+                raise ForeignCodeError(
+                    f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
+            raise ForeignCodeError(f"{stripped[:40]!r} is not a Keydom Companion sticker")
+        return self.by_code(stripped[len(self.payload_prefix):])
+
+
+def _key_harvest(spec: dict[str, Any], labels: Sequence[str]) -> Iterator[Component]:
+    """Key Harvest's components (field tiles from the layout's labels)."""
+    game, prefix = "key-harvest", str(spec["prefix"])
+    field, labourer, townsfolk, event = spec["field_tile"], spec["labourer"], spec["townsfolk"], spec["event"]
+    if len(labels) > KH_LABOURER_BASE // 2:
+        raise MalformedInputError(f"code registry: at most {KH_LABOURER_BASE // 2} field tiles, not {len(labels)}")
+
+    def make(code: str, marker: int, kind: str, key: str, title: str, part: dict[str, Any],
+             side: str | None = None, group: int | None = None) -> Component:
+        return Component(f"{prefix}:{code}", marker, game, kind, key, side, group, title,
+                         float(part["sticker_mm"]), float(part["component_mm"]), bool(part.get("provisional", True)))
+
+    for i, label in enumerate(sorted(labels)):
+        for n, (letter, side) in enumerate(field["sides"].items()):
+            yield make(f"F:{label}:{letter}", 2 * i + n, "field", label, f"{label} {side}", field, side=side)
+    workers = str(labourer["workers"])
+    for s in range(int(labourer["sets"])):
+        for n, letter in enumerate(workers):
+            marker = KH_LABOURER_BASE + s * len(workers) + n
+            yield make(f"L:{s + 1}:{letter}", marker, "labourer", letter, f"labourer {letter} set {s + 1}", labourer, group=s + 1)
+    for n, letter in enumerate(str(townsfolk["workers"])):
+        yield make(f"T:{letter}", KH_TOWNSFOLK_BASE + n, "townsfolk", letter, f"townsfolk {letter}", townsfolk)
+    for n, letter in enumerate(str(event["letters"])):
+        yield make(f"E:{letter}", KH_EVENT_BASE + n, "event", letter, f"event {letter}", event)
+
+
+def registry_data() -> dict[str, Any]:
+    """The shipped allocation file."""
+    data: dict[str, Any] = json.loads(resources.files("companion.codes").joinpath("data", "registry.json").read_text())
+    return data
+
+
+def load_registry(key_harvest_labels: Sequence[str] | None = None) -> CodeRegistry:
+    """The registry for the given Key Harvest labels (default: the layout the game uses now)."""
+    if key_harvest_labels is None:
+        from companion.games.key_harvest import KeyHarvest
+
+        key_harvest_labels = KeyHarvest().layout.labels
+    data = registry_data()
+    components = list(_key_harvest(data["games"]["key-harvest"], key_harvest_labels))
+    return CodeRegistry(int(data["version"]), str(data["marker_family"]), str(data["payload_prefix"]), components)
