@@ -1,0 +1,16 @@
+"""La Granja's variant flags: each ambiguity of spec 8.2 that changes play, with the spec's default."""
+
+from __future__ import annotations
+
+from companion.core.options import OptionSpec
+
+VARIANT_FLAGS: tuple[OptionSpec, ...] = (
+    OptionSpec("lock_removal", ("distinct_buildings", "completions"), "A-03",
+               "lock marker k goes when the k-th distinct building is completed, or at the k-th completion"),
+    OptionSpec("pig_overflow", ("sell", "forbid"), "A-05",
+               "a pig from a trade good or income with a full sty is sold at once, or may not be chosen"),
+    OptionSpec("solo_third_space", ("2", "3"), "A-16 (v)",
+               "the solo player starts next round from this siesta space on (0 is the bottom space)"),
+    OptionSpec("hide_vp", ("no", "yes"), "L228-229",
+               "keep each player's VP and ledger on their own view only until the game is over"),
+)
