@@ -30,8 +30,18 @@ def _score_key_harvest(data: Any, given: Mapping[str, str], layout_path: str | N
     return score_snapshot(data, given, layout)
 
 
+def _score_la_granja(data: Any, given: Mapping[str, str], data_path: str | None) -> dict[str, Any]:
+    from companion.games.la_granja import LaGranja
+    from companion.games.la_granja.data import load_edition
+    from companion.games.la_granja.snapshot import score_snapshot
+
+    edition = load_edition(data_path) if data_path is not None else LaGranja().data
+    return score_snapshot(data, edition)
+
+
 SCORERS: dict[str, Callable[[Any, Mapping[str, str], str | None], dict[str, Any]]] = {
     "key-harvest": _score_key_harvest,
+    "la-granja": _score_la_granja,
 }
 """The games whose table snapshots ``companion score`` reads."""
 
@@ -51,7 +61,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     score.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)"
     )
-    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (JSON) instead of the default")
+    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (Key Harvest) or data pack (La Granja) instead of the default")
     score.set_defaults(handler=_cmd_score)
 
     sim = commands.add_parser(
@@ -113,6 +123,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
     given = Options.parse_pairs(args.option)
     result = scorer(_read_json(args.file), given, args.layout)
     print(json.dumps(result, indent=2))
+    data = result.get("data")
+    if data and data.get("provisional"):
+        _warn(f"scored with PROVISIONAL La Granja {', '.join(data['provisional'])} values; give your box's "
+              "siesta_vp and sell prices in the snapshot, or --layout DATA_PACK")
     layout = result.get("layout")
     if layout and layout.get("provisional"):
         _warn(

@@ -31,7 +31,7 @@ from companion.games.la_granja.state import FREE, NEUTRAL, Entry, Player, Site, 
 CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral"})
 AUTO_KINDS = frozenset({"begin", "box", "remove", "face_auto"})
 ANYTIME_KINDS = frozenset({"play", "discard", "roof", "pick", "face", "take", "upgrade", "deliver", "card", "extra"})
-STAGES = ("play", "refill", "income", "growth", "roof", "roll", "draft", "donkey", "siesta", "neutral_before",
+STAGES = ("play", "refill", "income", "growth", "roof", "roll", "draft", "neutral_before", "donkey", "siesta",
           "deliver", "extra", "neutral_after", "scoring")
 PHASE_OF = {"play": "farm", "refill": "farm", "income": "farm", "growth": "farm", "roof": "farm", "roll": "yield",
             "draft": "yield", "donkey": "transport", "siesta": "transport", "neutral_before": "transport",
@@ -937,8 +937,13 @@ def _check_deliver(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
     kind, _, where = token.partition(":")
     if kind not in (*FARM_GOODS, "trade") or where not in ("", "field") or (where and kind not in CROPS):
         return _err("4.3.12", f"{token} is not a good you can deliver", move)
-    if not _has(s, p, token):
+    error = _check_target(s, p, target, kind, move)
+    if error is None and not _has(s, p, token):
         return _err("4.3.12", f"you have no {token}", move)
+    return error
+
+
+def _check_target(s: State, p: Player, target: str, kind: str, move: LGMove) -> IllegalMoveError | None:
     if target.startswith("cart"):
         number = target[4:]
         cart = next((f for c, f in p.carts if number.isdigit() and c == int(number)), None)
