@@ -14,7 +14,7 @@ from companion.games.la_granja.state import FREE, State, Task
 
 SHIPPED = load_edition(None)
 NAMES = ("A", "B", "C", "D")
-LOCKS = ("gemischt", "handelshaus", "feinkost")
+LOCKS = ("gemischt", "gemuese", "feinkost")
 
 
 def edition_with(change: Callable[[dict[str, Any]], None]) -> Edition:
