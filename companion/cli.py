@@ -96,6 +96,17 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     layout.add_argument("--install", action="store_true", help="copy FILE to the user data folder so games use it")
     layout.set_defaults(handler=_cmd_layout)
 
+    data = commands.add_parser(
+        "data", help="show, check, export or install La Granja's data pack",
+        description="Without FILE: which data pack is in use and what is provisional. With FILE: check it; "
+                    "with --install, new games use it. --template prints the pack in use to edit.",
+    )
+    data.add_argument("game", choices=["la-granja"], help="the game (la-granja)")
+    data.add_argument("file", nargs="?", help="a data pack JSON file (see docs/la-granja-data.md)")
+    data.add_argument("--install", action="store_true", help="copy FILE to the user data folder")
+    data.add_argument("--template", action="store_true", help="print the data pack in use as JSON")
+    data.set_defaults(handler=_cmd_data)
+
     for extend in extensions:  # commands of outer layers, e.g. web.cli adds "serve"
         extend(commands)
     return parser
@@ -213,6 +224,31 @@ def _cmd_layout(args: argparse.Namespace) -> int:
             raise MalformedInputError("--install needs a layout FILE")
         shutil.copyfile(args.file, user_layout_path())
         print(f"installed as {user_layout_path()}; new games use it")
+    return EXIT_OK
+
+
+def _cmd_data(args: argparse.Namespace) -> int:
+    import shutil
+
+    from companion.games.la_granja.data import load_edition, user_edition_path
+
+    if args.file is None:
+        path = user_edition_path()
+        edition = load_edition(path if path.exists() else None)
+        where = str(path) if path.exists() else "shipped default"
+    else:
+        edition, where = load_edition(args.file), args.file
+    if args.template:
+        print(json.dumps(edition.raw, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    state = f"PROVISIONAL: {', '.join(edition.provisional)}" if edition.provisional else "transcribed"
+    print(f"La Granja data {edition.name!r} from {where}: {len(edition.cards)} cards, "
+          f"{len(edition.spaces)} market spaces, {state}")
+    if args.install:
+        if args.file is None:
+            raise MalformedInputError("--install needs a data pack FILE")
+        shutil.copyfile(args.file, user_edition_path())
+        print(f"installed as {user_edition_path()}; new games use it")
     return EXIT_OK
 
 

@@ -139,6 +139,7 @@ class LaGranja(Game[State, LGMove]):
                 "dice": list(p.dice),
                 "siesta": state.position(seat) if state.siesta else 0,
                 "stalls": sum(1 for o in state.market if o == seat),
+                "markers_in_use": rules.markers_in_use(state, seat) if state.market else 0,
             })
         top = state.top
         waiting: dict[str, Any] | None = None

@@ -127,7 +127,9 @@ class Edition:
             return _parse(data)
         except MalformedInputError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        except KeyError as error:
+            raise MalformedInputError(f"La Granja data pack is malformed: missing key {error}") from None
+        except (TypeError, ValueError, IndexError, AttributeError) as error:
             raise MalformedInputError(f"La Granja data pack is malformed: {type(error).__name__}: {error}") from None
 
 

@@ -164,6 +164,15 @@ def extra_capacity(s: State, p: Player) -> int:
     return s.edition.extra_deliveries + sum(s.edition.cards[c].grey_rows for c in p.extensions)
 
 
+def markers_in_use(s: State, seat: int) -> int:
+    """Player markers out of the 25 (spec 1.1, A-19): goods, grown fields, trade goods, stalls, row, cart,
+    completion and helper markers."""
+    p = s.players[seat]
+    rows = sum(sum(filled) for key, _, filled in p.rows if key not in p.completed)
+    return (sum(p.goods.values()) + sum(has for _, has in p.fields) + p.trade + s.market.count(seat) + rows
+            + len(p.completed) + sum(sum(filled) for _, filled in p.carts) + len(p.helpers_used))
+
+
 def roof_capacity(s: State, p: Player) -> int:
     return 5 + sum(s.edition.cards[c].roof_slots for c in p.helpers)
 

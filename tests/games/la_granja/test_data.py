@@ -60,3 +60,24 @@ def test_unreadable_files(tmp_path: Path) -> None:
         load_edition(bad)
     with pytest.raises(MalformedInputError):
         Edition.from_json([])
+
+
+def test_the_data_command_exports_checks_and_installs_a_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["data", "la-granja"]) == 0
+    assert "PROVISIONAL" in capsys.readouterr().out
+    assert main(["data", "la-granja", "--template"]) == 0
+    raw = json.loads(capsys.readouterr().out)
+    raw["name"] = "our box"
+    raw["siesta"] = {"provisional": False, "vp": [0, 1, 1, 2, 2, 3, 3]}
+    pack = tmp_path / "pack.json"
+    pack.write_text(json.dumps(raw), "utf-8")
+    assert main(["data", "la-granja", str(pack), "--install"]) == 0
+    assert "installed" in capsys.readouterr().out
+    assert LaGranja().data.name == "our box" and "siesta" not in LaGranja().data.provisional
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}", "utf-8")
+    assert main(["data", "la-granja", str(broken), "--install"]) == 2
+    assert "missing key 'cards'" in capsys.readouterr().err
+    assert LaGranja().data.name == "our box"     # the installed pack is untouched

@@ -97,3 +97,12 @@ def test_every_generated_move_reads_back_as_itself() -> None:
         for move in moves:
             assert parse_move(str(move)) == move
         s = game.apply(s, rng.choice(moves))
+
+
+def test_the_view_counts_markers_in_use_out_of_twenty_five() -> None:
+    game, s = new_game(2)
+    start = game.view(s, A)["players"][A]["markers_in_use"]
+    assert start == 2                                  # the trade good and the market stall
+    s = edit(s, A, goods={"olive": 2, "pig": 1}, fields=((1, True), (2, False)),
+             rows=(("wagner", 0, (True, True, False)),), carts=((60, (True, False)),))
+    assert game.view(s, A)["players"][A]["markers_in_use"] == start + 3 + 1 + 2 + 1
