@@ -9,7 +9,7 @@ from typing import Any
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.options import Options
-from companion.games.la_granja import rules
+from companion.games.la_granja import rules, text
 from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
 from companion.games.la_granja.moves import LGMove, parse_move
 from companion.games.la_granja.scoring import Holdings, conversion, rank
@@ -203,6 +203,15 @@ class LaGranja(Game[State, LGMove]):
         if verb == "donkey" and viewer != top.player:
             return f"donkey ?: {names[top.player]} chose a donkey marker face down"
         return f"{names[top.player]}: {text}" if top.player >= 0 else text
+
+    def table_text(self, view: Mapping[str, Any]) -> str | None:
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+        return text.prompt_text(self.view(state, None)["waiting"], names)
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        return text.score_text(rows)
 
     # ------------------------------------------------------------ invariants
 
