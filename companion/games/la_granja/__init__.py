@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,6 +41,7 @@ class LaGranja(Game[State, LGMove]):
         "craft markers: at most one of each kind per player, supply never negative",
         "siesta: one disc per player; market: stalls only of seated players (and the neutral)",
         "rounds 1-6; the game ends only after round 6",
+        "at most 25 markers in use per player once any excess is freed (A-19, marker_limit=enforce)",
     )
 
     def __init__(self, edition: Edition | None = None) -> None:
@@ -86,6 +88,9 @@ class LaGranja(Game[State, LGMove]):
 
     def chance_outcomes(self, state: State) -> list[tuple[LGMove, int]]:
         return rules.chance_outcomes(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> LGMove:
+        return rules.sample_chance(state, rng)
 
     # ------------------------------------------------------------ score and views
 
@@ -257,6 +262,12 @@ class LaGranja(Game[State, LGMove]):
                 out.append(f"{key}: craft markers not conserved")
         if any(o not in (-1, NEUTRAL, *range(n)) or (o == NEUTRAL and n > 1) for o in state.market):
             out.append("a market space holds an unknown marker")
+        releasing = state.top is not None and state.top.kind == "release"
+        if state.options["marker_limit"] == "enforce" and not releasing and state.top is not None \
+                and state.top.kind not in rules.AUTO_KINDS:
+            for seat, p in enumerate(players):
+                if rules.markers_in_use(state, seat) > rules.MARKERS and rules.releasable(state, seat):
+                    out.append(f"{p.name} has {rules.markers_in_use(state, seat)} markers in use")
         if not 1 <= state.round <= 6 or (state.over and state.round != 6):
             out.append(f"round {state.round} (over: {state.over})")
         return out

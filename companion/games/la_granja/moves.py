@@ -18,7 +18,7 @@ VERBS: dict[str, tuple[int, int]] = {
     "place": (2, 8), "done": (0, 0), "skip": (0, 0), "discard": (1, 1), "roof": (1, 1), "pass": (0, 0),
     "die": (1, 1), "option": (1, 1), "take": (1, 2), "upgrade": (1, 2), "deliver": (2, 2), "draw": (0, 0),
     "donkey": (1, 1), "extra": (1, 1), "stall": (1, 1), "buy": (1, 1), "sell": (1, 1), "trade": (1, 1),
-    "use": (1, 2), "helper": (1, 1), "adjust": (2, -1),
+    "use": (1, 2), "helper": (1, 1), "adjust": (2, -1), "release": (1, 1),
     # the companion's chance steps
     "card": (1, 1), "start": (1, 1), "order": (1, 1), "lock": (1, 1), "reveal": (1, 1), "roll": (1, 9),
 }

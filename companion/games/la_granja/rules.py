@@ -8,6 +8,8 @@ errors are the sections and IDs of ../shared/rules/la-granja.md (``4.2:carts``, 
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections import Counter
 from functools import cache
 from itertools import combinations, combinations_with_replacement
@@ -16,6 +18,7 @@ from math import factorial, prod
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.options import Options
+from companion.core.rng import weighted_choice
 from companion.games.la_granja.data import (
     BUILDINGS,
     CROPS,
@@ -118,6 +121,25 @@ def roll_outcomes(k: int) -> tuple[tuple[LGMove, int], ...]:
         weight = factorial(k) // prod(factorial(c) for c in Counter(combo).values())
         out.append((LGMove("roll", tuple(str(v) for v in combo)), weight))
     return tuple(out)
+
+
+@cache
+def _roll_cumulative(k: int) -> tuple[list[int], int]:
+    running, out = 0, []
+    for _, weight in roll_outcomes(k):
+        running += weight
+        out.append(running)
+    return out, running
+
+
+def sample_chance(s: State, rng: random.Random) -> LGMove:
+    """``weighted_choice`` over ``chance_outcomes``, with a bisection for the 2002 rolls of 9 dice."""
+    top = s.top
+    if top is not None and top.kind == "roll":
+        k = dice_count(len(s.players))
+        cumulative, total = _roll_cumulative(k)
+        return roll_outcomes(k)[bisect_right(cumulative, rng.randrange(total))][0]
+    return weighted_choice(rng, chance_outcomes(s))
 
 
 def chance_outcomes(s: State) -> list[tuple[LGMove, int]]:
@@ -255,6 +277,7 @@ def settle(s: State) -> None:
                 _pop(s)
             continue
         if top.kind not in AUTO_KINDS:
+            _marker_limit(s)
             return
         _pop(s)
         if top.kind == "begin":
@@ -267,6 +290,30 @@ def settle(s: State) -> None:
             s.dice = s.dice[:i] + s.dice[i + 1:]
         elif top.kind == "face_auto":  # the last die, for each player in turn order
             _face(s, top.player, s.dice[0])
+
+
+MARKERS = 25
+"""Player markers per colour (spec 1.1); A-19: with all in use, one must be removed before reuse."""
+
+
+def releasable(s: State, seat: int) -> list[str]:
+    """What ``seat`` may take off the farm or board to free a marker: goods, field crops, trade goods, stalls."""
+    p = s.players[seat]
+    out = [k for k in GOODS if p.goods[k]]
+    out += sorted({f"{s.edition.cards[c].field}:field" for c, has in p.fields if has})
+    out += ["trade"] if p.trade else []
+    return out + [sp.id for sp, o in zip(s.edition.spaces, s.market) if o == seat]
+
+
+def _marker_limit(s: State) -> None:
+    """A-19 (flag ``marker_limit``): a player over 25 markers in use first frees the excess."""
+    if s.options["marker_limit"] != "enforce" or s.stack[-1].kind == "release":
+        return
+    for seat in range(len(s.players)):
+        excess = markers_in_use(s, seat) - MARKERS
+        if excess > 0 and releasable(s, seat):
+            _push(s, Task("release", seat, excess))
+            return
 
 
 def _stage(s: State) -> None:
@@ -704,6 +751,15 @@ def apply(state: State, move: LGMove) -> State:
         p.silver -= k
         if k:
             _push(s, Task("deliver", seat, k, "extra"))
+    elif verb == "release":
+        _count_down(s)
+        token = args[0]
+        if token[:1] == "M":
+            market = list(s.market)
+            market[s.edition.space_index(token)] = FREE
+            s.market = tuple(market)
+        else:
+            _give(s, p, token, "marker freed (A-19)")
     elif verb == "stall":
         _pop(s)
         place_stall(s, seat, s.edition.space_index(args[0]))
@@ -813,6 +869,7 @@ def _waiting(top: Task) -> str:
             "roof": "a roof marker purchase or pass", "pick": "a die to be taken", "face": "the die's option",
             "take": "the goods to take", "upgrade": "free upgrades", "deliver": "deliveries",
             "card": "a card to place or draw", "donkey": "a secret donkey choice", "extra": "extra deliveries",
+            "release": "a marker to take off (all 25 are in use)",
             "stall": "a market space for the stall"}.get(top.kind, top.kind)
 
 
@@ -1033,6 +1090,14 @@ def _check_stall(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     return None
 
 
+def _check_release(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    error = _task(("release",), top, move)
+    if error is None and move.args[0] not in releasable(s, top.player):
+        return _err("4.2:markers", f"you have no {move.args[0]} to take off; free one of: "
+                    f"{', '.join(releasable(s, top.player))}", move)
+    return error
+
+
 def _check_buy(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     error = _anytime(s, top, p, move)
     if error:
@@ -1136,7 +1201,7 @@ _CHECKS = {
     "take": _check_take, "upgrade": _check_upgrade, "deliver": _check_deliver, "draw": _check_draw,
     "donkey": _check_donkey, "extra": _check_extra, "stall": _check_stall, "buy": _check_buy,
     "sell": _check_sell, "trade": _check_trade, "use": _check_use, "helper": _check_helper,
-    "adjust": _check_adjust,
+    "adjust": _check_adjust, "release": _check_release,
 }
 
 
@@ -1236,15 +1301,18 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
         return [LGMove("extra", (str(k),)) for k in range(min(extra_capacity(s, p), p.silver) + 1)]
     if kind == "stall":
         return [LGMove("stall", (s.edition.spaces[i].id,)) for i in stall_spaces(s, top.player, top.n)]
+    if kind == "release":
+        return [LGMove("release", (token,)) for token in releasable(s, top.player)]
     return []
 
 
 def _anytime_candidates(s: State, p: Player) -> list[LGMove]:
-    out = [LGMove("buy", (k,)) for k in RESOURCES]
+    out = [LGMove("buy", (k,)) for k in RESOURCES if p.silver >= s.edition.buy[k]]
     out += [LGMove("sell", (t,)) for t in _sources(s, p, RESOURCES)]
     if any(s.edition.cards[h].sell_field_crops for h in p.helpers):
         out += [LGMove("sell", (f"{k}:field",)) for k in CROPS]
-    out += [LGMove("upgrade", (t,)) for t in _sources(s, p, RESOURCES)]
+    out += [LGMove("upgrade", (t,)) for t in _sources(s, p, RESOURCES)
+            if p.silver >= s.edition.upgrade_cost[t.partition(":")[0]]]
     if p.trade:
         out += [LGMove("trade", (u,)) for u in TRADE_USES]
     for rid, up in p.roofs:

@@ -18,6 +18,7 @@ PROMPTS = {
     "donkey": "choose a donkey marker in secret (donkey 1-4); the others look away",
     "extra": "buy extra deliveries (extra K)",
     "stall": "choose the market space for the stall (stall M#)",
+    "release": "all 25 markers are in use: take one off (release GOOD|CROP:field|trade|M#)",
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.la_granja import rules
 from companion.games.la_granja.state import FREE
-from tests.games.la_granja.table import SHIPPED, at, edit, edition_with, new_game, refused, set_card, task
+from tests.games.la_granja.table import SHIPPED, at, edit, edition_with, new_game, refused, set_card, stalls, task
 
 A, B = 0, 1
 
@@ -188,3 +188,25 @@ def test_anytime_actions_only_on_your_own_turn_never_during_the_secret_donkey_ch
     t = game.play(task(s, "deliver", A, 1), "buy olive")
     assert t.players[A].goods["olive"] == 1 and t.players[A].silver == 9 - SHIPPED.buy["olive"]
     assert rules.validate(s, game.parse_move("done")) is not None
+
+
+def test_markers_at_most_twenty_five_a_gain_past_that_first_frees_one() -> None:
+    game, s = new_game(2)
+    assert rules.markers_in_use(s, A) == 2          # trade good and stall
+    s = at(edit(s, A, goods={"olive": 22}, silver=9), "roll")
+    assert rules.markers_in_use(s, A) == 24
+    s = game.play(s, "roll 3 3 4 5 6")
+    s = game.play(s, "die 3")
+    s = game.play(s, "take grain grape")           # 26 in use: one must come off first
+    assert s.stack[-1].kind == "release" and s.stack[-1].player == A and s.stack[-1].n == 1
+    assert refused(game, s, "release wine").rule == "4.2:markers"
+    assert refused(game, s, "die 4").rule == "4.2:dice"
+    t = game.play(s, "release olive")
+    assert rules.markers_in_use(t, A) == 25 and t.players[A].goods["olive"] == 21
+    assert t.stack[-1].player == B                  # B goes on picking
+    stall = stalls(s, A)[0]
+    assert game.play(s, f"release {stall}").market[SHIPPED.space_index(stall)] == FREE
+    # with the flag off nothing is asked
+    game, s = new_game(2, options={"marker_limit": "off"})
+    s = game.play(game.play(at(edit(s, A, goods={"olive": 22}), "roll"), "roll 3 3 4 5 6"), "die 3")
+    assert game.play(s, "take grain grape").stack[-1].kind != "release"

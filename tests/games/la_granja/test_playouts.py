@@ -38,7 +38,7 @@ def test_random_playouts_keep_every_invariant(players: int, chunk: int) -> None:
 
 @pytest.mark.parametrize("options", [
     {"lock_removal": "completions", "pig_overflow": "forbid"},
-    {"solo_third_space": "3", "hide_vp": "yes"},
+    {"solo_third_space": "3", "hide_vp": "yes", "marker_limit": "off"},
 ])
 def test_playouts_under_variant_flags(options: dict[str, str]) -> None:
     for players in (1, 2, 3, 4):
@@ -85,3 +85,18 @@ def test_saved_game_reloads_and_replays_exactly(tmp_path, monkeypatch, seed: int
         assert reopened.state == final
         assert [str(m) for m in reopened.history] == [str(m) for m in history]
         assert reopened.game.score(reopened.state) == session.game.score(final)
+
+
+def test_dice_rolls_weight_every_ordering_and_sampling_matches_the_weights() -> None:
+    from companion.core.rng import weighted_choice
+    from tests.games.la_granja.table import at, new_game
+
+    for players in (1, 2, 3, 4):
+        game, s = new_game(players)
+        s = at(s, "roll")
+        outcomes = game.chance_outcomes(s)
+        k = 5 if players == 1 else 2 * players + 1
+        assert sum(w for _, w in outcomes) == 6 ** k
+        assert all(len(m.args) == k for m, _ in outcomes)
+        for seed in range(30):
+            assert game.sample_chance(s, random.Random(seed)) == weighted_choice(random.Random(seed), outcomes)
