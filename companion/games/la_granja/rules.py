@@ -749,7 +749,9 @@ def apply(state: State, move: LGMove) -> State:
         _pop(s)
         k = int(args[0])
         p.silver -= k
-        if k:
+        if k and s.options["extra_purchase"] == "one_at_a_time":
+            _push(s, Task("deliver", seat, k, "extra"), Task("extra", seat, top.n + k))
+        elif k:
             _push(s, Task("deliver", seat, k, "extra"))
     elif verb == "release":
         _count_down(s)
@@ -1070,9 +1072,11 @@ def _check_extra(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     if error:
         return error
     k = int(move.args[0])
-    cap = extra_capacity(s, p)
+    cap = extra_capacity(s, p) - top.n
+    if s.options["extra_purchase"] == "one_at_a_time" and k > 1:
+        return _err("4.3.14", "with extra_purchase=one_at_a_time, buy one extra delivery at a time", move)
     if k > cap:
-        return _err("4.2:extra", f"you may buy at most {cap} extra deliveries", move)
+        return _err("4.2:extra", f"you may buy at most {cap} more extra deliveries", move)
     if k > p.silver:
         return _err("4.2:extra", f"{k} extra deliveries cost {k} silver; you have {p.silver}", move)
     return None
@@ -1298,7 +1302,7 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
     if kind == "donkey":
         return [LGMove("donkey", (str(d),)) for d in range(1, 5)]
     if kind == "extra":
-        return [LGMove("extra", (str(k),)) for k in range(min(extra_capacity(s, p), p.silver) + 1)]
+        return [LGMove("extra", (str(k),)) for k in range(min(extra_capacity(s, p) - top.n, p.silver) + 1)]
     if kind == "stall":
         return [LGMove("stall", (s.edition.spaces[i].id,)) for i in stall_spaces(s, top.player, top.n)]
     if kind == "release":

@@ -11,6 +11,8 @@ VARIANT_FLAGS: tuple[OptionSpec, ...] = (
                "a pig from a trade good or income with a full sty is sold at once, or may not be chosen"),
     OptionSpec("solo_third_space", ("2", "3"), "A-16 (v)",
                "the solo player starts next round from this siesta space on (0 is the bottom space)"),
+    OptionSpec("extra_purchase", ("at_once", "one_at_a_time"), "4.3.14, 8.3",
+               "extra deliveries are bought all at once (German rulebook) or one at a time (English rulebook)"),
     OptionSpec("marker_limit", ("enforce", "off"), "A-19",
                "with all 25 markers in use, a player first takes one off the farm or board before reusing it"),
     OptionSpec("hide_vp", ("no", "yes"), "L228-229",

@@ -210,3 +210,18 @@ def test_markers_at_most_twenty_five_a_gain_past_that_first_frees_one() -> None:
     game, s = new_game(2, options={"marker_limit": "off"})
     s = game.play(game.play(at(edit(s, A, goods={"olive": 22}), "roll"), "roll 3 3 4 5 6"), "die 3")
     assert game.play(s, "take grain grape").stack[-1].kind != "release"
+
+
+def test_extra_deliveries_one_at_a_time_under_the_english_reading() -> None:
+    def grey(raw):  # type: ignore[no-untyped-def]
+        set_card(raw, 60, extension={"grey_rows": 1})
+    game, s = new_game(2, edition=edition_with(grey), options={"extra_purchase": "one_at_a_time"})
+    s = task(edit(s, A, silver=5, extensions=(60,)), "extra", A)
+    assert refused(game, s, "extra 2").rule == "4.3.14"
+    s = game.play(s, "extra 1")
+    s = game.play(s, "deliver handelshaus/1 silver")
+    assert (s.stack[-1].kind, s.stack[-1].n) == ("extra", 1)     # the second one may still be bought
+    s = game.play(s, "extra 1")
+    s = game.play(s, "done")
+    assert refused(game, s, "extra 1").rule == "4.2:extra"       # capacity 2 used up
+    assert game.play(s, "extra 0").players[A].silver == 5 - 2 - 1

@@ -37,7 +37,7 @@ def test_random_playouts_keep_every_invariant(players: int, chunk: int) -> None:
 
 
 @pytest.mark.parametrize("options", [
-    {"lock_removal": "completions", "pig_overflow": "forbid"},
+    {"lock_removal": "completions", "pig_overflow": "forbid", "extra_purchase": "one_at_a_time"},
     {"solo_third_space": "3", "hide_vp": "yes", "marker_limit": "off"},
 ])
 def test_playouts_under_variant_flags(options: dict[str, str]) -> None:
