@@ -205,6 +205,9 @@ class LaGranja(Game[State, LGMove]):
             return f"{text}: roof marker {arg} ({roof.effect}) from the round-{roof.round} stack goes on the display"
         if verb == "roll":
             return f"{text}: place the {len(move.args)} dice on the yield spaces by value"
+        if verb == "done" and top.kind == "play" and state.round == 1 and top.n >= 1:
+            placed = 2 - top.n
+            return f"{names[top.player]}: done after {placed} card{'s' if placed != 1 else ''} (round 1 allows 2; A-11)"
         if verb == "donkey" and viewer != top.player:
             return f"donkey ?: {names[top.player]} chose a donkey marker face down"
         return f"{names[top.player]}: {text}" if top.player >= 0 else text

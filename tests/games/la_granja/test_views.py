@@ -106,3 +106,8 @@ def test_the_view_counts_markers_in_use_out_of_twenty_five() -> None:
     s = edit(s, A, goods={"olive": 2, "pig": 1}, fields=((1, True), (2, False)),
              rows=(("wagner", 0, (True, True, False)),), carts=((60, (True, False)),))
     assert game.view(s, A)["players"][A]["markers_in_use"] == start + 3 + 1 + 2 + 1
+
+
+def test_placing_fewer_than_two_cards_in_round_one_is_noted_in_the_log() -> None:
+    game, s = new_game(2)
+    assert game.describe(s, parse_move("done"), None) == "A: done after 0 cards (round 1 allows 2; A-11)"
