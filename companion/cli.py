@@ -30,8 +30,18 @@ def _score_key_harvest(data: Any, given: Mapping[str, str], layout_path: str | N
     return score_snapshot(data, given, layout)
 
 
+def _score_la_granja(data: Any, given: Mapping[str, str], data_path: str | None) -> dict[str, Any]:
+    from companion.games.la_granja import LaGranja
+    from companion.games.la_granja.data import load_edition
+    from companion.games.la_granja.snapshot import score_snapshot
+
+    edition = load_edition(data_path) if data_path is not None else LaGranja().data
+    return score_snapshot(data, edition)
+
+
 SCORERS: dict[str, Callable[[Any, Mapping[str, str], str | None], dict[str, Any]]] = {
     "key-harvest": _score_key_harvest,
+    "la-granja": _score_la_granja,
 }
 """The games whose table snapshots ``companion score`` reads."""
 
@@ -51,7 +61,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     score.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)"
     )
-    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (JSON) instead of the default")
+    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (Key Harvest) or data pack (La Granja) instead of the default")
     score.set_defaults(handler=_cmd_score)
 
     sim = commands.add_parser(
@@ -86,6 +96,17 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     layout.add_argument("--install", action="store_true", help="copy FILE to the user data folder so games use it")
     layout.set_defaults(handler=_cmd_layout)
 
+    data = commands.add_parser(
+        "data", help="show, check, export or install La Granja's data pack",
+        description="Without FILE: which data pack is in use and what is provisional. With FILE: check it; "
+                    "with --install, new games use it. --template prints the pack in use to edit.",
+    )
+    data.add_argument("game", choices=["la-granja"], help="the game (la-granja)")
+    data.add_argument("file", nargs="?", help="a data pack JSON file (see docs/la-granja-data.md)")
+    data.add_argument("--install", action="store_true", help="copy FILE to the user data folder")
+    data.add_argument("--template", action="store_true", help="print the data pack in use as JSON")
+    data.set_defaults(handler=_cmd_data)
+
     for extend in extensions:  # commands of outer layers, e.g. web.cli adds "serve"
         extend(commands)
     return parser
@@ -113,6 +134,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
     given = Options.parse_pairs(args.option)
     result = scorer(_read_json(args.file), given, args.layout)
     print(json.dumps(result, indent=2))
+    data = result.get("data")
+    if data and data.get("provisional"):
+        _warn(f"scored with PROVISIONAL La Granja {', '.join(data['provisional'])} values; give your box's "
+              "siesta_vp and sell prices in the snapshot, or --layout DATA_PACK")
     layout = result.get("layout")
     if layout and layout.get("provisional"):
         _warn(
@@ -199,6 +224,31 @@ def _cmd_layout(args: argparse.Namespace) -> int:
             raise MalformedInputError("--install needs a layout FILE")
         shutil.copyfile(args.file, user_layout_path())
         print(f"installed as {user_layout_path()}; new games use it")
+    return EXIT_OK
+
+
+def _cmd_data(args: argparse.Namespace) -> int:
+    import shutil
+
+    from companion.games.la_granja.data import load_edition, user_edition_path
+
+    if args.file is None:
+        path = user_edition_path()
+        edition = load_edition(path if path.exists() else None)
+        where = str(path) if path.exists() else "shipped default"
+    else:
+        edition, where = load_edition(args.file), args.file
+    if args.template:
+        print(json.dumps(edition.raw, indent=1, ensure_ascii=False))
+        return EXIT_OK
+    state = f"PROVISIONAL: {', '.join(edition.provisional)}" if edition.provisional else "transcribed"
+    print(f"La Granja data {edition.name!r} from {where}: {len(edition.cards)} cards, "
+          f"{len(edition.spaces)} market spaces, {state}")
+    if args.install:
+        if args.file is None:
+            raise MalformedInputError("--install needs a data pack FILE")
+        shutil.copyfile(args.file, user_edition_path())
+        print(f"installed as {user_edition_path()}; new games use it")
     return EXIT_OK
 
 

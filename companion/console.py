@@ -55,6 +55,9 @@ def prompt_for(session: Session) -> str:
     who = game.current_player(state)
     if who == TERMINAL:
         return "The game is over."
+    own = game.prompt_text(state, session.players)
+    if own is not None:
+        return own
     view = game.view(state, who)
     pending = view["pending"]
     name = session.players[who]
@@ -81,7 +84,11 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
     out.write("Set up the table:\n" if fresh else "Last moves:\n")
     for text in log if fresh else log[-6:]:
         out.write(f"  {text}\n")
-    out.write(render(session.view(None)) + "\n")
+
+    def show(view: Mapping[str, Any]) -> str:
+        return game.table_text(view) or render(view)
+
+    out.write(show(session.view(None)) + "\n")
     while True:
         if game.current_player(session.state) == TERMINAL:
             out.write(json_scores(session) + "\n")
@@ -103,7 +110,7 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         elif command == "moves":
             out.write(", ".join(str(m) for m in game.legal_moves(session.state)) + "\n")
         elif command == "view":
-            out.write(render(session.view(game.current_player(session.state))) + "\n")
+            out.write(show(session.view(game.current_player(session.state))) + "\n")
         elif command == "score":
             out.write(json_scores(session) + "\n")
         elif command == "undo":
@@ -121,11 +128,14 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
                 continue
             show_new(moves, before)
             if game.current_player(session.state) != CHANCE:
-                out.write(render(session.view(None)) + "\n")
+                out.write(show(session.view(None)) + "\n")
 
 
 def json_scores(session: Session) -> str:
     rows = session.game.score(session.state)
+    own = session.game.score_text(rows)
+    if own is not None:
+        return own
     return "\n".join(
         f"{row['rank']}. {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {row['majority_points']})"

@@ -122,6 +122,18 @@ class Game(ABC, Generic[S, M]):
         """The move's text as ``viewer`` may see it in the log (hidden draws are masked)."""
         return str(move)
 
+    def table_text(self, view: Mapping[str, Any]) -> str | None:
+        """``view`` as text for the terminal table (``companion play``); ``None``: the console's default."""
+        return None
+
+    def prompt_text(self, state: S, names: Sequence[str]) -> str | None:
+        """Who must decide now and about what, as one line; ``None``: the console's default."""
+        return None
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        """``score`` rows as text; ``None``: the console's default."""
+        return None
+
     # Derived helpers, the same for every game.
 
     def is_over(self, state: S) -> bool:

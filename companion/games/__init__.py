@@ -10,8 +10,9 @@ from companion.core.game import Game
 
 def _load() -> dict[str, Game[Any, Any]]:
     from companion.games.key_harvest import KeyHarvest
+    from companion.games.la_granja import LaGranja
 
-    games: list[Game[Any, Any]] = [KeyHarvest()]
+    games: list[Game[Any, Any]] = [KeyHarvest(), LaGranja()]
     return {game.name: game for game in games}
 
 

@@ -1,0 +1,293 @@
+"""La Granja (Michael Keller, Andreas Odendahl, 2014) on the companion's core: 1 to 4 players."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.core.errors import IllegalMoveError, MalformedInputError
+from companion.core.game import CHANCE, Game
+from companion.core.options import Options
+from companion.games.la_granja import rules, text
+from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
+from companion.games.la_granja.moves import LGMove, parse_move
+from companion.games.la_granja.scoring import Holdings, conversion, rank
+from companion.games.la_granja.state import LEDGER_SOURCES, NEUTRAL, State
+from companion.games.la_granja.variants import VARIANT_FLAGS
+
+__all__ = ["LaGranja", "State", "LGMove", "Edition", "load_edition"]
+
+_SIESTA_DONE = rules.STAGES.index("siesta") + 1
+
+
+class LaGranja(Game[State, LGMove]):
+    """La Granja for 1 (solo) to 4 players (spec ../shared/rules/la-granja.md)."""
+
+    name = "la-granja"
+    title = "La Granja"
+    min_players = 1
+    max_players = 4
+    option_specs = VARIANT_FLAGS
+    invariant_names = (
+        "66 farm cards each in exactly one place",
+        "24 roof markers each in at most one place; at most 5 per farm (more with Schuppenbauer), 1 bought a round",
+        "2N+1 dice rolled (5 solo); each player takes at most 2",
+        "each player resolves exactly 3 die faces per round",
+        "VP equals the ledger; no negative goods, silver or trade goods",
+        "at most 3 carts and 3 helpers; pigs within the sty",
+        "donkey markers: each used at most once in rounds 1-3 and in rounds 4-6",
+        "craft markers: at most one of each kind per player, supply never negative",
+        "siesta: one disc per player; market: stalls only of seated players (and the neutral)",
+        "rounds 1-6; the game ends only after round 6",
+        "at most 25 markers in use per player once any excess is freed (A-19, marker_limit=enforce)",
+    )
+
+    def __init__(self, edition: Edition | None = None) -> None:
+        self._edition = edition
+
+    @property
+    def data(self) -> Edition:
+        """The given data pack, else the user's (``la-granja-edition.json``), else the provisional one."""
+        if self._edition is None:
+            path = user_edition_path()
+            self._edition = load_edition(path if path.exists() else None)
+        return self._edition
+
+    def edition(self) -> dict[str, Any]:
+        return {"data": dict(self.data.raw)}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
+        return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self
+
+    def data_warnings(self) -> list[str]:
+        return self.data.warnings()
+
+    # ------------------------------------------------------------ protocol
+
+    def setup(self, players: Sequence[str], options: Options) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise MalformedInputError(f"La Granja is for 1 to 4 players, not {len(players)}")
+        return rules.new_state(self.data, tuple(players), options)
+
+    def parse_move(self, text: str) -> LGMove:
+        return parse_move(text)
+
+    def current_player(self, state: State) -> int:
+        return rules.actor(state)
+
+    def legal_moves(self, state: State) -> list[LGMove]:
+        return rules.legal_moves(state)
+
+    def validate(self, state: State, move: LGMove) -> IllegalMoveError | None:
+        return rules.validate(state, move)
+
+    def apply(self, state: State, move: LGMove) -> State:
+        return rules.apply(state, move)
+
+    def chance_outcomes(self, state: State) -> list[tuple[LGMove, int]]:
+        return rules.chance_outcomes(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> LGMove:
+        return rules.sample_chance(state, rng)
+
+    # ------------------------------------------------------------ score and views
+
+    def score(self, state: State) -> list[dict[str, Any]]:
+        """Per seat: VP, the ledger summed by source (V1-V16), and once over the conversion and rank."""
+        rows = []
+        for p in state.players:
+            by_source: dict[str, int] = {}
+            for entry in p.ledger:
+                by_source[entry.source] = by_source.get(entry.source, 0) + entry.amount
+            row: dict[str, Any] = {"name": p.name, "vp": p.vp, "ledger": by_source, "silver": p.silver}
+            if state.over:
+                held = Holdings(p.name, p.vp, p.silver, p.trade, {k: p.goods[k] for k in RESOURCES})
+                row.update(conversion(held, state.edition.sell))
+                row["ledger"] = {**by_source, "V15": row["conversion_points"]}
+            row["total"] = p.vp + row.get("conversion_points", 0)
+            rows.append(row)
+        if state.over:
+            rank(rows)
+        return rows
+
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: the table): no other hand, no secret donkey, no hidden roof stack;
+        with ``hide_vp`` no other player's VP until the end."""
+        e = state.edition
+        hide_vp = state.options["hide_vp"] == "yes" and not state.over
+        donkeys_shown = state.over or state.stage >= _SIESTA_DONE
+        players = []
+        for seat, p in enumerate(state.players):
+            mine = player == seat
+            players.append({
+                "seat": seat, "name": p.name,
+                "vp": p.vp if mine or not hide_vp else None,
+                "ledger": [x.to_json() for x in p.ledger] if mine or not hide_vp else None,
+                "silver": p.silver, "trade_goods": p.trade, "goods": dict(p.goods),
+                "hand": list(p.hand) if mine or state.over else None, "hand_size": len(p.hand),
+                "hand_limit": rules.hand_limit(state, p), "sty": rules.sty(state, p),
+                "extra_deliveries": rules.extra_capacity(state, p),
+                "fields": [{"card": c, "crop": e.cards[c].field, "grown": has} for c, has in p.fields],
+                "carts": [{"card": c, "symbols": list(e.cards[c].cart_symbols), "filled": list(f),
+                           "vp": e.cards[c].cart_vp} for c, f in p.carts],
+                "extensions": list(p.extensions),
+                "helpers": [{"card": h, "name": e.cards[h].helper_name, "used": h in p.helpers_used}
+                            for h in p.helpers],
+                "roof": [{"marker": r, "effect": e.roofs[r].effect, "face_up": up} for r, up in p.roofs],
+                "crafts": [{"building": k, "side": "back" if back else "front"} for k, back in p.crafts],
+                "rows": [{"building": k, "row": r + 1, "filled": list(f)} for k, r, f in p.rows],
+                "completed": list(p.completed),
+                "donkeys_used": list(p.donkeys_used),
+                "donkey": p.donkey if (mine or donkeys_shown) and p.donkey else None,
+                "dice": list(p.dice),
+                "siesta": state.position(seat) if state.siesta else 0,
+                "stalls": sum(1 for o in state.market if o == seat),
+                "markers_in_use": rules.markers_in_use(state, seat) if state.market else 0,
+            })
+        top = state.top
+        waiting: dict[str, Any] | None = None
+        if top is not None and not state.over:
+            waiting = {"kind": top.kind, "player": top.player if top.kind not in rules.CHANCE_KINDS else None,
+                       "count": top.n, "detail": top.arg}
+        return {
+            "game": self.name,
+            "data": {"name": e.name, "provisional": list(e.provisional)},
+            "options": dict(state.options),
+            "round": state.round, "phase": state.phase,
+            "turn_order": list(state.order),
+            "solo_start": state.solo_start if state.solo else None,
+            "to_move": "chance" if rules.actor(state) == CHANCE else rules.actor(state),
+            "waiting": waiting,
+            "players": players,
+            "dice": {"rolled": list(state.rolled), "left": list(state.dice)},
+            "roof_display": [{"marker": r, "effect": e.roofs[r].effect, "phase": e.roofs[r].phase}
+                             for r in state.display],
+            "buildings": [{"building": k, "name": e.buildings[k].name, "row": list(e.buildings[k].row),
+                           "lock": state.sites[k].lock, "first_vp": state.sites[k].first_vp,
+                           "craft_markers": state.sites[k].craft_left,
+                           "rows": [o if o >= 0 else None for o in state.sites[k].rows],
+                           "completed_by": list(state.sites[k].completed_by)} for k in BUILDINGS if state.sites],
+            "market": [{"space": sp.id, "value": sp.value, "x": sp.x,
+                        "holder": None if o < 0 else "neutral" if o == NEUTRAL else o}
+                       for sp, o in zip(e.spaces, state.market)],
+            "siesta": [list(stack) for stack in state.siesta],
+            "draw_pile": len(state.pile), "discards": list(state.discards),
+            "score": self.score(state) if state.over or not hide_vp else None,
+        }
+
+    def describe(self, state: State, move: LGMove, viewer: int | None) -> str:
+        """A log line naming the physical piece to take; others' drawn cards and donkey choices stay hidden."""
+        top = state.top
+        text = str(move)
+        if top is None:
+            return text
+        names = [p.name for p in state.players]
+        e = state.edition
+        verb, arg = move.verb, move.args[0] if move.args else ""
+        if verb == "card":
+            card = e.cards[int(arg)]
+            if top.kind == "neutral":
+                return f"{text}: the neutral player draws card {arg} (cart worth {card.cart_vp}) and discards it"
+            if viewer != top.player:
+                return f"card ?: {names[top.player]} takes a card (only they see which)"
+            return f"{text}: {names[top.player]} takes farm card {arg} from the sorted box into their hand"
+        if verb == "start":
+            return f"{text}: {names[int(arg) - 1]} is start player (turn-order marker 1); the others follow clockwise"
+        if verb == "order":
+            return f"{text}: the solo player draws turn-order marker {arg}"
+        if verb == "lock":
+            b = e.buildings[arg]
+            return f"{text}: lock marker {top.n} and 1 VP go on {b.name} (building {b.die})"
+        if verb == "reveal":
+            roof = e.roofs[arg]
+            return f"{text}: roof marker {arg} ({roof.effect}) from the round-{roof.round} stack goes on the display"
+        if verb == "roll":
+            return f"{text}: place the {len(move.args)} dice on the yield spaces by value"
+        if verb == "done" and top.kind == "play" and state.round == 1 and top.n >= 1:
+            placed = 2 - top.n
+            return f"{names[top.player]}: done after {placed} card{'s' if placed != 1 else ''} (round 1 allows 2; A-11)"
+        if verb == "donkey" and viewer != top.player:
+            return f"donkey ?: {names[top.player]} chose a donkey marker face down"
+        return f"{names[top.player]}: {text}" if top.player >= 0 else text
+
+    def table_text(self, view: Mapping[str, Any]) -> str | None:
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+        return text.prompt_text(self.view(state, None)["waiting"], names)
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        return text.score_text(rows)
+
+    # ------------------------------------------------------------ invariants
+
+    def invariant_violations(self, state: State) -> list[str]:
+        out: list[str] = []
+        e = state.edition
+        players = state.players
+        n = len(players)
+        places: list[int] = list(state.pile) + list(state.discards)
+        for p in players:
+            places += [*p.hand, *(c for c, _ in p.fields), *(c for c, _ in p.carts), *p.extensions, *p.helpers]
+        if sorted(places) != sorted(e.cards):
+            out.append(f"farm cards misplaced: {sorted((Counter(places) - Counter(e.cards)).elements())} extra, "
+                       f"{sorted((Counter(e.cards) - Counter(places)).elements())} missing")
+        roofs = list(state.display) + list(state.unrevealed) + list(state.roof_box) + [r for p in players for r, _ in p.roofs]
+        if len(set(roofs)) != len(roofs) or not set(roofs) <= set(e.roofs):
+            out.append(f"roof markers in two places: {roofs}")
+        if len(state.rolled) not in (0, rules.dice_count(n)):
+            out.append(f"{len(state.rolled)} dice rolled instead of {rules.dice_count(n)}")
+        past_draft = state.phase in ("transport", "scoring") or state.over
+        for seat, p in enumerate(players):
+            if len(p.dice) > 2:
+                out.append(f"{p.name} took {len(p.dice)} dice")
+            if past_draft and state.rolled and p.faces != 3:
+                out.append(f"{p.name} resolved {p.faces} die faces this round, not 3")
+            if p.vp != sum(x.amount for x in p.ledger):
+                out.append(f"{p.name}'s VP {p.vp} differ from the ledger")
+            if min(p.vp, p.silver, p.trade, *p.goods.values()) < 0:
+                out.append(f"{p.name} holds a negative amount")
+            if len(p.carts) > 3 or len(p.helpers) > 3 or p.goods["pig"] > rules.sty(state, p):
+                out.append(f"{p.name} has too many carts, helpers or pigs")
+            if len(p.roofs) > rules.roof_capacity(state, p):
+                out.append(f"{p.name} owns {len(p.roofs)} roof markers")
+            if len(set(p.donkeys_used)) != len(p.donkeys_used) or len(p.donkeys_used) > 3:
+                out.append(f"{p.name} reused a donkey marker: {p.donkeys_used}")
+            kinds = [k for k, _ in p.crafts]
+            if len(set(kinds)) != len(kinds):
+                out.append(f"{p.name} holds two craft markers of one kind")
+            if state.siesta and sum(stack.count(seat) for stack in state.siesta) != 1:
+                out.append(f"{p.name}'s siesta disc is not on exactly one space")
+        for key, site in state.sites.items():
+            if site.craft_left < 0 or site.craft_left + sum(key in [k for k, _ in p.crafts] for p in players) != n:
+                out.append(f"{key}: craft markers not conserved")
+        if any(o not in (-1, NEUTRAL, *range(n)) or (o == NEUTRAL and n > 1) for o in state.market):
+            out.append("a market space holds an unknown marker")
+        releasing = state.top is not None and state.top.kind == "release"
+        if state.options["marker_limit"] == "enforce" and not releasing and state.top is not None \
+                and state.top.kind not in rules.AUTO_KINDS:
+            for seat, p in enumerate(players):
+                if rules.markers_in_use(state, seat) > rules.MARKERS and rules.releasable(state, seat):
+                    out.append(f"{p.name} has {rules.markers_in_use(state, seat)} markers in use")
+        if not 1 <= state.round <= 6 or (state.over and state.round != 6):
+            out.append(f"round {state.round} (over: {state.over})")
+        return out
+
+    # ------------------------------------------------------------ snapshot
+
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The table in the format of docs/la-granja-snapshot.md (what ``companion score la-granja`` reads)."""
+        return {
+            "game": self.name,
+            "players": [{
+                "name": p.name, "vp": p.vp, "silver": p.silver, "trade_goods": p.trade,
+                "goods": {k: v for k, v in p.goods.items() if v},
+                "field_crops": sum(1 for _, has in p.fields if has),
+                "stalls": sum(1 for o in state.market if o == seat),
+                "siesta": state.position(seat) if state.siesta else 0,
+            } for seat, p in enumerate(state.players)],
+            "prices": {"sell": dict(state.edition.sell)},
+            "siesta_vp": list(state.edition.siesta_vp),
+        }

@@ -1,0 +1,81 @@
+"""La Granja moves: a verb and its arguments in one line of text (docs/games/la-granja.md).
+
+Examples: ``place 12 ext silver olive:field``, ``die 4``, ``option siesta``, ``donkey 3``,
+``deliver wagner/2 wine``, ``deliver cart12 olive:field``, ``roof R5``, ``use R3``,
+``adjust vp 2 Helper 17 paid two VP``. The companion's own steps (chance) use ``card``,
+``start``, ``order``, ``lock``, ``reveal`` and ``roll``. ``parse_move(str(m)) == m`` always.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.core.errors import MalformedInputError
+from companion.core.game import Move
+
+# verb -> (fewest, most) arguments; -1: any number (the free text of ``adjust``)
+VERBS: dict[str, tuple[int, int]] = {
+    "place": (2, 8), "done": (0, 0), "skip": (0, 0), "discard": (1, 1), "roof": (1, 1), "pass": (0, 0),
+    "die": (1, 1), "option": (1, 1), "take": (1, 2), "upgrade": (1, 2), "deliver": (2, 2), "draw": (0, 0),
+    "donkey": (1, 1), "extra": (1, 1), "stall": (1, 1), "buy": (1, 1), "sell": (1, 1), "trade": (1, 1),
+    "use": (1, 2), "helper": (1, 1), "adjust": (2, -1), "release": (1, 1),
+    # the companion's chance steps
+    "card": (1, 1), "start": (1, 1), "order": (1, 1), "lock": (1, 1), "reveal": (1, 1), "roll": (1, 9),
+}
+CHANCE_VERBS = frozenset({"card", "start", "order", "lock", "reveal", "roll"})
+_ORDER = {k: i for i, k in enumerate(("olive", "grain", "grape", "pig"))}
+
+
+@dataclass(frozen=True, slots=True)
+class LGMove(Move):
+    """One La Granja move: ``verb`` and normalised ``args``."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    @property
+    def is_chance(self) -> bool:
+        return self.verb in CHANCE_VERBS
+
+
+def _token(token: str) -> str:
+    low = token.lower()
+    if len(low) >= 2 and low[0] in "rm" and low[1:].isdigit():
+        return low.upper()  # roof marker R7, market space M3
+    return low
+
+
+def parse_move(text: str) -> LGMove:
+    """Read a move; ``MalformedInputError`` names what is wrong."""
+    if not isinstance(text, str):
+        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
+    tokens = text.split()
+    if not tokens:
+        raise MalformedInputError("empty move")
+    verb = tokens[0].lower()
+    if verb not in VERBS:
+        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(VERBS)}")
+    low, high = VERBS[verb]
+    rest = tokens[1:]
+    if len(rest) < low or (high >= 0 and len(rest) > high):
+        raise MalformedInputError(f"{text!r}: {verb} takes {low} to {high if high >= 0 else 'any'} arguments")
+    if verb == "adjust":
+        kind, delta = rest[0].lower(), rest[1]
+        try:
+            amount = int(delta)
+        except ValueError:
+            raise MalformedInputError(f"{text!r}: {delta!r} is not a whole number") from None
+        return LGMove(verb, (kind, f"{amount:+d}", *rest[2:]))
+    args = tuple(_token(t) for t in rest)
+    if verb in ("roll",):
+        if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
+            raise MalformedInputError(f"{text!r}: dice show 1 to 6")
+        args = tuple(sorted(args))
+    if verb == "take" and len(args) == 2:
+        args = tuple(sorted(args, key=lambda a: (_ORDER.get(a, 9), a)))
+    if verb in ("die", "donkey", "extra", "discard", "card", "helper", "start", "order") and not args[0].isdigit():
+        raise MalformedInputError(f"{text!r}: {args[0]!r} is not a number")
+    return LGMove(verb, args)

@@ -1,0 +1,75 @@
+"""Score a La Granja table snapshot (docs/la-granja-snapshot.md): ``companion score la-granja FILE``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core.errors import MalformedInputError
+from companion.games.la_granja.data import GOODS, RESOURCES, Edition
+from companion.games.la_granja.scoring import Holdings, conversion, rank
+
+PLAYER_KEYS = frozenset({"name", "vp", "silver", "trade_goods", "goods", "field_crops", "stalls", "siesta"})
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise MalformedInputError(f"{what} must be a whole number of at least 0, not {value!r}")
+    return value
+
+
+def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
+    """Per player: ``round_points`` (with ``"score_round": true``), the conversion, ``total`` and ``rank``."""
+    if not isinstance(data, Mapping):
+        raise MalformedInputError("a La Granja snapshot is a JSON object with a \"players\" list")
+    if data.get("game", "la-granja") != "la-granja":
+        raise MalformedInputError(f"this snapshot is for {data.get('game')!r}, not la-granja")
+    players = data.get("players")
+    if not isinstance(players, list) or not 1 <= len(players) <= 4:
+        raise MalformedInputError("\"players\" must list 1 to 4 players")
+    score_round = data.get("score_round", False)
+    if not isinstance(score_round, bool):
+        raise MalformedInputError("\"score_round\" is true or false")
+    siesta_vp = data.get("siesta_vp", list(edition.siesta_vp))
+    if not isinstance(siesta_vp, list) or not siesta_vp:
+        raise MalformedInputError("\"siesta_vp\" lists the VP of each siesta space from the bottom")
+    siesta_vp = [_count(v, "a siesta_vp value") for v in siesta_vp]
+    sell = dict(edition.sell)
+    for kind, price in dict(data.get("sell", {})).items():
+        if kind not in RESOURCES:
+            raise MalformedInputError(f"\"sell\" prices are for {', '.join(RESOURCES)}, not {kind!r}")
+        sell[kind] = _count(price, f"the sell price of {kind}")
+    rows = []
+    for i, raw in enumerate(players):
+        if not isinstance(raw, Mapping):
+            raise MalformedInputError(f"player {i + 1} must be a JSON object")
+        unknown = set(raw) - PLAYER_KEYS
+        if unknown:
+            raise MalformedInputError(f"player {i + 1}: unknown keys {sorted(unknown)}; known: {sorted(PLAYER_KEYS)}")
+        name = str(raw.get("name", f"Player {i + 1}"))
+        goods = raw.get("goods", {})
+        if not isinstance(goods, Mapping) or not set(goods) <= set(GOODS):
+            raise MalformedInputError(f"{name}: \"goods\" counts {', '.join(GOODS)}")
+        held = {k: _count(goods.get(k, 0), f"{name}'s {k}") for k in GOODS}
+        _count(raw.get("field_crops", 0), f"{name}'s field_crops")
+        h = Holdings(name, _count(raw.get("vp", 0), f"{name}'s vp"), _count(raw.get("silver", 0), f"{name}'s silver"),
+                     _count(raw.get("trade_goods", 0), f"{name}'s trade_goods"), {k: held[k] for k in RESOURCES})
+        row: dict[str, Any] = {"name": name, "vp": h.vp}
+        points = h.vp
+        if score_round:
+            stalls = _count(raw.get("stalls", 0), f"{name}'s stalls")
+            pos = _count(raw.get("siesta", 0), f"{name}'s siesta")
+            if pos >= len(siesta_vp):
+                raise MalformedInputError(f"{name}'s siesta position {pos} is past the top space {len(siesta_vp) - 1}")
+            row["round_points"] = stalls + siesta_vp[pos]
+            points += row["round_points"]
+        row.update(conversion(h, sell))
+        row["total"] = points + row["conversion_points"]
+        rows.append(row)
+    rank(rows)
+    provisional = []
+    if "prices" in edition.provisional and not set(RESOURCES) <= set(data.get("sell", {})):
+        provisional.append("prices")
+    if score_round and "siesta" in edition.provisional and "siesta_vp" not in data:
+        provisional.append("siesta")
+    return {"game": "la-granja", "players": rows, "data": {"name": edition.name, "provisional": provisional}}

@@ -1,0 +1,39 @@
+"""The generic JSON API already serves La Granja: a game starts, seat pages keep hands private and
+list the seat's legal moves, a move plays, an illegal one is refused with its rule ID."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[FlaskClient]:
+    app: Flask = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "STREAM_HEARTBEAT_SECONDS": 0.05})
+    yield app.test_client()
+    app.extensions["keydom_table"].close()
+
+
+def test_three_player_game_through_the_api(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"game": "la-granja", "players": ["Ana", "Ben", "Cleo"]})
+    assert response.status_code == 201
+    game = response.get_json()
+    assert game["title"] == "La Granja" and any("PROVISIONAL" in w for w in game["warnings"])
+    assert all(p["hand"] is None and p["hand_size"] == 4 for p in game["view"]["players"])
+    assert "card ?" in game["log"][-1]                        # the deal is masked on the shared table
+    seat = game["to_move"]
+    pages = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"]
+    mine = client.get(pages[seat]["url"]).get_json()
+    other = client.get(pages[(seat + 1) % 3]["url"]).get_json()
+    assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in mine["legal"]
+    assert other["legal"] == [] and other["view"]["players"][seat]["hand"] is None
+    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "donkey 2"})
+    assert refused.status_code >= 400 and refused.get_json()["error"]["rule"] == "3.1"
+    played = client.post(f"/api/games/{game['id']}/moves", json={"move": "done"})
+    assert played.status_code == 200 and played.get_json()["game"]["to_move"] != seat
