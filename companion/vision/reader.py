@@ -9,7 +9,7 @@ scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Readin
 
 * one adaptive-threshold window of 19 px instead of three (3, 13, 23): a 16 mm sticker is 30-60 px
   across at 60-80 cm, and one pass is a third of the work;
-* candidate outlines only between 17 and 96 px a side (``MIN_/MAX_PERIMETER_RATE``);
+* candidate outlines only between 17 and 160 px a side, whatever the frame size;
 * bits sampled from the middle 40 % of each cell at 8 px per cell, so blur between cells does
   not flip them;
 * up to 2 wrong bits corrected: the registry's IDs are at least 7 bits apart, so a read two bits
@@ -41,10 +41,10 @@ from companion.vision.markers import marker_bits, marker_dictionary
 
 THRESHOLD_WINDOW_PX = 19
 """The adaptive threshold's window: about half a sticker at the closest camera distance."""
-MIN_PERIMETER_RATE = 0.035
-"""Shortest outline, as a fraction of the frame's longer side (17 px a side at 1920 px)."""
-MAX_PERIMETER_RATE = 0.2
-"""Longest outline (96 px a side at 1920 px)."""
+MIN_SIDE_PX = 17
+"""The smallest marker side looked at (a 16 mm sticker's marker is 22 px or more at 80 cm)."""
+MAX_SIDE_PX = 160
+"""The largest marker side looked at."""
 CELL_MARGIN = 0.3
 """The part of each cell's edge left out when reading its bit."""
 CELL_PX = 8
@@ -77,8 +77,6 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
-    params.minMarkerPerimeterRate = MIN_PERIMETER_RATE
-    params.maxMarkerPerimeterRate = MAX_PERIMETER_RATE
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -90,9 +88,8 @@ class CodeReader:
     def __init__(self, registry: CodeRegistry) -> None:
         self.registry = registry
         dictionary = marker_dictionary(registry.marker_family)
-        params = detector_parameters()
-        params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, dictionary.maxCorrectionBits))
-        self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+        self._dictionary = dictionary
+        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
         self._size = dictionary.markerSize + 2
         self._ids = [c.marker_id for c in registry]
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
@@ -101,7 +98,7 @@ class CodeReader:
     def read(self, image: npt.NDArray[np.uint8]) -> FrameReading:
         """The stickers in ``image`` (BGR or grey, 8 bits)."""
         grey = _grey(image)
-        corners, ids, rejected = self._detector.detectMarkers(grey)
+        corners, ids, rejected = self._detector(max(grey.shape)).detectMarkers(grey)
         found: list[Detection] = []
         unknown: list[int] = []
         for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
@@ -115,6 +112,17 @@ class CodeReader:
         found += self._second_look(grey, rejected, found)
         kept, implausible = plausible(found)
         return FrameReading(kept, unknown, implausible)
+
+    def _detector(self, longer_side: int) -> cv2.aruco.ArucoDetector:
+        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
+        detector = self._detectors.get(longer_side)
+        if detector is None:
+            params = detector_parameters()
+            params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
+            params.minMarkerPerimeterRate = 4 * MIN_SIDE_PX / longer_side
+            params.maxMarkerPerimeterRate = 4 * MAX_SIDE_PX / longer_side
+            detector = self._detectors[longer_side] = cv2.aruco.ArucoDetector(self._dictionary, params)
+        return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
                      found: list[Detection]) -> list[Detection]:

@@ -185,7 +185,7 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
     homography, camera = _camera(preset, rng, (float(centre[0]), float(centre[1])))
 
     origin, size = _table_window(homography, centre)
-    texture = _draw_table(rng, origin, size, placements, components, decoys)
+    texture = _draw_table(rng, origin, size, placements, components, decoys, registry.marker_family)
     to_texture = np.array([[TEXTURE_PX_PER_MM, 0, -origin[0] * TEXTURE_PX_PER_MM],
                            [0, TEXTURE_PX_PER_MM, -origin[1] * TEXTURE_PX_PER_MM], [0, 0, 1]])
     upscale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
@@ -256,7 +256,8 @@ def _table_window(homography: npt.NDArray[np.float64], centre: tuple[float, floa
 
 
 def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tuple[float, float],
-                placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy]) -> Image:
+                placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy],
+                family: str) -> Image:
     """The table seen from straight above at ``TEXTURE_PX_PER_MM``: board, art, tiles, tokens, stickers."""
     scale = TEXTURE_PX_PER_MM
     w, h = int(size[0] * scale) + 1, int(size[1] * scale) + 1
@@ -289,7 +290,7 @@ def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tup
             cv2.circle(canvas, centre, int(11.5 * scale), (20, 20, 20), 2)
         else:
             cv2.circle(canvas, centre, int(13 * scale), SEAT_BGR[(component.group or 1) - 1], -1)
-        art = marker_image(component, _art_px(component.sticker_mm))
+        art = marker_image(component, _art_px(component.sticker_mm), family)
         _paste(canvas, art, centre, component.sticker_mm + 2 * STICKER_WHITE_BORDER_MM, placement.rotation_deg, scale)
     for decoy in decoys:
         _paste(canvas, decoy.artwork, px(decoy.x_mm, decoy.y_mm), decoy.size_mm, decoy.rotation_deg, scale, border=False)
