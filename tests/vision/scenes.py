@@ -128,12 +128,20 @@ class Scene:
     difficulty: str
     seed: int
     camera: dict[str, float] = field(default_factory=dict)
+    cut_off: dict[str, tuple[Pixel, float]] = field(default_factory=dict)
+    """Stickers partly outside the frame: true centre and size. Reading them is allowed, not required."""
 
     def score(self, detections: Sequence[Detection]) -> Outcome:
-        """Found: true codes read within a third of a sticker of their centre; false: any other read."""
+        """Found: true codes read within a third of a sticker of their centre; false: any other read
+        (a read of a sticker cut off by the frame's edge, where it lies, is neither)."""
         found: list[str] = []
         false_reads: list[Detection] = []
         for detection in detections:
+            if detection.code in self.cut_off:
+                (x, y), side = self.cut_off[detection.code]
+                if math.dist((x, y), detection.center) > side / 3:
+                    false_reads.append(detection)
+                continue
             centre = self.truth.get(detection.code)
             if centre is None or math.dist(centre, detection.center) > self.sticker_px[detection.code] / 3:
                 false_reads.append(detection)
@@ -199,13 +207,17 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
 
     truth: dict[str, Pixel] = {}
     sticker_px: dict[str, float] = {}
+    cut_off: dict[str, tuple[Pixel, float]] = {}
     for placement, component in zip(placements, components):
         corners = _project(homography, _square(placement.x_mm, placement.y_mm, component.sticker_mm, placement.rotation_deg))
+        cx, cy = _project(homography, np.array([[placement.x_mm, placement.y_mm]]))[0]
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
         if np.all((corners[:, 0] > 2) & (corners[:, 0] < WIDTH - 2) & (corners[:, 1] > 2) & (corners[:, 1] < HEIGHT - 2)):
-            cx, cy = _project(homography, np.array([[placement.x_mm, placement.y_mm]]))[0]
             truth[component.code] = (float(cx), float(cy))
-            sticker_px[component.code] = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-    return Scene(image, truth, sticker_px, difficulty, seed, camera)
+            sticker_px[component.code] = side
+        else:
+            cut_off[component.code] = ((float(cx), float(cy)), side)
+    return Scene(image, truth, sticker_px, difficulty, seed, camera, cut_off)
 
 
 def _camera(preset: Difficulty, rng: np.random.Generator, target: tuple[float, float]) -> tuple[npt.NDArray[np.float64], dict[str, float]]:
