@@ -179,6 +179,37 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert log_count(page) == start and api.get()["view"]["land_office"] == game["view"]["land_office"]
     page.screenshot(path=str(shots / "touch-04-refused.png"))
 
+    phone = browser.new_context(viewport={"width": 400, "height": 860}, locale="de-DE").new_page()
+    phone.set_default_timeout(TIMEOUT)
+    phone.goto(f"{base}/games/{game_id}/setup")
+    phone.locator(".setup-step[data-step='3']").wait_for(state="attached")
+    phone.click("#setup-next")
+    phone.click("#setup-next")
+    assert "Startplättchen" in phone.inner_text(".setup-step:not([hidden]) h2")
+    phone.screenshot(path=str(shots / "touch-10-phone-setup-de.png"), full_page=True)
+    phone.goto(f"{base}/games/{game_id}")
+    phone.locator("#flow:not([hidden]) .flow-verb[data-verb='bid']").click()
+    phone.locator("#land-office .slot.choice").first.wait_for()
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
+    phone.screenshot(path=str(shots / "touch-11-phone-flow-de.png"), full_page=True)
+
+    # ---------------------------------------------------------------- harvest: tap a tile of the own board
+    page.click(".flow-verb[data-verb='harvest']")
+    tiles = page.locator(f".board[data-seat='{seat}'] .hex.choice")
+    assert tiles.count() >= 1 and page.locator(".board .hex.choice").count() == tiles.count()  # only own tiles light up
+    first = tiles.first.get_attribute("data-label")
+    harvested = flow_sends(page, tiles.first.click)
+    assert harvested["status"] == 200 and harvested["played"][0].startswith(f"harvest {first}")
+    page.locator(f".board[data-seat='{seat}'] .hex[data-label='{first}'][data-harvested='true']").wait_for()
+    if api.get()["view"]["pending"]:  # the rest of the group in one tap, then done
+        group = [m.split()[1] for m in api.get()["choices"] if m.startswith("harvest ") and "/" not in m]
+        page.click(".flow-harvest-all")
+        for label in group:
+            page.locator(f".board[data-seat='{seat}'] .hex[data-label='{label}'][data-harvested='true']").wait_for()
+        if api.get()["view"]["pending"]:
+            flow_sends(page, lambda: page.click(".flow-verb[data-verb='done']"))
+    page.locator("#turn", has_text="Actions taken: A").wait_for()
+
     page.click(".flow-verb[data-verb='bid']")
     page.locator(f"#land-office .slot.choice[data-label='{tile}']").click()
     page.click(f".stepper-row[data-crop='{have}'] .more")

@@ -159,8 +159,13 @@ export function createFlows(play) {
     return token;
   }
 
+  function harvesting() {
+    return Boolean(game.view.pending && game.view.pending.kind === "harvest");
+  }
+
   function verbStep(list) {
     return [h("p", { class: "flow-prompt" }, t("flow_choose_action")),
+      harvesting() && list.includes("harvest") ? harvestAll() : null,
       h("div", { class: "flow-verbs" }, list.map((verb) => {
         const whole = nextTokens(game.choices, [verb]);
         const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
@@ -182,7 +187,7 @@ export function createFlows(play) {
       const kind = [...kinds][0] || "tile";
       parts.push(h("p", { class: "flow-prompt" }, t(`flow_choose_${kind}`, { name: playerName(game, seat) })));
       parts.push(h("div", { class: `flow-tokens kind-${kind}` }, next.map((token) => tokenButton(verb, index, token, seat))));
-      if (verb === "harvest" && game.view.pending && game.view.pending.kind === "harvest") parts.push(harvestAll());
+      if (verb === "harvest" && harvesting()) parts.push(harvestAll());
     }
     if (complete) {
       const finish = h("button", { type: "button", class: "primary flow-finish", "data-move": moveOf(picked) },
