@@ -315,3 +315,28 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert "Gleichstände" in page.inner_text("#final") and "Steine hinter den Sichtschirmen" in page.inner_text("#final")
     page.screenshot(path=str(shots / "touch-09-final-de.png"), full_page=True)
     assert errors == []
+
+
+def test_tie_breaks_are_named_on_the_scoring_screen(server: int, browser: Any) -> None:
+    """The scoring screen's sentences for each tie-break of R-END (spec 8), from score rows as the API gives them."""
+    page = browser.new_context(locale="en-US").new_page()
+    page.goto(f"http://127.0.0.1:{server}/")
+    page.locator("#new-game").wait_for()
+
+    def notes(rows: list[tuple[str, int, int, int]], tiles_rule: str = "fields_only") -> list[str]:
+        given = [{"name": n, "total": total, "tiebreak": {"tiles": tiles, "stones": stones}} for n, total, tiles, stones in rows]
+        found: list[str] = page.evaluate(
+            "([rows, rule]) => import('/static/js/scoring.js').then(m => m.tiebreakNotes(rows, {tiebreak_tiles: rule}))",
+            [given, tiles_rule])
+        return found
+
+    assert notes([("Alice", 30, 12, 2), ("Bob", 28, 14, 5)]) == ["No tie: no tie-break was needed."]
+    assert notes([("Alice", 30, 12, 2), ("Bob", 30, 10, 5)]) == [
+        "Alice and Bob tie on 30 points: more tiles on the board decide (Alice 12, Bob 10)."]
+    assert notes([("Alice", 30, 12, 2), ("Bob", 30, 12, 5)]) == [
+        "Alice and Bob tie on 30 points and 12 tiles on the board: more stones left decide (Alice 2, Bob 5)."]
+    assert notes([("Alice", 30, 12, 2), ("Bob", 30, 12, 2)]) == [
+        "Alice and Bob tie on 30 points, tiles and stones: they share the place."]
+    three = notes([("Alice", 30, 12, 2), ("Bob", 30, 12, 5), ("Cara", 30, 9, 7)], "fields_and_workers")
+    assert three == ["Alice, Bob and Cara tie on 30 points: more tiles and workers on the board decide "
+                     "(Alice 12, Bob 12, Cara 9). Then more stones left decide (Alice 2, Bob 5, Cara 7)."]

@@ -18,6 +18,11 @@ const GAP = 14;
 const NAME_WIDTH = 120;
 const CHART_WIDTH = 640;
 
+/** "Alice", "Alice and Bob", "Alice, Bob and Cara". */
+function namesText(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")}${t("and")}${names[names.length - 1]}`;
+}
+
 /** The score table of `rows` (API score rows in seat order); `final` adds the ranks. */
 export function scoreTable(game, rows, final) {
   const cols = ["col_player", ...PARTS.map(([, key]) => key), "col_total"];
@@ -40,7 +45,7 @@ export function scoreTable(game, rows, final) {
 export function winnerText(game, rows) {
   const winners = rows.filter((row) => row.rank === 1);
   if (!winners.length) return "";
-  const names = winners.map((row) => row.name).join(t("and"));
+  const names = namesText(winners.map((row) => row.name));
   const dots = rows.map((row, seat) => (row.rank === 1 ? seatDot(game, seat) : null)).filter(Boolean);
   return [...dots, t(winners.length > 1 ? "winners" : "winner", { names, points: winners[0].total })];
 }
@@ -53,7 +58,7 @@ export function tiebreakNotes(rows, options) {
   for (const total of totals) {
     const level = rows.filter((row) => row.total === total);
     if (level.length < 2) continue;
-    const names = level.map((row) => row.name).join(t("and"));
+    const names = namesText(level.map((row) => row.name));
     const counts = (key) => level.map((row) => `${row.name} ${row.tiebreak[key]}`).join(", ");
     const tileCounts = new Set(level.map((row) => row.tiebreak.tiles));
     const sameStones = new Set(level.map((row) => row.tiebreak.stones)).size === 1;
@@ -73,7 +78,7 @@ export function tiebreakNotes(rows, options) {
 export function scoreChart(game, rows) {
   const most = Math.max(1, ...rows.map((row) => row.total));
   const scale = (CHART_WIDTH - NAME_WIDTH - 50) / most;
-  const height = rows.length * (BAR + GAP) + 40;
+  const height = rows.length * (BAR + GAP);
   const bars = rows.map((row, seat) => {
     const y = seat * (BAR + GAP);
     let x = NAME_WIDTH;
@@ -93,12 +98,15 @@ export function scoreChart(game, rows) {
       segments,
       svg("text", { x: (x + 8).toFixed(1), y: y + BAR / 2 + 6, class: "total" }, String(row.total)));
   });
-  const legendY = rows.length * (BAR + GAP) + 14;
-  const legend = PARTS.map(([part, key], i) => svg("g", { class: "legend" },
-    svg("rect", { class: `seg seg-${part}`, x: NAME_WIDTH + i * 130, y: legendY, width: 14, height: 14 }),
-    svg("text", { x: NAME_WIDTH + i * 130 + 20, y: legendY + 12 }, t(key))));
   return svg("svg", { class: "score-chart", viewBox: `0 0 ${CHART_WIDTH} ${height}`, role: "img",
-                      "aria-label": t("chart_label") }, bars, legend);
+                      "aria-label": t("chart_label") }, bars);
+}
+
+/** The chart's legend: a swatch and the name of each part. */
+function chartLegend() {
+  return h("ul", { class: "chart-legend" }, PARTS.map(([part, key]) => h("li", {},
+    svg("svg", { width: 14, height: 14, "aria-hidden": "true" }, svg("rect", { class: `seg seg-${part}`, width: 14, height: 14 })),
+    " ", t(key))));
 }
 
 /** The stones form: one fieldset per player with a count per crop, prefilled with `stones[seat]` if known. */
@@ -155,7 +163,8 @@ export function createFinal(gameId) {
           scoreTable(game, rows, true),
           h("h3", {}, t("tiebreak_heading")),
           h("ul", { class: "tiebreaks" }, tiebreakNotes(rows, view.options).map((note) => h("li", {}, note)))),
-        h("figure", { class: "score-figure" }, scoreChart(game, rows), h("figcaption", { class: "muted" }, t("chart_caption")))),
+        h("figure", { class: "score-figure" }, scoreChart(game, rows), chartLegend(),
+          h("figcaption", { class: "muted" }, t("chart_caption")))),
       stonesForm(game, entered, async (stones) => {
         const answer = await api("POST", gamePath(gameId, "/score"), { stones });
         if (!answer.ok) return showError(answer.data);
@@ -167,9 +176,10 @@ export function createFinal(gameId) {
 
   return {
     render(game) {
-      last = game;
       if (game.view.phase !== "over") rescored = null;
-      if (rescored && document.activeElement && document.activeElement.closest("#stones-form")) return; // typing: keep it
+      const typing = document.activeElement && document.activeElement.closest("#stones-form");
+      if (typing && last && last.version === game.version && byId("stones-form")) return; // keep what is being typed
+      last = game;
       draw(game);
     },
   };
