@@ -234,7 +234,8 @@ export function createFlows(play) {
         h("span", { class: "chip" }, cropName(crop)), less, count, more);
     });
     const n = total();
-    const label = verb === "bid" ? t("flow_place_bid", { n, label: picked[1] }) : t("flow_add_stones", { n });
+    const key = `${verb === "bid" ? "flow_place_bid" : "flow_add_stones"}${n === 1 ? "_one" : ""}`;
+    const label = t(key, { n, label: picked[1] });
     const send = h("button", { type: "button", class: "primary flow-send" }, label);
     send.disabled = n === 0;
     send.addEventListener("click", () => {
