@@ -8,7 +8,8 @@ placed with the stepper and fixed with Done, the turn is ended. The game is then
 through the API up to an event every player answers; the panel asks them one by one in turn
 order and the answers are tapped. At the end the scoring screen shows the breakdown, the
 tie-breaks and the chart, and rescoring with entered stones. Screenshots:
-test-output/screenshots/touch-*.png.
+test-output/screenshots/touch-*.png. Two shorter tests: the tie-break sentences, and 80 random
+legal moves of a 3-player game each made by tapping (every legal move is reachable in the panel).
 """
 
 from __future__ import annotations
@@ -340,3 +341,67 @@ def test_tie_breaks_are_named_on_the_scoring_screen(server: int, browser: Any) -
     three = notes([("Alice", 30, 12, 2), ("Bob", 30, 12, 5), ("Cara", 30, 9, 7)], "fields_and_workers")
     assert three == ["Alice, Bob and Cara tie on 30 points: more tiles and workers on the board decide "
                      "(Alice 12, Bob 12, Cara 9). Then more stones left decide (Alice 2, Bob 5, Cara 7)."]
+
+
+TOUCH_MOVES = 80
+"""Random legal moves made by tapping in the second test: abilities, payments, events come up on the way."""
+
+
+def tokens_of(move: str) -> list[str]:
+    """As the flows split a move: "harvest B3/wine" -> harvest, B3, /wine."""
+    verb, *args = move.split()
+    tokens = [verb]
+    for arg in args:
+        label, cut, crop = arg.partition("/")
+        tokens += [label, f"/{crop}"] if cut else [arg]
+    return tokens
+
+
+def tap(page: Any, move: str, choices: list[str]) -> dict[str, Any]:
+    """Make `move` on the table by tapping the flow panel's buttons (the stepper for stones); the API's answer."""
+    tokens = tokens_of(move)
+
+    def longer(prefix: list[str]) -> bool:
+        return any(len(t) > len(prefix) and t[:len(prefix)] == prefix for t in map(tokens_of, choices))
+
+    verb = page.locator(f"#flow .flow-verb[data-verb='{tokens[0]}']")
+    if verb.count():  # (a decision with one verb skips its button)
+        if len(tokens) == 1 and not longer(tokens):
+            return flow_sends(page, verb.click)
+        verb.click()
+    for i, token in enumerate(tokens[1:], start=1):
+        if page.locator("#flow .stepper").count():  # one stone of this crop, then send
+            page.click(f".stepper-row[data-crop='{token}'] .more")
+            return flow_sends(page, lambda: page.click(".flow-send"))
+        button = page.locator(f"#flow .flow-token[data-token='{token}']")
+        if i == len(tokens) - 1 and not longer(tokens):
+            return flow_sends(page, button.click)
+        button.click()
+    return flow_sends(page, lambda: page.click("#flow .flow-finish"))
+
+
+def test_random_legal_moves_are_all_made_by_tapping(server: int, browser: Any) -> None:
+    """Every legal move can be reached in the flow panel: random ones of three players, each tapped."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    created = page.request.post(f"{base}/api/games", data={"players": ["Alice", "Bob", "Cara"]}).json()
+    api = Api(page, base, created["id"])
+    page.goto(f"{base}/games/{created['id']}")
+    rng = random.Random(11)
+    verbs: set[str] = set()
+    for _ in range(TOUCH_MOVES):
+        game = api.get()
+        if game["to_move"] is None:
+            break
+        page.locator(f"#flow[data-seat='{game['to_move']}']").wait_for()
+        wait_log(page, len(game["log"]))
+        legal = api.private(game["to_move"])["legal"]
+        others = [m for m in legal if m != "end"]
+        move = rng.choice(others) if others and rng.random() < 0.8 else rng.choice(legal)
+        answer = tap(page, move, game["choices"])
+        assert answer["status"] == 200, (move, answer)
+        assert answer["played"][0].split(":")[0] == move
+        verbs.add(move.split()[0])
+    print(f"\ntapped verbs: {sorted(verbs)}")
+    assert {"play", "bid", "end"} <= verbs, verbs
