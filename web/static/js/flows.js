@@ -201,13 +201,26 @@ export function createFlows(play) {
   function tokenButton(verb, index, token, seat) {
     const kind = tokenKind(verb, index, token);
     const crop = kind === "crop" ? token : kind === "substitute" ? token.slice(1) : kind === "tile" ? cropOfLabel(token) : null;
+    const where = kind === "tile" ? placeOf(token) : null;
     const button = h("button", { type: "button", class: `flow-token${crop ? ` crop-${crop}` : ""}`, "data-token": token },
-      tokenLabel(verb, index, token));
+      tokenLabel(verb, index, token), where ? h("small", { class: "where" }, where) : null);
     button.addEventListener("click", () => pick(token));
     if (kind === "tile" || kind === "space") {
       for (const el of labelTargets(token, kind, seat)) el.classList.add("choice");
     }
     return button;
+  }
+
+  /** Where field tile `label` lies now, in words (a board, a warehouse, the land office, the fallow area). */
+  function placeOf(label) {
+    const view = game.view;
+    if (view.land_office.includes(label)) return t("place_office");
+    if (view.fallow.includes(label)) return t("place_fallow");
+    for (const player of view.players) {
+      if (player.warehouse.some((entry) => entry.label === label)) return t("place_warehouse", { name: player.name });
+      if (player.tiles.some((tile) => tile.label === label)) return t("place_board", { name: player.name });
+    }
+    return null;
   }
 
   function cropOfLabel(label) {

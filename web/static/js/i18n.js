@@ -187,6 +187,10 @@ export const en = {
   flow_place_bid_one: "Bid 1 stone for {label}",
   flow_add_stones_one: "Add 1 stone",
   flow_harvest_all: "Harvest every tile of this group",
+  place_office: "land office",
+  place_fallow: "fallow area",
+  place_warehouse: "{name}'s warehouse",
+  place_board: "{name}'s board",
   expert_summary: "Type a move (notation, for experts)",
   setup_link: "Setup guide",
 
@@ -475,6 +479,10 @@ export const de = {
   flow_place_bid_one: "1 Stein für {label} bieten",
   flow_add_stones_one: "1 Stein dazulegen",
   flow_harvest_all: "Alle Plättchen dieser Gruppe ernten",
+  place_office: "Grundbuchamt",
+  place_fallow: "Brachfelder",
+  place_warehouse: "Lager von {name}",
+  place_board: "Tableau von {name}",
   expert_summary: "Zug eintippen (Notation, für Erfahrene)",
   setup_link: "Aufbauhilfe",
 
