@@ -11,8 +11,11 @@ import { CROPS, byId, cropName, fill, h, paintSeat, playerName, seatColour, seat
 const SPACE_TOKENS = { play: [2], bonus: [1], remove: [1], move: [1, 2], reuse: [1] };
 /** Verbs whose crop tokens are counted with a stepper (one stone per move: the first in the bid, then add). */
 const STEPPER_VERBS = ["bid", "add"];
-/** The order of the verb buttons (the others follow in the order the game gives them). */
-const VERB_ORDER = ["harvest", "play", "remove", "buy", "bid", "add", "pay", "end", "done", "decline"];
+/** The order of the verb buttons: these first, then the others as the game gives them, then LAST_VERBS. */
+const VERB_ORDER = ["harvest", "play", "remove", "buy", "bid", "add", "pay"];
+const LAST_VERBS = ["done", "end", "decline"];
+/** The action (spec 3) a verb starts on a turn, shown on its button then (not in the decisions that follow). */
+const ACTIONS = { harvest: "A", play: "B", remove: "B", buy: "C", bid: "D" };
 const TILE_PLACES = "#boards .hex, #land-office [data-label], .warehouse-tile, #fallow [data-label]";
 
 /** "harvest B3/wine" -> ["harvest", "B3", "/wine"]. */
@@ -54,7 +57,8 @@ function tokenKind(verb, index, token) {
 
 function verbs(choices) {
   const found = [...new Set(choices.map((move) => move.split(" ")[0]))];
-  const rank = (verb) => (VERB_ORDER.includes(verb) ? VERB_ORDER.indexOf(verb) : VERB_ORDER.length);
+  const rank = (verb) => (VERB_ORDER.includes(verb) ? VERB_ORDER.indexOf(verb)
+    : LAST_VERBS.includes(verb) ? VERB_ORDER.length + 1 + LAST_VERBS.indexOf(verb) : VERB_ORDER.length);
   return found.sort((a, b) => rank(a) - rank(b));
 }
 
@@ -147,8 +151,8 @@ export function createFlows(play) {
 
   function verbLabel(verb) {
     const key = `flow_verbs.${verb}`;
-    const text = t(key);
-    return text === key ? verb : text;
+    const text = t(key) === key ? verb : t(key);
+    return ACTIONS[verb] && !game.view.pending ? t("flow_action", { verb: text, action: ACTIONS[verb] }) : text;
   }
 
   function tokenLabel(verb, index, token) {

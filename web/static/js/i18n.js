@@ -169,6 +169,7 @@ export const en = {
 
   // table: touch flows
   flow_decides: "{name} decides",
+  flow_action: "{verb} ({action})",
   flow_choose_action: "Tap what to do:",
   flow_choose_tile: "Tap a highlighted tile (on a board, in the land office or a warehouse) or a button below.",
   flow_choose_space: "Tap a highlighted space on {name}'s board, or a button below.",
@@ -281,8 +282,8 @@ export const en = {
   // Variant flags: {name: {label, help}} overrides the API's English text (empty: use the API's).
   variants: {},
   flow_verbs: {
-    harvest: "Harvest (A)", play: "Place a worker (B)", remove: "Take a worker back (B)",
-    buy: "Buy from a warehouse (C)", bid: "Buy from the land office: bid (D)", end: "End the turn",
+    harvest: "Harvest", play: "Place a worker", remove: "Take a worker back",
+    buy: "Buy from a warehouse", bid: "Buy from the land office: bid", end: "End the turn",
     add: "Add stones to the bid", pay: "Pay a stone", gain: "Take a stone from the supply", take: "Take",
     flip: "Flip back", fallow: "To the fallow area", seize: "Seize a tile", reuse: "Use a worker again",
     bonus: "Re-place the worker", give: "Give a tile", swap: "Swap tiles", move: "Move a worker",
@@ -461,6 +462,7 @@ export const de = {
 
   // table: touch flows
   flow_decides: "{name} entscheidet",
+  flow_action: "{verb} ({action})",
   flow_choose_action: "Tippe, was du tust:",
   flow_choose_tile: "Tippe ein hervorgehobenes Plättchen (auf einem Tableau, im Grundbuchamt oder einem Lager) oder einen Knopf unten.",
   flow_choose_space: "Tippe ein hervorgehobenes Feld auf dem Tableau von {name} oder einen Knopf unten.",
@@ -572,8 +574,8 @@ export const de = {
   },
   variants: {},
   flow_verbs: {
-    harvest: "Ernten (A)", play: "Arbeiter einsetzen (B)", remove: "Arbeiter zurücknehmen (B)",
-    buy: "Aus einem Lager kaufen (C)", bid: "Vom Grundbuchamt: bieten (D)", end: "Zug beenden",
+    harvest: "Ernten", play: "Arbeiter einsetzen", remove: "Arbeiter zurücknehmen",
+    buy: "Aus einem Lager kaufen", bid: "Vom Grundbuchamt: bieten", end: "Zug beenden",
     add: "Steine zum Gebot legen", pay: "Einen Stein zahlen", gain: "Stein aus dem Vorrat nehmen", take: "Nehmen",
     flip: "Zurückdrehen", fallow: "Auf die Brache", seize: "Plättchen beschlagnahmen", reuse: "Arbeiter erneut nutzen",
     bonus: "Arbeiter neu einsetzen", give: "Plättchen schenken", swap: "Plättchen tauschen", move: "Arbeiter versetzen",
