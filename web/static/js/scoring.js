@@ -15,7 +15,7 @@ const PARTS = [
 ];
 const BAR = 30;
 const GAP = 14;
-const NAME_WIDTH = 120;
+const NAME_WIDTH = 150;
 const CHART_WIDTH = 640;
 
 /** "Alice", "Alice and Bob", "Alice, Bob and Cara". */
@@ -77,7 +77,7 @@ export function tiebreakNotes(rows, options) {
 /** A stacked bar per player: workers, largest group, second group, majorities; the total at the end. */
 export function scoreChart(game, rows) {
   const most = Math.max(1, ...rows.map((row) => row.total));
-  const scale = (CHART_WIDTH - NAME_WIDTH - 50) / most;
+  const scale = (CHART_WIDTH - NAME_WIDTH - 60) / most;
   const height = rows.length * (BAR + GAP);
   const bars = rows.map((row, seat) => {
     const y = seat * (BAR + GAP);
@@ -94,9 +94,9 @@ export function scoreChart(game, rows) {
     const colour = seatColour(game, seat);
     return svg("g", { class: "bar", "data-seat": seat, "data-total": row.total },
       colour ? svg("rect", { x: 0, y: y + BAR / 2 - 6, width: 12, height: 12, rx: 6, fill: colour }) : null,
-      svg("text", { x: 18, y: y + BAR / 2 + 6, class: "name" }, row.name),
+      svg("text", { x: 18, y: y + BAR / 2 + 7, class: "name" }, row.name.length > 11 ? `${row.name.slice(0, 10)}…` : row.name),
       segments,
-      svg("text", { x: (x + 8).toFixed(1), y: y + BAR / 2 + 6, class: "total" }, String(row.total)));
+      svg("text", { x: (x + 8).toFixed(1), y: y + BAR / 2 + 7, class: "total" }, String(row.total)));
   });
   return svg("svg", { class: "score-chart", viewBox: `0 0 ${CHART_WIDTH} ${height}`, role: "img",
                       "aria-label": t("chart_label") }, bars);
