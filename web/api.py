@@ -19,7 +19,7 @@ from companion.core.errors import (
     UnknownGameError,
 )
 from companion.games import find_game
-from web.table import get_table, public_game
+from web.table import get_table, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -134,6 +134,34 @@ def score(game_id: str) -> Response:
     """The score breakdown: final once the game is over, else the public projection."""
     session = get_table().session(game_id)
     return jsonify(final=session.is_over, players=session.view(None)["score"])
+
+
+@bp.post("/games/<game_id>/score")
+def rescore(game_id: str) -> Response:
+    """The score with stones entered by the players: ``{"stones": [{"wheat": 2, ...}, null, ...]}``, one entry
+    per seat (``null``: the companion's count, only once the game is over). The stored game is unchanged."""
+    stones = body().get("stones")
+    session = get_table().session(game_id)
+    seats = len(session.players)
+    if not isinstance(stones, list) or len(stones) != seats or not all(s is None or isinstance(s, dict) for s in stones):
+        raise MalformedInputError(f"stones must be a list of {seats} entries in seat order: counts by crop, or null")
+    if not session.is_over and None in stones:
+        raise MalformedInputError("before the end, give every player's stones: the companion shows no screen")
+    scorer = getattr(session.game, "score_with_stones", None)
+    if scorer is None:
+        raise UnknownGameError(f"{session.game.title} cannot be rescored with entered stones")
+    players = scorer(session.state, stones)
+    return jsonify(final=session.is_over, rescored=True, entered=[s is not None for s in stones], players=players)
+
+
+@bp.get("/games/<game_id>/setup")
+def setup_guide(game_id: str) -> Response:
+    """What to lay out for this table (the game's setup guide, from its setup draws)."""
+    session = get_table().session(game_id)
+    guide = session.game.setup_guide(setup_state(session))
+    if guide is None:
+        raise UnknownGameError(f"{session.game.title} has no setup guide")
+    return jsonify(players=list(session.players), colours=list(session.colours), guide=guide)
 
 
 @bp.get("/games/<game_id>/seats")

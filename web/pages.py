@@ -32,6 +32,13 @@ def table(game_id: str) -> str:
     return render_template("table.html", game_id=game_id)
 
 
+@bp.get("/games/<game_id>/setup")
+def setup(game_id: str) -> str:
+    """The setup guide of one game: what to lay out, step by step (404 if there is no such game)."""
+    get_table().store.get(game_id)
+    return render_template("setup.html", game_id=game_id)
+
+
 @bp.get("/games/<game_id>/seat/<token>")
 def seat(game_id: str, token: str) -> str:
     """One seat's private page (404 unless the token is that game's link for some seat)."""

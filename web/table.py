@@ -128,7 +128,19 @@ def public_game(session: Session, table: Table | None = None) -> dict[str, Any]:
         "view": session.view(None),
         "log": session.export(None)["log"],
         "warnings": game.data_warnings(),
+        "choices": [str(move) for move in game.public_moves(state)],
     }
+
+
+def setup_state(session: Session) -> Any:
+    """The state when the first player decides: the setup draws replayed from the log."""
+    game = session.game
+    state = game.setup(session.players, session.options)
+    for move in session.history:
+        if game.current_player(state) != CHANCE:
+            break
+        state = game.apply(state, move)
+    return state
 
 
 def get_table() -> Table:

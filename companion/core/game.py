@@ -118,6 +118,22 @@ class Game(ABC, Generic[S, M]):
         """Broken invariants of ``state`` (conservation of pieces and the like); empty if sound."""
         return []
 
+    def public_moves(self, state: S) -> list[M]:
+        """The moves of whoever decides now, as the whole table may know them (empty at a draw or the end).
+
+        ``legal_moves`` can give hidden information away (which bids a player can pay tells
+        what is behind their screen). A shared screen offers these instead: every legal move,
+        plus moves that would be legal for some hidden information the table cannot rule
+        out; the core refuses those with its reason when played. The default is
+        ``legal_moves``, for a game whose decider hides nothing that changes their moves.
+        """
+        return [] if self.current_player(state) in (CHANCE, TERMINAL) else self.legal_moves(state)
+
+    def setup_guide(self, state: S) -> dict[str, Any] | None:
+        """What to lay out on the table once the setup draws are made (``state`` is the state when
+        the first player decides), naming each physical piece; ``None`` if the game has no guide."""
+        return None
+
     def describe(self, state: S, move: M, viewer: int | None) -> str:
         """The move's text as ``viewer`` may see it in the log (hidden draws are masked)."""
         return str(move)

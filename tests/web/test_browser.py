@@ -20,6 +20,8 @@ def test_a_table_in_the_browser(server: int, browser: Any, shots: Path) -> None:
     names.nth(1).fill("Bob")
     tablet.screenshot(path=str(shots / "01-new-game.png"), full_page=True)
     tablet.locator("form#new-game button[type='submit']").click()
+    tablet.wait_for_url("**/setup")  # a new game opens on its setup guide
+    tablet.click("#setup-start")
     tablet.wait_for_url("**/games/*")
     tablet.locator(".board[data-seat='1']").wait_for()
     assert "PROVISIONAL" in tablet.inner_text("#warnings")
@@ -32,6 +34,7 @@ def test_a_table_in_the_browser(server: int, browser: Any, shots: Path) -> None:
     phone.locator(".board[data-seat='1']").wait_for()
     first_turn = phone.inner_text("#turn")
 
+    tablet.click("#expert summary")  # the notation box: the experts' fallback to the touch flows
     tablet.fill("#move", "add wheat")
     tablet.click("#play")
     tablet.locator("#error", has_text="R-D4").wait_for()

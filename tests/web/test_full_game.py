@@ -62,6 +62,11 @@ def choose(rng: random.Random, moves: list[str]) -> str:
     return rng.choice(others)
 
 
+def open_expert(page: Any) -> None:
+    """Open the table's notation box (closed by default under the touch flows)."""
+    page.evaluate("() => { document.querySelector('#expert').open = true; }")
+
+
 def text_of(page: Any, selector: str) -> str:
     text: str = page.locator(selector).text_content() or ""
     return text
@@ -93,6 +98,8 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
     names.nth(1).fill("Bob")
     tablet.screenshot(path=str(shots / "full-game-01-new-game.png"), full_page=True)
     tablet.locator("#new-game button[type='submit']").click()
+    tablet.wait_for_url(re.compile(r"/games/[^/]+/setup$"))  # a new game opens on its setup guide
+    tablet.click("#setup-start")
     tablet.wait_for_url(re.compile(r"/games/[^/]+$"))
     game_id = tablet.url.rstrip("/").split("/")[-1]
     tablet.locator(".board[data-seat='1']").wait_for()
@@ -172,7 +179,8 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
         actor.bring_to_front()  # a tab left behind gets no animation frames, and click's checks wait for them
         try:
             with actor.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-                if typed:  # this one is typed on the table, as players without a phone do
+                if typed:  # this one is typed on the table, in the notation box (the experts' fallback)
+                    open_expert(tablet)
                     tablet.fill("#move", move)
                     tablet.click("#play")
                 else:
@@ -234,6 +242,7 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             refused = True
             wait_log(tablet, count)
             tablet.bring_to_front()
+            open_expert(tablet)
             tablet.fill("#move", "add wheat")
             tablet.click("#play")
             tablet.locator("#error", has_text="R-D4").wait_for()

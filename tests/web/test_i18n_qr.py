@@ -130,5 +130,5 @@ def test_seat_qr_code_needs_the_seats_token(client: FlaskClient, game: dict[str,
 
 
 def test_table_page_shows_the_seat_qr_codes() -> None:
-    script = (I18N.parent / "companion.js").read_text()
+    script = (I18N.parent / "ui.js").read_text()  # renderSeatLinks: the table page and the setup guide
     assert "/qr.svg`" in script and 'class: "seat-qr"' in script

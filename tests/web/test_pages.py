@@ -67,8 +67,10 @@ def test_index_has_the_games_list_and_the_new_game_form(client: FlaskClient) -> 
 def test_table_page_has_every_area(client: FlaskClient, game: dict[str, Any]) -> None:
     table = page(client, f"/games/{game['id']}")
     for element in ("warnings", "turn", "pending", "boards", "land-office", "event-track", "town", "fallow", "bag",
-                    "score", "final", "log", "seats", "move", "play", "undo", "error"):
+                    "score", "final", "log", "seats", "move", "play", "undo", "error", "flow", "flow-options",
+                    "flow-back", "expert", "setup-link"):
         assert element in table.elements, element
+    assert table.elements["setup-link"]["href"] == f"/games/{game['id']}/setup"
     assert table.elements["error"]["role"] == "alert"
     assert table.elements["move"]["tag"] == "input"
     html = client.get(f"/games/{game['id']}").get_data(as_text=True)
@@ -82,7 +84,16 @@ def test_seat_page_needs_the_seats_token(client: FlaskClient, game: dict[str, An
     page(client, f"/games/{game['id']}/seat/{'0' * 32}", status=404)
 
 
-@pytest.mark.parametrize("path", ["/games/no-such-game", "/games/no-such-game/seat/abc"])
+def test_setup_page_has_the_guide_and_its_steps(client: FlaskClient, game: dict[str, Any]) -> None:
+    setup = page(client, f"/games/{game['id']}/setup")
+    for element in ("setup-steps", "setup-back", "setup-next", "setup-start", "setup-progress", "error", "warnings"):
+        assert element in setup.elements, element
+    assert setup.elements["setup-start"]["href"] == f"/games/{game['id']}"
+    html = client.get(f"/games/{game['id']}/setup").get_data(as_text=True)
+    assert 'data-page="setup"' in html and f'data-game-id="{game["id"]}"' in html
+
+
+@pytest.mark.parametrize("path", ["/games/no-such-game", "/games/no-such-game/seat/abc", "/games/no-such-game/setup"])
 def test_unknown_game_is_a_404_page(client: FlaskClient, path: str) -> None:
     not_found = page(client, path, status=404)
     assert "not-found" in not_found.elements and "not_found_title" in not_found.keys
@@ -125,10 +136,10 @@ def test_no_external_urls(path: str) -> None:
 
 def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game: dict[str, Any]) -> None:
     keys = english_keys()
-    paths = ["/", f"/games/{game['id']}", seat_path(client, game), "/games/no-such-game"]
+    paths = ["/", f"/games/{game['id']}", f"/games/{game['id']}/setup", seat_path(client, game), "/games/no-such-game"]
     used = {key for path in paths for key in Page(client.get(path).get_data(as_text=True)).keys}
-    script = (WEB / "static" / "js" / "companion.js").read_text()
-    used |= set(re.findall(r'\bt\("([\w-]+)"', script))
+    for script in (WEB / "static" / "js").glob("*.js"):
+        used |= set(re.findall(r'\bt\("([\w-]+)"', script.read_text()))
     assert used and used <= keys, sorted(used - keys)
 
 

@@ -23,6 +23,7 @@ from companion.games.key_harvest.state import (
     Player,
     State,
     Step,
+    evolve,
     stones_json,
 )
 from companion.games.key_harvest.variants import VARIANT_FLAGS
@@ -30,6 +31,12 @@ from companion.games.key_harvest.variants import VARIANT_FLAGS
 __all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout"]
 
 USER_LAYOUT_FILE = "key-harvest-layout.json"
+
+SETUP_TABLE = (("town_board", 1), ("townsfolk", 6), ("field_tiles", 56), ("event_tiles", 14), ("stones", 60))
+"""The shared pieces of spec 1 and 2.1 (the guide names them; the tablet translates the keys)."""
+SETUP_EACH = (("estate_board", 1), ("screen", 1), ("warehouse_card", 1), ("summary_card", 1), ("labourers", 6))
+"""What each player takes (spec 2.1 step 2)."""
+STONES_PER_CROP = 12
 
 
 def user_layout_path() -> Path:
@@ -248,6 +255,40 @@ class KeyHarvest(Game[State, KHMove]):
             "score": self.score(state) if over else self.projection(state),
         }
 
+    def public_moves(self, state: State) -> list[KHMove]:
+        """The decider's moves as the table may know them: legal as if their screen held every stone
+        not in the supply or on a bid (the table cannot tell whose screen holds which)."""
+        seat = rules.actor(state)
+        if seat < 0:
+            return []
+        unseen = [STONES_PER_CROP - state.supply[c] - state.setup_bag[c]
+                  - sum(b[c] for p in state.players for _, b in p.warehouse) for c in Crop]
+        stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
+        return rules.legal_moves(state.with_player(seat, evolve(state.player(seat), stones=stones)))
+
+    def setup_guide(self, state: State) -> dict[str, Any]:
+        """Spec 2.1 for this table: the pieces to lay out, who starts, each player's start tiles, the
+        land office, the bag; each tile by label and crop. Nobody's stones (their private page shows them)."""
+        layout = state.layout
+
+        def tile(t: int) -> dict[str, Any]:
+            return {"label": layout.labels[t], "crop": layout.crops[t].key}
+
+        return {
+            "players": len(state.players),
+            "table": [{"piece": piece, "count": count} for piece, count in SETUP_TABLE],
+            "each_player": [{"piece": piece, "count": count} for piece, count in SETUP_EACH],
+            "first_player": state.active,
+            "turn_order": state.order_from(state.active),
+            "start_tiles": [[tile(t) for t in bits(p.fields)] for p in state.players],
+            "stones_each": [sum(p.stones) for p in state.players],
+            "supply": sum(state.supply),
+            "land_office": [tile(t) for t in state.office_tiles],
+            "field_tiles_in_bag": state.bag_fields.bit_count(),
+            "events_in_bag": len(state.bag_events),
+            "events_removed": len(state.removed),
+        }
+
     def projection(self, state: State) -> list[dict[str, Any]]:
         """The live score anyone may see: workers and groups; majorities (which reveal screens) at the end."""
         rows = self.score(state)
@@ -291,6 +332,20 @@ class KeyHarvest(Game[State, KHMove]):
             "bag": {"field_tiles": state.bag_fields.bit_count(), "events": len(state.bag_events)},
             "options": dict(state.options),
         }
+
+    def score_with_stones(self, state: State, stones: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+        """The score with the stones behind some screens given by the players (``None``: the companion's
+        count), checked and scored like a snapshot (docs/key-harvest-snapshot.md); the game is unchanged."""
+        from companion.games.key_harvest.snapshot import score_snapshot
+
+        if len(stones) != len(state.players):
+            raise MalformedInputError(f"give stones for each of the {len(state.players)} players (null: keep the count)")
+        table = self.snapshot(state)
+        for seat, given in enumerate(stones):
+            if given is not None:
+                table["players"][seat]["stones"] = given
+        rows: list[dict[str, Any]] = score_snapshot(table, layout=state.layout)["players"]
+        return rows
 
     def _pending(self, state: State, viewer: int | None) -> dict[str, Any] | None:
         step = state.top

@@ -2,206 +2,19 @@
 // Everything comes from the JSON API (docs/api.md); the rules stay in the core.
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
+import { createFlows } from "./flows.js";
 import { applyStrings, chooseLanguage, dictionary, t } from "./i18n.js";
+import { createFinal, scoreTable } from "./scoring.js";
+import { initSetup } from "./setup.js";
+import {
+  CROPS, TRACK_SPACES, OFFICE_SLOTS, HEX, SQRT3, h, svg,
+  byId, fill, cropName, workerName, workerKind, eventName, listText, cropChip,
+  stoneChips, api, gamePath, showError, clearError, follow, showDeleted, showPlayed,
+  playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog, renderSeatLinks,
+} from "./ui.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
-const LABOURERS = ["A", "B", "C", "D", "E", "F"]; // the others (G-L) are townsfolk
-const TRACK_SPACES = 10;
-const OFFICE_SLOTS = 6;
-const LOG_LINES = 30;
-const HEX = 30; // hex radius in SVG units
 // Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#d4ac0d", "#239b56", "#7d3c98", "#ca6f1e"];
-const SQRT3 = Math.sqrt(3);
-
-// ------------------------------------------------------------------ DOM helpers
-
-/** An element with attributes (class, data-*, hidden...) and children (nodes or text). */
-function h(tag, attrs = {}, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-/** An SVG element, like h(). */
-function svg(tag, attrs = {}, ...children) {
-  return build(document.createElementNS(SVG_NS, tag), attrs, children);
-}
-
-function build(el, attrs, children) {
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === false || value == null) continue;
-    el.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child == null || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-function byId(id) {
-  return document.getElementById(id);
-}
-
-/** Replace the children of element `id` (if the page has it). */
-function fill(id, ...children) {
-  const el = byId(id);
-  if (el) el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
-  return el;
-}
-
-function cropName(crop) {
-  return t(`crops.${crop}`);
-}
-
-function workerName(letter) {
-  return t("worker_name", { letter, name: t(`workers.${letter}`) });
-}
-
-function workerKind(letter) {
-  return LABOURERS.includes(letter) ? "labourer" : "townsfolk";
-}
-
-function eventName(letter) {
-  return t("event_title", { letter, name: t(`events.${letter}`) });
-}
-
-function listText(items) {
-  return items.length ? items.join(", ") : t("none");
-}
-
-/** A coloured chip for a crop (a tile label, or a stone count). */
-function cropChip(crop, text, extra = {}) {
-  return h("li", { class: `chip crop-${crop}`, "data-crop": crop, ...extra }, text);
-}
-
-/** Stones {crop: n} as small coloured counts, zero counts left out unless `all`. */
-function stoneChips(stones, all = false) {
-  return CROPS.filter((c) => all || stones[c])
-    .map((c) => cropChip(c, t("stone_count", { n: stones[c] || 0, crop: cropName(c) }),
-                         { class: `chip stone crop-${c}${stones[c] ? "" : " zero"}` }));
-}
-
-// ------------------------------------------------------------------ the API
-
-/** Call the API; never throws: {ok, status, data}, with a readable error in data.error when it fails. */
-async function api(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    return { ok: false, status: 0, data: { error: { reason: t("error_network") } } };
-  }
-  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  return { ok: response.ok, status: response.status, data };
-}
-
-function gamePath(gameId, rest = "") {
-  return `/api/games/${encodeURIComponent(gameId)}${rest}`;
-}
-
-/** Show an API error (reason, and the rule of a refused move) in the page's #error. */
-function showError(data) {
-  const error = (data && data.error) || {};
-  const reason = error.reason || t("error_network");
-  const text = error.move ? t("error_refused", { move: error.move, reason }) : reason;
-  const rule = error.rule ? h("span", { class: "rule", "data-rule": error.rule }, t("error_rule", { rule: error.rule })) : null;
-  const el = fill("error", h("span", { class: "reason" }, text), rule ? " " : null, rule);
-  el.hidden = false;
-}
-
-function clearError() {
-  const el = fill("error");
-  if (el) el.hidden = true;
-}
-
-function setConnection(key) {
-  const el = byId("connection");
-  el.textContent = key ? t(key) : "";
-  el.dataset.state = key || "";
-  el.title = key === "reconnecting" ? t("offline_note") : "";
-}
-
-/**
- * Follow a game's server-sent events: handlers.update({version, game}) on every change,
- * handlers.deleted() once the game is gone. Reconnects on its own after a lost connection.
- */
-function follow(gameId, handlers) {
-  let source = null;
-  const connect = () => {
-    source = new EventSource(gamePath(gameId, "/stream"));
-    source.addEventListener("open", () => {
-      setConnection("live");
-      if (handlers.open) handlers.open();
-    });
-    source.addEventListener("update", (event) => handlers.update(JSON.parse(event.data)));
-    source.addEventListener("deleted", () => {
-      source.close();
-      handlers.deleted();
-    });
-    source.addEventListener("error", () => {
-      setConnection("reconnecting");
-      if (source.readyState === EventSource.CLOSED) setTimeout(retry, 5000); // an HTTP error: the browser gives up
-    });
-  };
-  const retry = async () => {
-    const answer = await api("GET", gamePath(gameId));
-    if (answer.status === 404) handlers.deleted();
-    else connect();
-  };
-  connect();
-}
-
-function showDeleted() {
-  setConnection("deleted");
-  const el = fill("error", t("deleted"), " ", h("a", { href: "/" }, t("back_to_games")));
-  el.hidden = false;
-  for (const control of document.querySelectorAll("button, input")) control.disabled = true;
-}
-
-/** The lines a move caused (what to take from the box), under the form. */
-function showPlayed(lines) {
-  fill("played", lines.map((line) => h("li", {}, line)));
-}
-
-function playerName(game, seat) {
-  return game.players[seat] ?? "?";
-}
-
-/** A seat's colour (#rrggbb) from game.colours, or null if the game has none for it. */
-function seatColour(game, seat) {
-  const colour = (game.colours || [])[seat];
-  return typeof colour === "string" && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : null;
-}
-
-/** Give an element the seat's colour as the CSS variable --seat (a no-op without a colour). */
-function paintSeat(el, colour) {
-  if (colour) el.style.setProperty("--seat", colour);
-  else el.style.removeProperty("--seat");
-  return el;
-}
-
-/** A small dot in the seat's colour, before a player's name. */
-function seatDot(game, seat) {
-  const colour = seatColour(game, seat);
-  return colour ? paintSeat(h("span", { class: "seat-dot", "aria-hidden": "true", "data-colour": colour }), colour) : null;
-}
-
-function renderWarnings(warnings) {
-  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, w)));
-  el.hidden = !(warnings && warnings.length);
-}
-
-function renderLog(lines) {
-  const shown = lines.slice(-LOG_LINES).reverse();
-  const el = fill("log", shown.length ? shown.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, t("log_empty")));
-  el.setAttribute("start", String(lines.length || 1));
-}
 
 // ------------------------------------------------------------------ turn and pending decision
 
@@ -442,59 +255,45 @@ function renderFallow(view) {
     : h("li", { class: "muted" }, t("fallow_empty")));
 }
 
+/** The bag: what it still holds (field tiles by crop with their labels, events) and what is out of it, never the order. */
 function renderBag(view) {
   const bag = view.bag;
   const exact = bag.events_in_bag != null;
+  const cropOf = Object.fromEntries(view.layout.spaces.map((space) => [space.label, space.crop]));
+  const inBag = new Set(bag.fields);
+  const byCrop = (labels) => Object.fromEntries(CROPS.map((c) => [c, labels.filter((l) => cropOf[l] === c).sort()]));
+  const held = byCrop(bag.fields);
+  const out = byCrop(view.layout.spaces.map((space) => space.label).filter((label) => !inBag.has(label)));
+  const outCount = CROPS.reduce((n, c) => n + out[c].length, 0);
+  const drawnEvents = [...view.event_track, ...view.set_aside];
   fill("bag",
     h("p", { class: "bag-totals" },
       h("strong", { "data-count": bag.field_tiles, class: "fields" }, t("bag_fields", { n: bag.field_tiles })), " · ",
       h("strong", { "data-count": bag.events, class: "events" }, t("bag_events", { n: bag.events }))),
-    h("ul", { class: "chips" }, CROPS.map((c) => cropChip(c, t("stone_count", { n: bag.fields_by_crop[c] ?? 0, crop: cropName(c) })))),
+    h("ul", { class: "chips bag-crops" }, CROPS.map((c) => cropChip(c, t("stone_count", { n: bag.fields_by_crop[c] ?? 0, crop: cropName(c) })))),
+    h("details", { class: "bag-labels" },
+      h("summary", {}, t("bag_labels_summary")),
+      h("dl", { class: "bag-list" }, CROPS.map((c) => [
+        h("dt", { class: `crop-${c}` }, h("span", { class: "chip" }, cropName(c))),
+        h("dd", { "data-crop": c }, held[c].length ? held[c].join(" ") : t("none"))]))),
     h("p", { class: "bag-events" }, exact ? t("bag_events_exact", { events: listText(bag.events_in_bag) })
                                           : t("bag_events_maybe", { events: listText(bag.events_maybe_in_bag) })),
     exact ? null : h("p", { class: "note" }, t("bag_removed_note")),
     bag.unknown_tile_with_trader ? h("p", { class: "note trader" }, t("bag_trader_note")) : null,
+    h("h3", { class: "bag-out-heading" }, t("bag_out_heading")),
+    h("p", { class: "bag-out", "data-count": outCount }, t("bag_out_fields", { n: outCount }), " ",
+      CROPS.map((c) => h("span", { class: `chip mini crop-${c}`, "data-crop": c, title: cropName(c) }, String(out[c].length)))),
+    h("p", { class: "bag-out-events" }, t("bag_out_events", { events: listText([...drawnEvents].sort()) })),
+    h("p", { class: "note" }, t("bag_order_note")),
     view.removed_events ? h("p", { class: "note" }, t("bag_removed_events", { events: listText(view.removed_events) })) : null);
 }
 
 // ------------------------------------------------------------------ score
 
-function scoreTable(game) {
-  const view = game.view;
-  const over = view.phase === "over";
-  const cols = ["col_player", "col_workers", "col_largest", "col_second", "col_majority", "col_total"];
-  if (over) cols.unshift("col_rank");
-  const rows = view.score.map((row, seat) => {
-    const cells = [
-      h("th", { scope: "row" }, seatDot(game, seat), row.name), h("td", {}, row.worker_points), h("td", {}, row.largest_group_points),
-      h("td", {}, row.second_group_points),
-      h("td", {}, row.majority_points == null ? h("span", { class: "muted" }, t("at_the_end")) : row.majority_points),
-      h("td", { class: "total" }, row.total),
-    ];
-    if (over) cells.unshift(h("td", { class: "rank" }, row.rank));
-    return h("tr", { class: over && row.rank === 1 ? "winner" : null, "data-seat": seat }, cells);
-  });
-  return h("table", { class: over ? "scores final" : "scores" },
-    h("thead", {}, h("tr", {}, cols.map((key) => h("th", { scope: "col" }, t(key))))),
-    h("tbody", {}, rows));
-}
-
-function winnerText(game) {
-  const score = game.view.score;
-  const winners = score.filter((row) => row.rank === 1);
-  if (!winners.length) return "";
-  const names = winners.map((row) => row.name).join(t("and"));
-  const dots = score.map((row, seat) => (row.rank === 1 ? seatDot(game, seat) : null)).filter(Boolean);
-  return [...dots, t(winners.length > 1 ? "winners" : "winner", { names, points: winners[0].total })];
-}
-
 function renderScore(game) {
   const view = game.view;
   const over = view.phase === "over";
-  fill("score", scoreTable(game), over ? null : h("p", { class: "muted" }, t("score_projection_note")));
-  const final = fill("final", over ? [h("h2", {}, t("score_final_heading")),
-                                      h("p", { class: "winner-line" }, winnerText(game)), scoreTable(game)] : []);
-  final.hidden = !over;
+  fill("score", scoreTable(game, view.score, over), over ? null : h("p", { class: "muted" }, t("score_projection_note")));
 }
 
 // ------------------------------------------------------------------ the table page
@@ -520,21 +319,11 @@ function renderTable(game) {
   document.body.classList.toggle("over", over);
 }
 
-async function renderSeatLinks(gameId) {
-  const answer = await api("GET", gamePath(gameId, "/seats"));
-  if (!answer.ok) return showError(answer.data);
-  return fill("seats", answer.data.seats.map((seat) => {
-    const token = seat.url.split("/").pop();
-    const href = `/games/${encodeURIComponent(gameId)}/seat/${encodeURIComponent(token)}`;
-    return h("li", { "data-seat": seat.seat },
-      h("img", { class: "seat-qr", src: `${href}/qr.svg`, width: 160, height: 160, alt: t("seat_qr_alt", { name: seat.name }) }),
-      h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
-  }));
-}
-
 function initTable() {
   const gameId = document.body.dataset.gameId;
   let shown = -1;
+  const final = createFinal(gameId);
+  let flows = null;
   const show = (game) => {
     if (game.version < shown) return; // an update older than what is on screen
     if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
@@ -543,6 +332,8 @@ function initTable() {
     }
     shown = game.version;
     renderTable(game);
+    flows.render(game);
+    final.render(game);
   };
   const controls = ["move", "play", "undo"].map(byId);
   const send = async (path, body) => {
@@ -557,16 +348,18 @@ function initTable() {
     show(answer.data.game);
     return answer.data;
   };
+  const play = async (text) => {
+    const played = await send("/moves", { move: text });
+    if (played) showPlayed(played.played);
+    return played;
+  };
+  flows = createFlows(play);
   byId("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = byId("move");
     const text = input.value.trim();
     if (!text) return input.focus();
-    const played = await send("/moves", { move: text });
-    if (played) {
-      input.value = "";
-      showPlayed(played.played);
-    }
+    if (await play(text)) input.value = "";
     input.focus();
   });
   byId("undo").addEventListener("click", async () => {
@@ -746,7 +539,7 @@ async function startGame(event) {
   start.textContent = t("starting");
   const answer = await api("POST", "/api/games", { game: byId("game-select").value, players, options });
   if (answer.ok) {
-    window.location.assign(`/games/${encodeURIComponent(answer.data.id)}`);
+    window.location.assign(`/games/${encodeURIComponent(answer.data.id)}/setup`); // the setup guide first
     return;
   }
   start.disabled = false;
@@ -763,7 +556,7 @@ function initIndex() {
 
 // ------------------------------------------------------------------ start
 
-const PAGES = { index: initIndex, table: initTable, seat: initSeat };
+const PAGES = { index: initIndex, table: initTable, seat: initSeat, setup: initSetup };
 
 chooseLanguage();
 applyStrings();

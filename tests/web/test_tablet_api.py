@@ -1,0 +1,155 @@
+"""The API behind the tablet's touch flows, setup guide and scoring screen (docs/api.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web.table import get_table
+
+CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
+
+
+def private_of(client: FlaskClient, game_id: str, seat: int) -> dict[str, Any]:
+    url = client.get(f"/api/games/{game_id}/seats").get_json()["seats"][seat]["url"]
+    data: dict[str, Any] = client.get(url).get_json()
+    return data
+
+
+def finish(app: Flask, game_id: str, seed: int = 5) -> None:
+    """Play random legal moves until the game is over (the session makes the draws)."""
+    rng = random.Random(seed)
+    with app.app_context():
+        session = get_table().session(game_id)
+        while not session.is_over:
+            session.play(rng.choice(session.game.legal_moves(session.state)))
+
+
+# ---------------------------------------------------------------- the choices of the touch flows
+
+
+def test_the_public_game_offers_the_deciders_moves_without_telling_their_stones(client: FlaskClient,
+                                                                                  game: dict[str, Any]) -> None:
+    seat = game["to_move"]
+    private = private_of(client, game["id"], seat)
+    assert set(private["legal"]) <= set(game["choices"])  # every legal move can be made by touch
+    office = [label for label in game["view"]["land_office"] if label]
+    for label in office:  # every crop is offered for a bid, whatever is behind the screen
+        assert {f"bid {label} {crop}" for crop in CROPS} <= set(game["choices"])
+    mine = private["view"]["players"][seat]["stones"]
+    missing = next(crop for crop in CROPS if not mine[crop])
+    before = client.get(f"/api/games/{game['id']}").get_json()
+    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": f"bid {office[0]} {missing}"})
+    assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "R-D3"
+    after = client.get(f"/api/games/{game['id']}").get_json()
+    assert after["log"] == before["log"] and after["choices"] == before["choices"]
+
+
+def test_choices_follow_the_pending_decision_and_vanish_at_the_end(app: Flask, client: FlaskClient,
+                                                                   game: dict[str, Any]) -> None:
+    office = next(label for label in game["view"]["land_office"] if label)
+    seat = game["to_move"]
+    crop = next(c for c in CROPS if private_of(client, game["id"], seat)["view"]["players"][seat]["stones"][c])
+    played = client.post(f"/api/games/{game['id']}/moves", json={"move": f"bid {office} {crop}"}).get_json()["game"]
+    assert played["view"]["pending"]["kind"] == "bid"
+    assert "done" in played["choices"] and {f"add {c}" for c in CROPS} <= set(played["choices"])
+    assert not any(move.startswith("bid ") for move in played["choices"])
+    finish(app, game["id"])
+    over = client.get(f"/api/games/{game['id']}").get_json()
+    assert over["to_move"] is None and over["choices"] == []
+
+
+# ---------------------------------------------------------------- the setup guide
+
+
+def test_the_setup_guide_names_each_piece_for_three_players(client: FlaskClient, game: dict[str, Any]) -> None:
+    answer = client.get(f"/api/games/{game['id']}/setup")
+    assert answer.status_code == 200
+    data = answer.get_json()
+    guide = data["guide"]
+    assert data["players"] == ["Alice", "Bob", "Cara"] and len(data["colours"]) == 3
+    assert guide["events_removed"] == 2 and guide["events_in_bag"] == 12 and guide["supply"] == 51  # spec 2.1, 2.2
+    view = game["view"]
+    assert guide["land_office"] == [tile for tile in view["land_office_tiles"] if tile]
+    for seat, tiles in enumerate(guide["start_tiles"]):
+        assert tiles == [{"label": t["label"], "crop": t["crop"]} for t in view["players"][seat]["tiles"]]
+    assert guide["first_player"] == view["active"]
+    assert isinstance(guide["events_removed"], int) and "stones" not in str(guide["start_tiles"])  # nothing hidden
+
+
+def test_the_setup_guide_stays_the_setup_after_moves(client: FlaskClient, game: dict[str, Any]) -> None:
+    before = client.get(f"/api/games/{game['id']}/setup").get_json()
+    assert client.post(f"/api/games/{game['id']}/moves", json={"move": "end"}).status_code == 200
+    assert client.get(f"/api/games/{game['id']}/setup").get_json() == before
+
+
+def test_the_setup_guide_of_an_unknown_game_is_404(client: FlaskClient) -> None:
+    answer = client.get("/api/games/nope/setup")
+    assert answer.status_code == 404 and answer.get_json()["error"]["type"] == "UnknownGameError"
+
+
+# ---------------------------------------------------------------- scoring with entered stones
+
+
+def test_entered_stones_rescore_without_changing_the_game(client: FlaskClient, game: dict[str, Any]) -> None:
+    path = f"/api/games/{game['id']}"
+    before = client.get(path).get_json()
+    stones = [{"wheat": 4}, {"wheat": 2, "wine": 1}, {"hops": 1}]
+    answer = client.post(f"{path}/score", json={"stones": stones})
+    assert answer.status_code == 200
+    data = answer.get_json()
+    assert data["rescored"] is True and data["final"] is False and data["entered"] == [True, True, True]
+    majority = [row["majority_points"] for row in data["players"]]
+    assert majority == [1, 1, 1]  # wheat to Alice, wine to Bob, hops to Cara (R-END majorities)
+    assert [row["tiebreak"]["stones"] for row in data["players"]] == [4, 3, 1]
+    after = client.get(path).get_json()
+    assert after["log"] == before["log"] and after["view"] == before["view"]  # nothing stored
+    assert client.get(f"{path}/score").get_json()["players"][0]["majority_points"] is None
+
+
+def test_after_the_end_null_keeps_the_companions_count(app: Flask, client: FlaskClient, game: dict[str, Any]) -> None:
+    finish(app, game["id"])
+    path = f"/api/games/{game['id']}"
+    tracked = client.get(f"{path}/score").get_json()["players"]
+    same = client.post(f"{path}/score", json={"stones": [None, None, None]}).get_json()
+    assert same["final"] is True and same["players"] == tracked
+    everything = {crop: 1 for crop in CROPS}  # seat 0 says it holds one of each, the others nothing
+    others = client.post(f"{path}/score", json={"stones": [everything, {}, {}]}).get_json()["players"]
+    assert others[0]["majority_points"] == 5 and others[1]["majority_points"] == 0
+    assert client.get(f"{path}/score").get_json()["players"] == tracked
+
+
+@pytest.mark.parametrize("payload,words", [
+    ("stones", "JSON object"),
+    ({}, "list of 3 entries"),
+    ({"stones": {"Alice": {"wheat": 1}}}, "list of 3 entries"),
+    ({"stones": [{"wheat": 1}, {}]}, "list of 3 entries"),
+    ({"stones": [{"wheat": 1}, {}, 3]}, "list of 3 entries"),
+    ({"stones": [{"wheat": 1}, {}, None]}, "before the end"),
+    ({"stones": [{"wheat": -1}, {}, {}]}, "whole number"),
+    ({"stones": [{"wheat": 1.5}, {}, {}]}, "whole number"),
+    ({"stones": [{"wheat": True}, {}, {}]}, "whole number"),
+    ({"stones": [{"corn": 1}, {}, {}]}, "corn"),
+    ({"stones": [{"wheat": 13}, {}, {}]}, "the game has 12"),
+    ({"stones": [{"wheat": 6}, {"wheat": 7}, {}]}, "the game has 12"),
+])
+def test_bad_stone_entries_are_400_and_change_nothing(client: FlaskClient, game: dict[str, Any], payload: Any,
+                                                      words: str) -> None:
+    path = f"/api/games/{game['id']}"
+    before = client.get(path).get_json()
+    if isinstance(payload, str):
+        answer = client.post(f"{path}/score", data=payload, content_type="text/plain")
+    else:
+        answer = client.post(f"{path}/score", json=payload)
+    assert answer.status_code == 400, answer.get_json()
+    error = answer.get_json()["error"]
+    assert error["type"] == "MalformedInputError" and words in error["reason"]
+    assert client.get(path).get_json()["log"] == before["log"]
+
+
+def test_rescoring_an_unknown_game_is_404(client: FlaskClient) -> None:
+    assert client.post("/api/games/nope/score", json={"stones": [{}, {}]}).status_code == 404

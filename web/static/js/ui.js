@@ -1,0 +1,214 @@
+// Shared helpers of the tablet's pages: DOM building, the API, live updates, seat colours.
+// Data is always inserted as text (never as HTML): player names are typed by players.
+
+import { t } from "./i18n.js";
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+export const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
+export const LABOURERS = ["A", "B", "C", "D", "E", "F"]; // the others (G-L) are townsfolk
+export const TRACK_SPACES = 10;
+export const OFFICE_SLOTS = 6;
+export const LOG_LINES = 30;
+export const HEX = 30; // hex radius in SVG units
+export const SQRT3 = Math.sqrt(3);
+
+// ------------------------------------------------------------------ DOM helpers
+
+/** An element with attributes (class, data-*, hidden...) and children (nodes or text). */
+export function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, like h(). */
+export function svg(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export function build(el, attrs, children) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value == null) continue;
+    el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child == null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function byId(id) {
+  return document.getElementById(id);
+}
+
+/** Replace the children of element `id` (if the page has it). */
+export function fill(id, ...children) {
+  const el = byId(id);
+  if (el) el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  return el;
+}
+
+export function cropName(crop) {
+  return t(`crops.${crop}`);
+}
+
+export function workerName(letter) {
+  return t("worker_name", { letter, name: t(`workers.${letter}`) });
+}
+
+export function workerKind(letter) {
+  return LABOURERS.includes(letter) ? "labourer" : "townsfolk";
+}
+
+export function eventName(letter) {
+  return t("event_title", { letter, name: t(`events.${letter}`) });
+}
+
+export function listText(items) {
+  return items.length ? items.join(", ") : t("none");
+}
+
+/** A coloured chip for a crop (a tile label, or a stone count). */
+export function cropChip(crop, text, extra = {}) {
+  return h("li", { class: `chip crop-${crop}`, "data-crop": crop, ...extra }, text);
+}
+
+/** Stones {crop: n} as small coloured counts, zero counts left out unless `all`. */
+export function stoneChips(stones, all = false) {
+  return CROPS.filter((c) => all || stones[c])
+    .map((c) => cropChip(c, t("stone_count", { n: stones[c] || 0, crop: cropName(c) }),
+                         { class: `chip stone crop-${c}${stones[c] ? "" : " zero"}` }));
+}
+
+// ------------------------------------------------------------------ the API
+
+/** Call the API; never throws: {ok, status, data}, with a readable error in data.error when it fails. */
+export async function api(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, status: 0, data: { error: { reason: t("error_network") } } };
+  }
+  const data = response.status === 204 ? {} : await response.json().catch(() => ({}));
+  return { ok: response.ok, status: response.status, data };
+}
+
+export function gamePath(gameId, rest = "") {
+  return `/api/games/${encodeURIComponent(gameId)}${rest}`;
+}
+
+/** Show an API error (reason, and the rule of a refused move) in the page's #error. */
+export function showError(data) {
+  const error = (data && data.error) || {};
+  const reason = error.reason || t("error_network");
+  const text = error.move ? t("error_refused", { move: error.move, reason }) : reason;
+  const rule = error.rule ? h("span", { class: "rule", "data-rule": error.rule }, t("error_rule", { rule: error.rule })) : null;
+  const el = fill("error", h("span", { class: "reason" }, text), rule ? " " : null, rule);
+  el.hidden = false;
+}
+
+export function clearError() {
+  const el = fill("error");
+  if (el) el.hidden = true;
+}
+
+export function setConnection(key) {
+  const el = byId("connection");
+  el.textContent = key ? t(key) : "";
+  el.dataset.state = key || "";
+  el.title = key === "reconnecting" ? t("offline_note") : "";
+}
+
+/**
+ * Follow a game's server-sent events: handlers.update({version, game}) on every change,
+ * handlers.deleted() once the game is gone. Reconnects on its own after a lost connection.
+ */
+export function follow(gameId, handlers) {
+  let source = null;
+  const connect = () => {
+    source = new EventSource(gamePath(gameId, "/stream"));
+    source.addEventListener("open", () => {
+      setConnection("live");
+      if (handlers.open) handlers.open();
+    });
+    source.addEventListener("update", (event) => handlers.update(JSON.parse(event.data)));
+    source.addEventListener("deleted", () => {
+      source.close();
+      handlers.deleted();
+    });
+    source.addEventListener("error", () => {
+      setConnection("reconnecting");
+      if (source.readyState === EventSource.CLOSED) setTimeout(retry, 5000); // an HTTP error: the browser gives up
+    });
+  };
+  const retry = async () => {
+    const answer = await api("GET", gamePath(gameId));
+    if (answer.status === 404) handlers.deleted();
+    else connect();
+  };
+  connect();
+}
+
+export function showDeleted() {
+  setConnection("deleted");
+  const el = fill("error", t("deleted"), " ", h("a", { href: "/" }, t("back_to_games")));
+  el.hidden = false;
+  for (const control of document.querySelectorAll("button, input")) control.disabled = true;
+}
+
+/** The lines a move caused (what to take from the box), under the form. */
+export function showPlayed(lines) {
+  fill("played", lines.map((line) => h("li", {}, line)));
+}
+
+export function playerName(game, seat) {
+  return game.players[seat] ?? "?";
+}
+
+/** A seat's colour (#rrggbb) from game.colours, or null if the game has none for it. */
+export function seatColour(game, seat) {
+  const colour = (game.colours || [])[seat];
+  return typeof colour === "string" && /^#[0-9a-fA-F]{6}$/.test(colour) ? colour : null;
+}
+
+/** Give an element the seat's colour as the CSS variable --seat (a no-op without a colour). */
+export function paintSeat(el, colour) {
+  if (colour) el.style.setProperty("--seat", colour);
+  else el.style.removeProperty("--seat");
+  return el;
+}
+
+/** A small dot in the seat's colour, before a player's name. */
+export function seatDot(game, seat) {
+  const colour = seatColour(game, seat);
+  return colour ? paintSeat(h("span", { class: "seat-dot", "aria-hidden": "true", "data-colour": colour }), colour) : null;
+}
+
+export function renderWarnings(warnings) {
+  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, w)));
+  el.hidden = !(warnings && warnings.length);
+}
+
+export function renderLog(lines) {
+  const shown = lines.slice(-LOG_LINES).reverse();
+  const el = fill("log", shown.length ? shown.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, t("log_empty")));
+  el.setAttribute("start", String(lines.length || 1));
+}
+
+/** The seats' private pages in #seats: a QR code and a link each. */
+export async function renderSeatLinks(gameId) {
+  const answer = await api("GET", gamePath(gameId, "/seats"));
+  if (!answer.ok) return showError(answer.data);
+  return fill("seats", answer.data.seats.map((seat) => {
+    const token = seat.url.split("/").pop();
+    const href = `/games/${encodeURIComponent(gameId)}/seat/${encodeURIComponent(token)}`;
+    return h("li", { "data-seat": seat.seat },
+      h("img", { class: "seat-qr", src: `${href}/qr.svg`, width: 160, height: 160, alt: t("seat_qr_alt", { name: seat.name }) }),
+      h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
+  }));
+}
