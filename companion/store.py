@@ -6,6 +6,7 @@ so a move the companion has confirmed survives a crash or a power cut.
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import secrets
@@ -159,7 +160,7 @@ class GameStore:
         ``edition`` is the printed data the game is played with (e.g. a board layout), kept so
         the game replays on it even after other data is installed.
         """
-        game_id = secrets.token_urlsafe(9)
+        game_id = base64.b32encode(secrets.token_bytes(10)).decode().lower()  # never starts with "-"
         now = _now()
         with self._lock, self._transaction() as db:
             db.execute(

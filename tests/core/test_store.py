@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -159,3 +160,10 @@ def test_shared_between_threads(store: GameStore) -> None:
     records = store.list()
     assert len(records) == 8
     assert all(len(store.moves(record.id)) == 20 for record in records)
+
+
+def test_game_ids_are_safe_on_a_command_line_and_in_a_url(store: GameStore) -> None:
+    """An id starting with "-" made `companion play --resume ID` read it as an option."""
+    ids = {store.create("toy", ["A", "B"], {}, "seed") for _ in range(300)}
+    assert len(ids) == 300
+    assert all(re.fullmatch(r"[a-z2-7]{16}", game_id) for game_id in ids)
