@@ -1,11 +1,18 @@
 """Key Harvest benchmarks: playouts per second, scoring one board, validating one move.
 
 Run: ``.venv/bin/python benchmarks/key_harvest.py`` (one process, so one core). Prints numbers;
-docs/benchmarks.md records them.
+docs/benchmarks.md records them. ``--playouts N`` only plays N seeded games (no timing), for
+counting instructions with callgrind, which is repeatable on a loaded machine:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_harvest.py --playouts 30
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_harvest.py --playouts 0
+
+The difference of the two ``I refs`` totals divided by 30 is the instructions per game.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -66,6 +73,13 @@ def playout_rate(rounds: int = 5, games: int = 60, validate: bool = False) -> tu
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=int, metavar="N", help="only play N seeded 4-player games, untimed")
+    args = parser.parse_args()
+    if args.playouts is not None:
+        moves = sum(random_playout(4, 1000 + seed)[1] for seed in range(args.playouts))
+        print(f"{args.playouts} random 4-player games, {moves} moves")
+        return
     best, median, per_game = playout_rate()
     print(f"random 4-player playouts, one core: best {best:6.1f}, median {median:6.1f} games/s "
           f"({per_game:.0f} moves per game; goal >= 200 games/s)")
