@@ -104,7 +104,11 @@ def main() -> None:
     print(f"validate one legal move ({move}) in a 4-player mid-game position ({len(legal)} legal moves): "
           f"{per_call(lambda: GAME.validate(state, move), number=500) * 1e6:6.1f} us")
     print(f"validate one illegal move ({illegal}): {per_call(lambda: GAME.validate(state, illegal), number=500) * 1e6:6.1f} us")
-    print(f"generate all legal moves there (uncached): {per_call(lambda: rules.generate(state), number=500) * 1e6:6.1f} us")
+    memo = rules.moves_of(state).play_memo
+    print(f"generate all legal moves there (nothing cached or remembered): "
+          f"{per_call(lambda: (memo.clear(), rules.generate(state)), number=500) * 1e6:6.1f} us")
+    print(f"the same with action B's moves remembered for this board: "
+          f"{per_call(lambda: rules.generate(state), number=500) * 1e6:6.1f} us")
 
 
 if __name__ == "__main__":
