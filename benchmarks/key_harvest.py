@@ -1,11 +1,18 @@
 """Key Harvest benchmarks: playouts per second, scoring one board, validating one move.
 
 Run: ``.venv/bin/python benchmarks/key_harvest.py`` (one process, so one core). Prints numbers;
-docs/benchmarks.md records them.
+docs/benchmarks.md records them. ``--playouts N`` only plays N seeded games (no timing), for
+counting instructions with callgrind, which is repeatable on a loaded machine:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_harvest.py --playouts 30
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_harvest.py --playouts 0
+
+The difference of the two ``I refs`` totals divided by 30 is the instructions per game.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
@@ -55,22 +62,33 @@ def mid_game_state(seed: int = 3) -> State:
     return state
 
 
-def playout_rate(rounds: int = 5, games: int = 60, validate: bool = False) -> tuple[float, float, float]:
-    """(best, median) 4-player games per second over ``rounds`` rounds, and moves per game."""
-    rates, moves = [], 0
+def playout_rate(rounds: int = 5, games: int = 60, validate: bool = False) -> tuple[float, float, float, float, float]:
+    """(best, median) 4-player games per second over ``rounds`` rounds, moves per game, and
+    (best, median) games per second of this process's CPU time (less disturbed by other load)."""
+    rates, cpu_rates, moves = [], [], 0
     for r in range(rounds):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         moves = sum(random_playout(4, r * games + seed, validate)[1] for seed in range(games))
         rates.append(games / (time.perf_counter() - started))
-    return max(rates), statistics.median(rates), moves / games
+        cpu_rates.append(games / (time.process_time() - cpu_started))
+    return max(rates), statistics.median(rates), moves / games, max(cpu_rates), statistics.median(cpu_rates)
 
 
 def main() -> None:
-    best, median, per_game = playout_rate()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=int, metavar="N", help="only play N seeded 4-player games, untimed")
+    args = parser.parse_args()
+    if args.playouts is not None:
+        moves = sum(random_playout(4, 1000 + seed)[1] for seed in range(args.playouts))
+        print(f"{args.playouts} random 4-player games, {moves} moves")
+        return
+    best, median, per_game, cpu_best, cpu_median = playout_rate()
     print(f"random 4-player playouts, one core: best {best:6.1f}, median {median:6.1f} games/s "
           f"({per_game:.0f} moves per game; goal >= 200 games/s)")
-    best, median, _ = playout_rate(rounds=3, games=30, validate=True)
-    print(f"  the same with every move validated: best {best:6.1f}, median {median:6.1f} games/s")
+    print(f"  per second of CPU time: best {cpu_best:6.1f}, median {cpu_median:6.1f} games/s")
+    best, median, _, cpu_best, cpu_median = playout_rate(rounds=3, games=30, validate=True)
+    print(f"  the same with every move validated: best {best:6.1f}, median {median:6.1f} games/s "
+          f"(CPU time: best {cpu_best:6.1f}, median {cpu_median:6.1f})")
 
     layout = load_layout()
     full = layout.all_spaces
@@ -90,7 +108,11 @@ def main() -> None:
     print(f"validate one legal move ({move}) in a 4-player mid-game position ({len(legal)} legal moves): "
           f"{per_call(lambda: GAME.validate(state, move), number=500) * 1e6:6.1f} us")
     print(f"validate one illegal move ({illegal}): {per_call(lambda: GAME.validate(state, illegal), number=500) * 1e6:6.1f} us")
-    print(f"generate all legal moves there (uncached): {per_call(lambda: rules.generate(state), number=500) * 1e6:6.1f} us")
+    memo = rules.moves_of(state).play_memo
+    print(f"generate all legal moves there (nothing cached or remembered): "
+          f"{per_call(lambda: (memo.clear(), rules.generate(state)), number=500) * 1e6:6.1f} us")
+    print(f"the same with action B's moves remembered for this board: "
+          f"{per_call(lambda: rules.generate(state), number=500) * 1e6:6.1f} us")
 
 
 if __name__ == "__main__":

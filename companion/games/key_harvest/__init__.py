@@ -101,13 +101,14 @@ class KeyHarvest(Game[State, KHMove]):
         layout = self.layout
         pair_tiles = sum(1 << t for pair in layout.start_pairs for t in pair)
         per_player = 2 if n == 2 else 3
-        steps = [Step("start")]
-        steps += [Step("remove_event")] * (2 if n >= 3 else 0)
-        steps.append(Step("draw", context=NORMAL, purpose="office"))
-        steps += [Step("stone", player=seat) for seat in reversed(range(n)) for _ in range(per_player)]
-        steps += [Step("crops"), Step("pairs_to_bag")]
-        steps += [Step("pair", player=seat) for seat in reversed(range(n))]
-        steps.append(Step("first"))
+        shared_step = rules.shared_step
+        steps = [shared_step("start")]
+        steps += [shared_step("remove_event")] * (2 if n >= 3 else 0)
+        steps.append(shared_step("draw", context=NORMAL, purpose="office"))
+        steps += [shared_step("stone", player=seat) for seat in reversed(range(n)) for _ in range(per_player)]
+        steps += [shared_step("crops"), shared_step("pairs_to_bag")]
+        steps += [shared_step("pair", player=seat) for seat in reversed(range(n))]
+        steps.append(shared_step("first"))
         return State(
             layout=layout,
             options=options,

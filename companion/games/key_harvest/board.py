@@ -78,20 +78,26 @@ def neighbour_masks(coords: Sequence[Coord]) -> tuple[int, ...]:
     return tuple(masks)
 
 
+def group_of(space: int, mask: int, neighbours: Sequence[int]) -> int:
+    """The connected group of the spaces in ``mask`` that holds ``space`` (a flood fill), as a mask."""
+    frontier = 1 << space
+    group = 0
+    while frontier:
+        group |= frontier
+        grown = 0
+        while frontier:
+            low = frontier & -frontier
+            grown |= neighbours[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grown & mask & ~group
+    return group
+
+
 def components(mask: int, neighbours: Sequence[int]) -> list[int]:
     """The connected groups of the spaces in ``mask``, each as a mask."""
     groups = []
     while mask:
-        frontier = mask & -mask
-        group = 0
-        while frontier:
-            group |= frontier
-            grown = 0
-            while frontier:
-                low = frontier & -frontier
-                grown |= neighbours[low.bit_length() - 1]
-                frontier ^= low
-            frontier = grown & mask & ~group
+        group = group_of((mask & -mask).bit_length() - 1, mask, neighbours)
         mask &= ~group
         groups.append(group)
     return groups
@@ -111,12 +117,16 @@ class Layout:
     note: str = ""
     neighbours: tuple[int, ...] = field(init=False, repr=False, compare=False)
     index: dict[str, int] = field(init=False, repr=False, compare=False)
+    crop_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The spaces of each crop, indexed by ``Crop``."""
     derived: dict[str, Any] = field(init=False, repr=False, compare=False)
     """Tables other modules compute once per layout (the rules' move tables)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "neighbours", neighbour_masks(self.coords))
         object.__setattr__(self, "index", {label: i for i, label in enumerate(self.labels)})
+        object.__setattr__(self, "crop_masks", tuple(sum(1 << i for i, c in enumerate(self.crops) if c is crop)
+                                                      for crop in Crop))
         object.__setattr__(self, "derived", {})
 
     @property
@@ -129,13 +139,16 @@ class Layout:
 
     def space(self, label: str) -> int:
         """The space index of ``label``; ``MalformedInputError`` if the board has no such label."""
+        index = self.index.get(label)
+        if index is not None:
+            return index
         try:
             return self.index[label.strip().upper()]
         except KeyError:
             raise MalformedInputError(f"no space labelled {label!r} on the {self.name} board") from None
 
     def crop_mask(self, crop: Crop) -> int:
-        return sum(1 << i for i, c in enumerate(self.crops) if c is crop)
+        return self.crop_masks[crop]
 
     def to_json(self) -> dict[str, Any]:
         pair_of = {i: self.pair_colours[n] for n, pair in enumerate(self.start_pairs) for i in pair}

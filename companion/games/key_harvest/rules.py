@@ -17,7 +17,7 @@ from itertools import combinations
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.rng import weighted_choice
-from companion.games.key_harvest.board import CROP_BY_KEY, CROP_KEYS, Crop, bits, components
+from companion.games.key_harvest.board import CROP_BY_KEY, CROP_KEYS, Crop, bits, group_of
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
 from companion.games.key_harvest.state import (
@@ -61,6 +61,11 @@ def mv(verb: str, *args: str) -> KHMove:
     return KHMove(verb, args)
 
 
+shared_step = cache(Step)
+"""``Step(...)`` made once and shared (steps are immutable): for the frequent steps whose
+fields come from small sets (a seat, a space, a worker, an event letter), never a mask."""
+
+
 # ---------------------------------------------------------------- move tables
 
 
@@ -79,6 +84,16 @@ class MoveTable:
         self.event = {e: mv("event", e) for e in EVENT_LETTERS}
         self.add = tuple(mv("add", c) for c in crops)
         self.pay = tuple(mv("pay", c) for c in crops)
+        self.labels = labels
+        self.swaps: dict[int, tuple[KHMove, ...]] = {}
+        self.play_memo: dict[tuple[object, ...], tuple[KHMove, ...]] = {}
+
+    def swap(self, own: int) -> tuple[KHMove, ...]:
+        """``swap OWN L`` for every space L, by L (each row made on first use)."""
+        row = self.swaps.get(own)
+        if row is None:
+            row = self.swaps[own] = tuple(mv("swap", self.labels[own], label) for label in self.labels)
+        return row
 
 
 def moves_of(state: State) -> MoveTable:
@@ -95,12 +110,14 @@ def actor(state: State) -> int:
     """Who decides now: a seat, ``CHANCE``, ``AUTO`` (internal) or ``TERMINAL``."""
     if state.over:
         return TERMINAL
-    top = state.top
-    if top is None:
+    stack = state.stack
+    if not stack:
         return state.active
-    if top.kind in CHANCE_KINDS:
+    top = stack[-1]
+    kind = top.kind
+    if kind in CHANCE_KINDS:
         return CHANCE
-    if top.kind in AUTO_KINDS:
+    if kind in AUTO_KINDS:
         return AUTO
     return top.player
 
@@ -177,26 +194,27 @@ def touching_at_least(fields: int, neighbours: Sequence[int]) -> tuple[int, int,
 
 def placement_masks(state: State, seat: int, lifted: int = -1, can_replace: bool = True) -> list[int]:
     """For worker values 0-5, the mask of spaces of ``seat``'s board where it may stand (R-B1 to R-B4)."""
-    player = state.player(seat)
+    player = state.players[seat]
     nbr = state.layout.neighbours
     fields = player.fields
-    near_workers = 0
-    lower_than: list[int] = [0] * 6  # spaces holding a worker of value < v, for each v
+    near_workers = occupied = 0
+    holding = [0] * 6  # spaces holding a worker of value v, for each v
     for space, worker in player.workers:
-        if space == lifted:
-            continue
-        near_workers |= nbr[space]
-        if can_replace:
-            for v in range(WORKER_VALUES[worker] + 1, 6):
-                lower_than[v] |= 1 << space
-    occupied = player.worker_mask & ~(1 << lifted if lifted >= 0 else 0)
+        if space != lifted:
+            bit = 1 << space
+            near_workers |= nbr[space]
+            occupied |= bit
+            holding[WORKER_VALUES[worker]] |= bit
     at_least = touching_at_least(fields, nbr)
     exactly = state.options["worker_adjacency"] == "exactly"
-    free = ~fields & ~near_workers & ~occupied
+    open_spaces = ~fields & ~near_workers
+    free = ~occupied
     masks = [0]
     for v in range(1, 6):
+        if can_replace:
+            free |= holding[v - 1]  # a worker of lower value may be replaced
         touching = at_least[v] & ~at_least[v + 1] if exactly else at_least[v]
-        masks.append(touching & ~fields & ~near_workers & (free | lower_than[v]))
+        masks.append(touching & open_spaces & free)
     return masks
 
 
@@ -223,43 +241,68 @@ def stone_moves(state: State, verb: str, tile: int, *prefix: str, supply: Stones
     return [mv(verb, *prefix, f"{label}/{CROP_KEYS[c]}") for c in range(5) if supply[c]]
 
 
-def crops_in(stones: Stones) -> list[Crop]:
-    return [Crop(c) for c in range(5) if stones[c]]
-
-
 # ---------------------------------------------------------------- move generation
 
 
 def turn_moves(state: State) -> list[KHMove]:
     """The active player's choices (spec 3, 4): start an action, or end the turn."""
-    seat = state.active
-    player = state.player(seat)
     done = state.actions
-    moves: list[KHMove] = []
-    if len(done) < 2:
-        if "A" not in done:
-            moves += harvest_start_moves(state, seat)
-        if "B" not in done:
-            masks = placement_masks(state, seat)
-            spaces: dict[int, list[int]] = {}
-            table = moves_of(state)
-            for worker in player.beside + state.town:
-                v = WORKER_VALUES[worker]
-                if v not in spaces:
-                    spaces[v] = list(bits(masks[v]))
-                row = table.play[worker]
-                moves += [row[s] for s in spaces[v]]
-            moves += [table.remove[s] for s, _ in player.workers]
-        if "C" not in done and "D" not in done:
-            moves += buy_moves(state, seat)
-        if "D" not in done:
-            moves += bid_moves(state, seat)
+    if len(done) >= 2:
+        return [END]
+    seat = state.active
+    moves: list[KHMove] = harvest_start_moves(state, seat) if "A" not in done else []
+    if "B" not in done:
+        moves += play_moves(state, seat)
+    if "C" not in done and "D" not in done:
+        moves += buy_moves(state, seat)
+    if "D" not in done:
+        moves += bid_moves(state, seat)
     moves.append(END)
     return moves
 
 
+PLAY_MEMO_SIZE = 4096
+"""How many boards' action-B moves a layout remembers (it forgets them all when full)."""
+
+
+def play_moves(state: State, seat: int) -> tuple[KHMove, ...]:
+    """Action B: every worker beside the board or in town on every space it may take, then removals.
+
+    Remembered per layout by what they depend on: a turn's later decisions, and the next turns
+    of a player whose board did not change, find them again.
+    """
+    player = state.players[seat]
+    key = (player.fields, player.workers, player.beside, state.town, state.options["worker_adjacency"])
+    memo = moves_of(state).play_memo
+    moves = memo.get(key)
+    if moves is None:
+        if len(memo) >= PLAY_MEMO_SIZE:
+            memo.clear()
+        moves = memo[key] = tuple(find_play_moves(state, seat))
+    return moves
+
+
+def find_play_moves(state: State, seat: int) -> list[KHMove]:
+    """``play_moves`` worked out: for each worker in turn, its legal spaces in board order."""
+    player = state.players[seat]
+    masks = placement_masks(state, seat)
+    table = moves_of(state)
+    play = table.play
+    moves: list[KHMove] = []
+    for worker in player.beside + state.town:
+        mask = masks[WORKER_VALUES[worker]]
+        row = play[worker]
+        while mask:
+            low = mask & -mask
+            moves.append(row[low.bit_length() - 1])
+            mask ^= low
+    remove = table.remove
+    moves += [remove[s] for s, _ in player.workers]
+    return moves
+
+
 def harvestable_groups(state: State, seat: int) -> int:
-    player = state.player(seat)
+    player = state.players[seat]
     candidates = player.fields & ~player.harvested
     if state.options["single_tile_group_harvestable"] == "false":
         candidates &= ~isolated(state, player)
@@ -269,30 +312,41 @@ def harvestable_groups(state: State, seat: int) -> int:
 def harvest_start_moves(state: State, seat: int) -> list[KHMove]:
     """``harvest L`` for every tile action A may start with (``L/crop`` where its crop is out)."""
     supply, crops, table = state.supply, state.layout.crops, moves_of(state)
-    return [m for t in bits(harvestable_groups(state, seat))
-            for m in ((table.harvest[t],) if supply[crops[t]] else stone_moves(state, "harvest", t))]
+    harvest = table.harvest
+    moves: list[KHMove] = []
+    tiles = harvestable_groups(state, seat)
+    while tiles:
+        low = tiles & -tiles
+        tiles ^= low
+        t = low.bit_length() - 1
+        if supply[crops[t]]:
+            moves.append(harvest[t])
+        else:
+            moves += stone_moves(state, "harvest", t)
+    return moves
 
 
 def buy_moves(state: State, seat: int) -> list[KHMove]:
     """Action C: a tile from any warehouse the buyer can pay for exactly (R-C1 to R-C3)."""
-    stones = state.player(seat).stones
+    have = state.players[seat].stones
     buy = moves_of(state).buy
-    return [
-        buy[tile]
-        for owner, other in enumerate(state.players)
-        for tile, bid in other.warehouse
-        if owner == seat or covers(stones, bid)
-    ]
+    moves: list[KHMove] = []
+    for owner, other in enumerate(state.players):
+        for tile, bid in other.warehouse:
+            if owner == seat or covers(have, bid):
+                moves.append(buy[tile])
+    return moves
 
 
 def bid_moves(state: State, seat: int) -> list[KHMove]:
     """Action D (and the Storekeeper): a land-office tile with a first bid stone (R-D1 to R-D3)."""
-    player = state.player(seat)
+    player = state.players[seat]
     if len(player.warehouse) >= 2:
         return []
-    crops = [c for c in range(5) if player.stones[c]]
+    stones = player.stones
+    crops = [c for c in range(5) if stones[c]]
     bid = moves_of(state).bid
-    return [bid[t][c] for t in state.office_tiles for c in crops]
+    return [bid[t][c] for t in state.office if t >= 0 for c in crops]
 
 
 def pay_moves(state: State, seat: int, verb: str) -> list[KHMove]:
@@ -323,6 +377,14 @@ def casual_moves(state: State, tiles: int) -> list[KHMove]:
     return moves
 
 
+@cache
+def day_labourer_moves(counts: tuple[int, ...]) -> tuple[KHMove, ...]:
+    """Day Labourer: two stones of any crops (one if the supply has only one), given at most 2 per crop."""
+    available = [c for c in Crop for _ in range(counts[c])]
+    pairs = sorted(set(combinations(available, 2))) if len(available) >= 2 else [(c,) for c in available]
+    return tuple(mv("gain", *(CROP_KEYS[c] for c in pair)) for pair in pairs)
+
+
 def ability_moves(state: State, step: Step) -> list[KHMove]:
     """The choices a worker's ability offers when placed on ``step.space`` (spec 5)."""
     seat, worker, space = step.player, step.worker, step.space
@@ -334,9 +396,9 @@ def ability_moves(state: State, step: Step) -> list[KHMove]:
     elif worker == "B":
         moves = casual_moves(state, near & player.fields & ~player.harvested)
     elif worker == "C":
-        available = [c for c in Crop for _ in range(min(2, state.supply[c]))]
-        pairs = sorted(set(combinations(available, 2))) if len(available) >= 2 else [(c,) for c in available]
-        moves = [mv("gain", *(c.key for c in pair)) for pair in pairs]
+        supply = state.supply
+        moves = list(day_labourer_moves((min(2, supply[0]), min(2, supply[1]), min(2, supply[2]),
+                                         min(2, supply[3]), min(2, supply[4]))))
     elif worker == "D":
         moves = tile_pairs(state, near & player.harvested, "flip")
     elif worker in "EG":
@@ -373,16 +435,18 @@ def event_moves(state: State, step: Step) -> list[KHMove]:
     player = state.player(seat)
     unharvested = player.fields & ~player.harvested
     moves: list[KHMove] = []
+    labels = state.layout.labels
     if letter == "M" and in_bag_fields(state):
-        moves = [mv("fallow", state.label(t)) for t in bits(player.fields)]
+        moves = [mv("fallow", labels[t]) for t in bits(player.fields)]
     elif letter == "N":
         targets = [t for owner, other in enumerate(state.players) if owner != seat for t in bits(isolated(state, other))]
-        moves = [mv("swap", state.label(own), state.label(t)) for own in bits(player.fields) for t in targets]
+        moves = swap_moves(state, player.fields, targets)
     elif letter == "P" and unharvested:
-        counts = [(unharvested & state.layout.crop_mask(c)).bit_count() for c in Crop]
-        best = [c for c in Crop if counts[c] == max(counts) and state.supply[c]]
-        choices = best or [c for c in Crop if state.supply[c]]
-        moves = [mv("gain", c.key) for c in choices]
+        counts = [(unharvested & mask).bit_count() for mask in state.layout.crop_masks]
+        most, supply = max(counts), state.supply
+        best = [c for c in range(5) if counts[c] == most and supply[c]]
+        choices = best or [c for c in range(5) if supply[c]]
+        moves = [mv("gain", CROP_KEYS[c]) for c in choices]
     elif letter == "Q" and sum(player.stones) >= 2:
         moves = [mv("dip")] if in_bag_fields(state) else office_moves(state, "buy")
     elif letter == "R":
@@ -390,16 +454,26 @@ def event_moves(state: State, step: Step) -> list[KHMove]:
     elif letter == "T" and sum(player.stones) >= 3:
         moves = office_moves(state, "take")
     elif letter == "U":
-        moves = [mv("swap", state.label(own), state.label(t)) for own in bits(player.fields) for t in state.office_tiles]
+        moves = swap_moves(state, player.fields, state.office_tiles)
     elif letter == "V":
         moves = [m for t in bits(isolated(state, player) & ~player.harvested) for m in stone_moves(state, "harvest", t)]
     elif letter == "X":
         for space, worker in player.workers:
             spaces = legal_spaces(state, seat, value(worker), lifted=space)
-            moves += [mv("move", state.label(space), state.label(s)) for s in spaces if s != space]
+            moves += [mv("move", labels[space], labels[s]) for s in spaces if s != space]
     elif letter == "Y":
         moves = [mv("remove", state.label(s)) for s, _ in player.workers]
     return moves + [DECLINE]
+
+
+def swap_moves(state: State, own: int, targets: list[int]) -> list[KHMove]:
+    """``swap A B`` for each of the ``own`` tiles A and each of the ``targets`` B."""
+    table = moves_of(state)
+    moves: list[KHMove] = []
+    for tile in bits(own):
+        row = table.swap(tile)
+        moves += [row[t] for t in targets]
+    return moves
 
 
 def gift_moves(state: State, step: Step) -> list[KHMove]:
@@ -441,7 +515,8 @@ def step_moves(state: State, step: Step) -> list[KHMove]:
     if kind == "gift":
         return gift_moves(state, step)
     if kind == "windfall":
-        return [mv("gain", c.key) for c in crops_in(state.supply)]
+        supply = state.supply
+        return [mv("gain", CROP_KEYS[c]) for c in range(5) if supply[c]]
     raise AssertionError(f"no moves for step {kind}")
 
 
@@ -460,7 +535,7 @@ def chance_outcomes(state: State) -> list[tuple[KHMove, int]]:
             return [(mv("crops", a.key, b.key), 1) for a, b in combinations(Crop, 2)]
         return [(mv("crops", c.key), 1) for c in Crop]
     if step.kind == "stone":
-        return [(mv("stone", Crop(c).key), k) for c, k in enumerate(state.setup_bag) if k]
+        return [(mv("stone", CROP_KEYS[c]), k) for c, k in enumerate(state.setup_bag) if k]
     if step.kind == "remove_event":
         return [(mv("removed", e), 1) for e in EVENT_LETTERS if e not in state.removed]
     # a bag draw: every field tile and every event inside is equally likely
@@ -484,9 +559,14 @@ def sample_chance(state: State, rng: random.Random) -> KHMove:
     table = moves_of(state)
     if pick >= count:
         return table.event[state.bag_events[pick - count]]
+    skipped = 0
+    while pick >= (in_byte := (fields & 0xFF).bit_count()):  # skip 8 spaces at a time
+        pick -= in_byte
+        fields >>= 8
+        skipped += 8
     for _ in range(pick):
         fields &= fields - 1  # drop the lowest tile
-    return table.draw[(fields & -fields).bit_length() - 1]
+    return table.draw[skipped + (fields & -fields).bit_length() - 1]
 
 
 def legal_moves(state: State) -> list[KHMove]:
@@ -499,13 +579,15 @@ def legal_moves(state: State) -> list[KHMove]:
 
 
 def generate(state: State) -> list[KHMove]:
-    who = actor(state)
-    if who == TERMINAL:
+    if state.over:
         return []
-    if who == CHANCE:
+    stack = state.stack
+    if not stack:
+        return turn_moves(state)
+    top = stack[-1]
+    if top.kind in CHANCE_KINDS:
         return [move for move, _ in chance_outcomes(state)]
-    top = state.top
-    return turn_moves(state) if top is None else step_moves(state, top)
+    return step_moves(state, top)
 
 
 # ---------------------------------------------------------------- validation
@@ -700,7 +782,7 @@ def place_worker(state: State, seat: int, worker: str, space: int) -> State:
         state = return_worker(state, seat, occupant)
         player = state.player(seat)
     state = state.with_player(seat, player.with_worker(space, worker))
-    return state.push(Step("ability", player=seat, worker=worker, space=space))
+    return state.push(shared_step("ability", player=seat, worker=worker, space=space))
 
 
 def take_from_supply(state: State, seat: int, worker: str) -> State:
@@ -717,7 +799,7 @@ def arrive(state: State, seat: int, tile: int) -> State:
     if worker is None:
         return state.with_player(seat, player)
     state = state.with_player(seat, player.without_worker(tile))
-    return state.push(Step("bonus", player=seat, worker=worker))
+    return state.push(shared_step("bonus", player=seat, worker=worker))
 
 
 def remove_field(state: State, seat: int, tile: int) -> State:
@@ -734,7 +816,7 @@ def take_office(state: State, tile: int) -> State:
 
 def refill(state: State, context: str | None = None) -> State:
     """Push a land-office refill draw (R-D5, R-D6)."""
-    return state.push(Step("draw", context=context or draw_context(state), purpose="office"))
+    return state.push(shared_step("draw", context=context or draw_context(state), purpose="office"))
 
 
 def apply_turn(state: State, move: KHMove) -> State:
@@ -747,7 +829,7 @@ def apply_turn(state: State, move: KHMove) -> State:
     if verb == "harvest":
         tile = state.layout.space(label_crop(move.args[0])[0])
         player = state.player(seat)
-        group = next(g for g in components(player.fields, state.layout.neighbours) if g >> tile & 1)
+        group = group_of(tile, player.fields, state.layout.neighbours)
         state = state.push(Step("harvest", player=seat, mask=group & ~player.harvested & ~(1 << tile)))
         return harvest_tile(state, seat, tile, move.args[0])
     if verb == "play":
@@ -759,7 +841,7 @@ def apply_turn(state: State, move: KHMove) -> State:
         assert removed is not None
         return return_worker(state.with_player(seat, state.player(seat).without_worker(space)), seat, removed)
     if verb == "buy":
-        return buy(state.push(Step("buy_more", player=seat)), seat, state.layout.space(move.args[0]))
+        return buy(state.push(shared_step("buy_more", player=seat)), seat, state.layout.space(move.args[0]))
     return start_bid(state, seat, move, more=True)
 
 
@@ -787,8 +869,8 @@ def start_bid(state: State, seat: int, move: KHMove, more: bool) -> State:
     player = evolve(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
     state = take_office(state.with_player(seat, player), tile)
     if more and len(player.warehouse) < 2:
-        state = state.push(Step("bid_more", player=seat))
-    return refill(state).push(Step("bid", player=seat, space=tile))
+        state = state.push(shared_step("bid_more", player=seat))
+    return refill(state).push(shared_step("bid", player=seat, space=tile))
 
 
 def add_to_bid(state: State, seat: int, tile: int, crop: Crop) -> State:
@@ -879,8 +961,8 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
         bid = dict(state.player(owner).warehouse)[tile]
         price = sum(bid) + (1 if worker == "E" else 0)
         payee = owner if state.options["ability_purchase_payee"] == "owner" else -1
-        state = state.push(Step("transfer", player=seat, target=owner, space=tile))
-        return state.push(Step("pay", player=seat, n=price, target=payee))
+        state = state.push(shared_step("transfer", player=seat, target=owner, space=tile))
+        return state.push(shared_step("pay", player=seat, n=price, target=payee))
     if verb == "fallow":
         tile = state.layout.space(args[0])
         return to_fallow(remove_field(state, seat, tile), tile)
@@ -889,24 +971,24 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
     if verb == "seize":
         tile = state.layout.space(args[0])
         victim = state.board_owner(tile)
-        state = state.push(Step("seize", player=seat, target=victim, space=tile))
-        return state.push(Step("pay", player=seat, n=3, target=victim))
+        state = state.push(shared_step("seize", player=seat, target=victim, space=tile))
+        return state.push(shared_step("pay", player=seat, n=3, target=victim))
     if verb == "reuse":
         space = state.layout.space(args[0])
         target = state.player(seat).worker_at(space)
         assert target is not None
         if state.options["lawyer_mode"] == "lift_and_replace":
             state = state.with_player(seat, state.player(seat).without_worker(space))
-            return state.push(Step("bonus", player=seat, worker=target))
-        return state.push(Step("ability", player=seat, worker=target, space=space))
+            return state.push(shared_step("bonus", player=seat, worker=target))
+        return state.push(shared_step("ability", player=seat, worker=target, space=space))
     if verb == "trade":
-        return state.push(Step("draw", player=seat, context=TRADER, purpose="trader"))
+        return state.push(shared_step("draw", player=seat, context=TRADER, purpose="trader"))
     if verb == "take":  # Trader without field tiles in the bag, or Benefactor: a land-office tile
         tile = state.layout.space(args[0])
         state = refill(take_office(state, tile))
         if worker == "K":
             state = evolve(state, in_hand=state.in_hand | 1 << tile)
-            return state.push(Step("trader_choice", player=seat, space=tile))
+            return state.push(shared_step("trader_choice", player=seat, space=tile))
         return arrive(state, seat, tile)
     raise AssertionError(f"ability {worker} cannot {verb}")
 
@@ -938,7 +1020,7 @@ def on_event(state: State, step: Step, move: KHMove) -> State:
     if letter == "M":  # Exchange: fallow one tile, draw and place a replacement
         tile = space(args[0])
         state = to_fallow(remove_field(state, seat, tile), tile)
-        return state.push(Step("draw", player=seat, context=EVENT, purpose="place"))
+        return state.push(shared_step("draw", player=seat, context=EVENT, purpose="place"))
     if letter in "NU":  # Swap with an opponent's isolated tile / Land Consolidation with the land office
         own, other = space(args[0]), space(args[1])
         state = remove_field(state, seat, own)
@@ -952,18 +1034,18 @@ def on_event(state: State, step: Step, move: KHMove) -> State:
         return gain(state, seat, CROP_BY_KEY[args[0]])
     if letter == "Q":  # Lucky Dip: pay 2 into the supply, then a drawn (or land-office) tile
         if verb == "dip":
-            state = state.push(Step("draw", player=seat, context=EVENT, purpose="place"))
+            state = state.push(shared_step("draw", player=seat, context=EVENT, purpose="place"))
         else:
-            state = state.push(Step("office_take", player=seat, space=space(args[0])))
-        return state.push(Step("pay", player=seat, n=2, target=-1))
+            state = state.push(shared_step("office_take", player=seat, space=space(args[0])))
+        return state.push(shared_step("pay", player=seat, n=2, target=-1))
     if letter == "R":
         player = state.player(seat)
         mask = sum(1 << space(a) for a in args)
         return state.with_player(seat, evolve(player, harvested=player.harvested & ~mask))
     if letter == "T":  # Quick Sale: 3 stones into the supply for a land-office tile; refill afterwards
         state = evolve(state, quick_sale_taken=state.quick_sale_taken + 1)
-        state = state.push(Step("office_take", player=seat, space=space(args[0])))
-        return state.push(Step("pay", player=seat, n=3, target=-1))
+        state = state.push(shared_step("office_take", player=seat, space=space(args[0])))
+        return state.push(shared_step("pay", player=seat, n=3, target=-1))
     if letter == "V":
         return harvest_tile(state, seat, space(label_crop(args[0])[0]), args[0])
     if letter == "X":  # Migrant Worker: move without triggering the ability
@@ -1098,7 +1180,7 @@ def apply_draw(state: State, step: Step, move: KHMove) -> State:
         return arrive(state, step.player, tile)
     state = evolve(state, in_hand=state.in_hand | 1 << tile)
     kind = "trader_choice" if purpose == "trader" else "replacement_choice"
-    return state.push(Step(kind, player=step.player, space=tile))
+    return state.push(shared_step(kind, player=step.player, space=tile))
 
 
 def place_event(state: State, letter: str) -> State:
@@ -1113,18 +1195,18 @@ def place_event(state: State, letter: str) -> State:
         state, check = seventh_check(state), False
     drawer = state.active
     state = evolve(state, resolving=state.resolving + 1)
-    state = state.push(Step("event_end", event=letter, n=int(check), player=drawer))
+    state = state.push(shared_step("event_end", event=letter, n=int(check), player=drawer))
     order = state.order_from(drawer)
     if letter == "O":
-        return state.push(Step("gift", player=drawer, n=0, purpose="give", event="O"))
+        return state.push(shared_step("gift", player=drawer, n=0, purpose="give", event="O"))
     if letter == "S":
-        return state.push(Step("resurvey", player=drawer))
+        return state.push(shared_step("resurvey", player=drawer))
     if letter == "Z":
-        return state.push(*(Step("windfall", player=drawer, target=seat) for seat in reversed(order)))
+        return state.push(*(shared_step("windfall", player=drawer, target=seat) for seat in reversed(order)))
     if letter == "T":
-        state = evolve(state, quick_sale_taken=0).push(Step("quick_sale_refill"))
+        state = evolve(state, quick_sale_taken=0).push(shared_step("quick_sale_refill"))
     kind = "ev_W" if letter == "W" else "event"
-    return state.push(*(Step(kind, player=seat, event=letter) for seat in reversed(order)))
+    return state.push(*[shared_step(kind, player=seat, event=letter) for seat in reversed(order)])
 
 
 def seventh_check(state: State) -> State:
@@ -1166,14 +1248,14 @@ def run_auto(state: State, step: Step) -> State:
     if kind == "quick_sale_refill":
         taken = state.quick_sale_taken
         state = evolve(state, quick_sale_taken=0)
-        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in range(taken)))
+        return state.push(*(shared_step("draw", context=EVENT, purpose="office") for _ in range(taken)))
     if kind == "resurvey":  # S: the land office goes back into the bag and is drawn anew
         returned = state.office_tiles
         state = evolve(state, office=(-1,) * OFFICE_SPACES, bag_fields=state.bag_fields | sum(1 << t for t in returned))
-        return state.push(*(Step("draw", context=EVENT, purpose="office") for _ in returned))
+        return state.push(*(shared_step("draw", context=EVENT, purpose="office") for _ in returned))
     if kind == "ev_W":
         if in_bag_fields(state):
-            return state.push(Step("draw", player=step.player, context=EVENT, purpose="replace"))
+            return state.push(shared_step("draw", player=step.player, context=EVENT, purpose="replace"))
         return state
     raise AssertionError(f"unknown automatic step {kind}")
 
@@ -1188,9 +1270,10 @@ def nothing_to_draw(state: State) -> bool:
 def settle(state: State) -> State:
     """Run automatic steps, and skip decisions that offer nothing, until someone must decide."""
     while not state.over:
-        step = state.top
-        if step is None:
+        stack = state.stack
+        if not stack:
             return state
+        step = stack[-1]
         if step.kind in AUTO_KINDS:
             state = run_auto(state, step)
             continue
@@ -1199,7 +1282,7 @@ def settle(state: State) -> State:
             continue
         if step.kind in CHANCE_KINDS:
             return state
-        moves = legal_moves(state)
+        moves = generate(state)
         if not moves:  # a mandatory step that cannot be carried out (no tile to give, empty supply)
             state = state.pop()
             if step.kind == "gift" and step.n < len(state.players) - 1:
@@ -1208,6 +1291,7 @@ def settle(state: State) -> State:
         if len(moves) == 1 and moves[0].verb in FINISHING_VERBS:
             state = apply_step(state, step, moves[0])
             continue
+        state.__dict__[MOVES_CACHE] = tuple(moves)  # the caller's legal_moves will ask next
         return state
     return state
 
@@ -1215,7 +1299,8 @@ def settle(state: State) -> State:
 def apply(state: State, move: KHMove) -> State:
     """The state after ``move`` (unchecked), settled until the next decision."""
     state = draft(state)
-    step = state.top
+    stack = state.stack
+    step = stack[-1] if stack else None
     if step is None:
         state = apply_turn(state, move)
     elif step.kind in CHANCE_KINDS:

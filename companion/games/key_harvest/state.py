@@ -22,10 +22,15 @@ T = TypeVar("T")
 
 
 MOVES_CACHE = "_legal_moves"
-"""Where ``rules.legal_moves`` memoises its answer on a state (never copied by ``evolve``)."""
+"""Where ``rules.legal_moves`` memoises its answer on a state (never copied by ``evolve``; a
+draft never holds it)."""
 
 DRAFT = "_draft"
 """Marks the private copy one ``rules.apply`` builds: ``evolve`` may change it in place."""
+
+
+_new = object.__new__
+_set_dict = object.__setattr__
 
 
 def evolve(obj: T, **changes: Any) -> T:
@@ -35,13 +40,12 @@ def evolve(obj: T, **changes: Any) -> T:
     held = obj.__dict__
     if DRAFT in held:
         held.update(changes)
-        held.pop(MOVES_CACHE, None)
         return obj
-    new = object.__new__(type(obj))
-    fresh = new.__dict__
-    fresh.update(held)
+    fresh = held.copy()
     fresh.update(changes)
     fresh.pop(MOVES_CACHE, None)
+    new = _new(type(obj))
+    _set_dict(new, "__dict__", fresh)
     return new
 
 
@@ -50,10 +54,11 @@ def draft(obj: T) -> T:
 
     Only the function that made the draft may hold it; it calls ``freeze`` before handing it out.
     """
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.pop(MOVES_CACHE, None)
-    new.__dict__[DRAFT] = True
+    fresh = obj.__dict__.copy()
+    fresh.pop(MOVES_CACHE, None)
+    fresh[DRAFT] = True
+    new = _new(type(obj))
+    _set_dict(new, "__dict__", fresh)
     return new
 
 
@@ -75,7 +80,12 @@ def sub_stones(a: Stones, b: Stones) -> Stones:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
 
 
+ONE_STONE: tuple[Stones, ...] = ((1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1))
+
+
 def one_stone(crop: Crop | int, count: int = 1) -> Stones:
+    if count == 1:
+        return ONE_STONE[crop]
     out = [0, 0, 0, 0, 0]
     out[crop] = count
     return (out[0], out[1], out[2], out[3], out[4])
@@ -203,16 +213,30 @@ class State:
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
+    # The three hottest changes write a draft directly (what ``evolve`` would do, minus its call).
+
     def with_player(self, seat: int, player: Player) -> State:
         players = list(self.players)
         players[seat] = player
+        held = self.__dict__
+        if DRAFT in held:
+            held["players"] = tuple(players)
+            return self
         return evolve(self, players=tuple(players))
 
     def push(self, *steps: Step) -> State:
         """Push steps; the last one given is resolved first."""
+        held = self.__dict__
+        if DRAFT in held:
+            held["stack"] = self.stack + steps
+            return self
         return evolve(self, stack=self.stack + steps)
 
     def pop(self) -> State:
+        held = self.__dict__
+        if DRAFT in held:
+            held["stack"] = self.stack[:-1]
+            return self
         return evolve(self, stack=self.stack[:-1])
 
     def next_seat(self, seat: int) -> int:
@@ -232,8 +256,9 @@ class State:
 
     def warehouse_owner(self, tile: int) -> int:
         for seat, player in enumerate(self.players):
-            if any(t == tile for t, _ in player.warehouse):
-                return seat
+            for t, _ in player.warehouse:
+                if t == tile:
+                    return seat
         return -1
 
     def board_owner(self, tile: int) -> int:

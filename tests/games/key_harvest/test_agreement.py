@@ -13,7 +13,7 @@ import pytest
 
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.rng import weighted_choice
-from companion.games.key_harvest import KeyHarvest, State
+from companion.games.key_harvest import KeyHarvest, State, rules
 from companion.games.key_harvest.board import CROP_KEYS
 from companion.games.key_harvest.moves import KHMove
 
@@ -67,6 +67,18 @@ def test_generator_and_validator_agree(players: int, seed: int, options: dict[st
             assert (error is None) == (move in legal), (str(move), error, state.debug())
             if error is not None:
                 assert error.rule and error.reason.endswith((".", ")")), error
+
+
+@pytest.mark.parametrize("players,seed,options", [(4, 8, {}), (3, 9, FLAGS)])
+def test_remembered_worker_placements_are_the_ones_worked_out_afresh(
+        players: int, seed: int, options: dict[str, str]) -> None:
+    """Action B's moves come from a per-layout memo: at every turn decision they equal a fresh computation."""
+    memo = rules.moves_of(GAME.setup(["A", "B"], GAME.options())).play_memo
+    memo.clear()
+    turns = [s for s in positions(players, seed, options, every=1) if s.top is None and "B" not in s.actions]
+    for state in turns:
+        assert list(rules.play_moves(state, state.active)) == rules.find_play_moves(state, state.active), state.debug()
+    assert 0 < len(memo) < 0.8 * len(turns)  # many decisions were answered from the memo
 
 
 @pytest.mark.parametrize("players,seed", [(2, 31), (4, 32)])

@@ -288,3 +288,14 @@ def test_every_ability_is_offered_once_per_placement(worker: str) -> None:
     removed = allow(game, later, "remove C3")
     assert removed.stack == () and workers_of(removed, ALICE).get("C3") is None
     assert removed.player(ALICE).stones == later.player(ALICE).stones
+
+
+def test_townsfolk_taken_by_another_player_is_no_longer_offered() -> None:
+    """R-B6: Alice's board is the same in both positions, but once Bob has the Storekeeper on his
+    board the town no longer offers it to her (action B's moves are remembered per board, and
+    the town is part of what they depend on)."""
+    game, state = three(WA, WB, WC)
+    assert {"play H C3", "play G C3"} <= legal(game, state)
+    game, later = three(WA, {**WB, "workers": {"A1": "H"}}, WC)
+    assert "play H C3" not in legal(game, later) and "play G C3" in legal(game, later)
+    refuse(game, later, "play H C3", "R-B6")
