@@ -140,7 +140,8 @@ class SerialLink:
                 self._stopping.wait(wait)
 
     def _open(self) -> None:
-        self._set_state(CONNECTING, f"opening {self.url}")
+        if self.state != INCOMPATIBLE:
+            self._set_state(CONNECTING, f"opening {self.url}")
         port = serial.serial_for_url(self.url, timeout=self.timings.poll, write_timeout=1.0)
         with self._lock:
             self._port = port
@@ -185,9 +186,10 @@ class SerialLink:
             self._pump(now)
 
     def _incompatible(self, version: int) -> None:
-        self.state = INCOMPATIBLE
-        raise LinkLost(f"the board on {self.url} speaks panel protocol v{version}, this companion v"
-                       f"{P.PROTOCOL_VERSION}: flash hardware/firmware/ again (docs/panel.md)")
+        reason = (f"the board on {self.url} speaks panel protocol v{version}, this companion v"
+                  f"{P.PROTOCOL_VERSION}: flash hardware/firmware/ again (docs/panel.md)")
+        self._set_state(INCOMPATIBLE, reason)
+        raise LinkLost(reason)
 
     def _serve(self) -> None:
         while not self._stopping.is_set():
@@ -213,10 +215,9 @@ class SerialLink:
         port = self._port
         data: bytes = port.read(max(1, port.in_waiting))
         if not data:
-            if self._parser.pending:
-                self._parser.drop_partial()  # the line went quiet in the middle of a frame
+            frames = self._parser.drop_partial() if self._parser.pending else []  # quiet in mid-frame
             self._count()
-            return []
+            return frames
         frames = self._parser.feed(data)
         self._heard = time.monotonic()
         self.stats["frames_in"] += len(frames)
@@ -297,9 +298,6 @@ class SerialLink:
             self.stats["lost"] += 1
         if self.state != INCOMPATIBLE:
             self._set_state(CONNECTING, reason)
-        else:
-            self.message = reason
-            self._changed()
         with self._lock:
             self._dirty = True  # resend everything once the board is back
 

@@ -116,11 +116,14 @@ class Parser:
             self.frames += 1
             frames.append(Frame(body[1], body[2], body[3:]))
 
-    def drop_partial(self) -> None:
-        """Forget a frame cut short (the line went quiet in the middle of it)."""
-        if self._buffer:
-            self.dropped += 1
-            self._buffer.clear()
+    def drop_partial(self) -> list[Frame]:
+        """The line went quiet in the middle of a frame: drop that frame, and return the whole
+        frames found in the bytes after its start (a cut frame's length may have swallowed them)."""
+        if not self._buffer:
+            return []
+        self._skip_bad()
+        frames = self.feed(b"")
+        return frames + self.drop_partial() if self._buffer else frames
 
     @property
     def pending(self) -> int:

@@ -83,9 +83,13 @@ class Parser:
             out.append((body[1], body[2], body[3:]))
 
     def drop_partial(self):
-        if len(self.buf):
+        # the line went quiet inside a frame: drop it, keep any whole frames after its start
+        out = []
+        while len(self.buf):
             self.dropped += 1
-            self.buf = bytearray()
+            self.buf = self.buf[2:]
+            out.extend(self.feed(b""))
+        return out
 
 
 def _find_sync(buf):
