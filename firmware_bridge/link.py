@@ -306,10 +306,13 @@ class SerialLink:
             port, self._port = self._port, None
             self._in_flight = None
         if port is not None:
+            sock = getattr(port, "_socket", None)  # socket://: pyserial skips close() when shutdown() fails
             try:
                 port.close()
             except (serial.SerialException, OSError):
                 pass
+            if sock is not None:
+                sock.close()
 
     def _set_state(self, state: str, message: str) -> None:
         if (state, message) != (self.state, self.message):

@@ -15,8 +15,11 @@ from panel_fw import Firmware
 
 
 def main():
-    micropython.kbd_intr(-1)  # frames may hold 0x03: it must not stop the program
     pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in config.BUTTON_PINS]
+    time.sleep_ms(50)
+    if not pins[0].value():
+        return  # button 0 (DRAW) held at power-up: stay in the REPL for maintenance
+    micropython.kbd_intr(-1)  # frames may hold 0x03: it must not stop the program
     strip = neopixel.NeoPixel(machine.Pin(config.STRIP_PIN), config.STRIP_LEDS)
     scale = config.BRIGHTNESS
     out = sys.stdout.buffer

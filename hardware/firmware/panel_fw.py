@@ -6,33 +6,30 @@ import kproto as P
 
 
 class Buttons:
-    # Debounced buttons: a level counts once it has been stable for debounce_ms.
-    # scan() returns (index, PRESS) when a press starts and (index, HOLD) once it has
-    # lasted hold_ms (the host uses HOLD for buttons that need a long press, e.g. UNDO).
+    # Debounced buttons, reporting on the leading edge: a change of level counts at once if the
+    # button has kept its previous state for debounce_ms; the contact's bounce right after a
+    # change is ignored. So a press costs no debounce delay. scan() returns (index, PRESS) when a
+    # press starts and (index, HOLD) once it has lasted hold_ms (the host uses HOLD for buttons
+    # that need a long press, e.g. UNDO).
 
     def __init__(self, count, debounce_ms=20, hold_ms=1000):
         self.debounce_ms = debounce_ms
         self.hold_ms = hold_ms
         self.stable = [False] * count
-        self.level = [False] * count
-        self.since = [0] * count
-        self.pressed_at = [0] * count
+        self.changed = [-debounce_ms] * count
         self.held = [False] * count
 
     def scan(self, levels, now):
         events = []
         for i in range(len(self.stable)):
             level = bool(levels[i])
-            if level != self.level[i]:
-                self.level[i] = level
-                self.since[i] = now
-            elif level != self.stable[i] and _elapsed(now, self.since[i]) >= self.debounce_ms:
+            if level != self.stable[i] and _elapsed(now, self.changed[i]) >= self.debounce_ms:
                 self.stable[i] = level
+                self.changed[i] = now
                 if level:
-                    self.pressed_at[i] = now
                     self.held[i] = False
                     events.append((i, P.PRESS))
-            if self.stable[i] and not self.held[i] and _elapsed(now, self.pressed_at[i]) >= self.hold_ms:
+            if self.stable[i] and not self.held[i] and _elapsed(now, self.changed[i]) >= self.hold_ms:
                 self.held[i] = True
                 events.append((i, P.HOLD))
         return events
