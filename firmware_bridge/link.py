@@ -12,6 +12,7 @@ light state again. A port that does not exist is a message in ``status()``, not 
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -143,6 +144,9 @@ class SerialLink:
         if self.state != INCOMPATIBLE:
             self._set_state(CONNECTING, f"opening {self.url}")
         port = serial.serial_for_url(self.url, timeout=self.timings.poll, write_timeout=1.0)
+        sock = getattr(port, "_socket", None)
+        if isinstance(sock, socket.socket):  # socket:// (the simulator): small frames leave at once, no Nagle
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self._lock:
             self._port = port
             self._parser = P.Parser()
