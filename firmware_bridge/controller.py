@@ -186,13 +186,21 @@ class PanelController:
         self._show = threading.Thread(target=run, name="panel end show", daemon=True)
         self._show.start()
 
+    @property
+    def showing(self) -> bool:
+        """Whether the end-of-game show is running."""
+        show = self._show
+        return show is not None and show.is_alive()
+
     # ------------------------------------------------------------ for the tablet
 
     def state(self) -> dict[str, Any]:
         """What the virtual panel shows: lights, the last message, OK's move, each back end's status."""
         session = self.session
         shown = self.lights.with_error() if time.monotonic() < self._error_until else self.lights
-        return {"game": session.id if session is not None else None, "lights": shown.to_json(),
+        return {"game": session.id if session is not None else None,
+                "title": session.game.title if session is not None else None,
+                "players": list(session.players) if session is not None else [], "lights": shown.to_json(),
                 "message": dict(self.message), "choice": self.choice,
                 "panels": [panel.status() for panel in self.panels],
                 "buttons": [button.value for button in Button],

@@ -5,14 +5,14 @@
 
 const STRINGS = {
   en: {
-    title: "Panel", game: "Game {id}", no_game: "No game is open: start or resume one on the tablet.",
+    title: "Panel", game: "{title}: {players}", no_game: "No game is open: start or resume one on the tablet.",
     status: "status: {s}", ready: "ready", draw: "waiting for DRAW", roll: "waiting for ROLL", error: "refused",
     over: "game over", alert: "event drawn", no_alert: "no event", move_label: "Move for OK",
     choose: "Show on the panel", chosen: "OK will play: {m}", table: "Back to the table",
     seat: "Seat {n}", hold: "hold", offline: "Connection lost; retrying.",
   },
   de: {
-    title: "Tafel", game: "Spiel {id}", no_game: "Kein Spiel offen: starte oder setze eins am Tablet fort.",
+    title: "Tafel", game: "{title}: {players}", no_game: "Kein Spiel offen: starte oder setze eins am Tablet fort.",
     status: "Status: {s}", ready: "bereit", draw: "wartet auf ZIEHEN (DRAW)", roll: "wartet auf WÜRFELN (ROLL)",
     error: "abgelehnt", over: "Spiel vorbei", alert: "Ereignis gezogen", no_alert: "kein Ereignis",
     move_label: "Zug für OK", choose: "Auf der Tafel zeigen", chosen: "OK spielt: {m}",
@@ -99,7 +99,8 @@ function buildButtons(state) {
 function render(state) {
   if (!built) buildButtons(state);
   if (state.game) gameId = state.game;
-  $("panel-game").textContent = state.game ? t("game", { id: state.game }) : t("no_game");
+  $("panel-game").textContent = state.game
+    ? t("game", { title: state.title, players: state.players.join(", ") }) : t("no_game");
   const link = $("panel-table-link");
   link.textContent = t("table");
   link.href = state.game ? `/games/${state.game}` : "/";
@@ -112,7 +113,7 @@ function render(state) {
     lamp.className = "panel-light";
     lamp.dataset.seat = String(seat);
     light(lamp, colour);
-    box.append(lamp, t("seat", { n: seat + 1 }));
+    box.append(lamp, state.players[seat] || t("seat", { n: seat + 1 }));
     seats.append(box);
   });
   const status = $("panel-status");
