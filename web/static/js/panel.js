@@ -1,7 +1,10 @@
 // The virtual panel: the physical panel's lights mirrored live, its buttons clickable.
 // Lights and messages come from GET /api/panel/stream (server-sent events); presses go to
 // POST /api/panel/press. UNDO, like the real button, acts only when held (hold_seconds).
-// Mounts on any page with an element #virtual-panel (data-game-id: the game on the table).
+// Mounts on any page with an element #virtual-panel (data-game-id: the game on the table):
+//   <section id="virtual-panel" class="card virtual-panel" data-game-id="{{ game_id }}"></section>
+//   <script type="module" src="{{ url_for('static', filename='js/panel.js') }}"></script>
+// It builds its own content and loads css/panel.css.
 
 const STRINGS = {
   en: {
@@ -27,6 +30,39 @@ function t(key, vars = {}) {
 
 const root = document.getElementById("virtual-panel");
 const $ = (id) => document.getElementById(id);
+
+const SKELETON = `
+  <h2 id="panel-title"></h2>
+  <p id="panel-game" class="turn"></p>
+  <div class="panel-lights">
+    <div id="panel-seats" class="panel-seats"></div>
+    <div class="panel-light-box"><span id="panel-status" class="panel-light" role="img"></span>
+      <span id="panel-status-label"></span></div>
+    <div class="panel-light-box"><span id="panel-alert" class="panel-light" role="img"></span>
+      <span id="panel-alert-label"></span></div>
+  </div>
+  <div id="panel-buttons" class="panel-buttons"></div>
+  <form id="panel-choice" class="panel-choice" autocomplete="off">
+    <label for="panel-move" id="panel-move-label"></label>
+    <input id="panel-move" type="text" autocapitalize="off" spellcheck="false" placeholder="bid C2 wheat">
+    <button type="submit" id="panel-choose"></button>
+  </form>
+  <p id="panel-message" class="panel-message" role="status" aria-live="polite"></p>
+  <ul id="panel-backends" class="warnings" hidden></ul>
+  <p id="panel-table"><a id="panel-table-link" href="#"></a></p>`;
+
+function mount() {
+  root.classList.add("virtual-panel");
+  root.innerHTML = SKELETON; // a fixed template: no data in it
+  if (!root.hasAttribute("data-standalone")) $("panel-table").hidden = true;
+  if (!document.querySelector("link[data-panel-css]")) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("../css/panel.css", import.meta.url).href;
+    css.dataset.panelCss = "";
+    document.head.append(css);
+  }
+}
 let gameId = root ? root.dataset.gameId || "" : "";
 let holdSeconds = 1;
 let holdButtons = ["UNDO"];
@@ -50,6 +86,7 @@ async function post(path, body) {
 function say(text, ok) {
   const el = $("panel-message");
   el.textContent = text;
+  el.hidden = !text;
   el.classList.toggle("refused", !ok);
 }
 
@@ -144,6 +181,7 @@ function connect() {
 
 async function start() {
   if (!root) return;
+  mount();
   $("panel-title").textContent = t("title");
   $("panel-move-label").textContent = t("move_label");
   $("panel-choose").textContent = t("choose");
