@@ -7,11 +7,11 @@ sentence the tablet shows (the core's ``IllegalMoveError``/``UndoError`` or ``Co
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from enum import Enum
+from typing import Any
 
 from companion.core.errors import CompanionError, MalformedInputError
-from companion.core.game import CHANCE, Move
+from companion.core.game import CHANCE, Game, Move
 from companion.session import Session
 
 
@@ -62,10 +62,14 @@ def press(session: Session, button: Button, rng: random.Random | None = None,
     return session.play(choice)
 
 
-def chance_kind(moves: Sequence[Move]) -> Button:
-    """Whether the chance step these outcomes belong to is a ROLL (dice) or a DRAW (anything else)."""
-    verbs = {str(move).split(" ", 1)[0] for move in moves}
-    return Button.ROLL if verbs and verbs <= ROLL_VERBS else Button.DRAW
+def chance_kind(game: Game[Any, Any], state: Any) -> Button:
+    """Whether the chance step ``state`` waits for is a ROLL (dice) or a DRAW (anything else).
+
+    Judged from the verb of one sampled outcome (a fixed source: only the verb is used), as
+    listing every outcome of nine dice would be slow.
+    """
+    verb = str(game.sample_chance(state, random.Random(0))).split(" ", 1)[0]
+    return Button.ROLL if verb in ROLL_VERBS else Button.DRAW
 
 
 def _chance(session: Session, button: Button, rng: random.Random) -> list[Move]:
@@ -75,9 +79,7 @@ def _chance(session: Session, button: Button, rng: random.Random) -> list[Move]:
     if game.current_player(state) != CHANCE:
         raise CommandRefused(f"nothing waits for {'a roll' if button is Button.ROLL else 'a draw'} now: "
                              f"it is {session.players[game.current_player(state)]}'s turn")
-    if session.auto_chance:
-        raise CommandRefused("the companion makes the draws itself in this game")
-    wanted = chance_kind(game.legal_moves(state))
+    wanted = chance_kind(game, state)
     if wanted is not button:
         raise CommandRefused("the game waits for a roll of the dice: press ROLL" if wanted is Button.ROLL
                              else "the game waits for a draw from the bag: press DRAW")

@@ -75,7 +75,7 @@ def lights_for(session: Session) -> Lights:
         return Lights(seats, OVER, winners=winners)
     seats = tuple(c if seat == who else scale(c, DIM) for seat, c in enumerate(colours))
     if who == CHANCE:
-        status = ROLL if chance_kind(game.legal_moves(state)) is Button.ROLL else DRAW
+        status = ROLL if chance_kind(game, state) is Button.ROLL else DRAW
     else:
         status = READY
     return Lights(seats, status, alert=_event_since_decision(session))

@@ -93,8 +93,7 @@ class SerialLink:
 
     def set_lights(self, runs: list[P.Run]) -> None:
         """The light state the board should show; sent now if connected, again after each reconnect."""
-        payload_check = P.lights_payload(runs)  # refuse an oversized state here, not in the thread
-        del payload_check
+        P.lights_payload(runs)  # an oversized state raises ValueError here, in the caller, not in the thread
         with self._lock:
             self._runs = list(runs)
             self._dirty = True
@@ -105,6 +104,7 @@ class SerialLink:
         with self._lock:
             if not self.connected.is_set():
                 return None
+            self._pinged = time.monotonic()  # no heartbeat PING (whose PONG would look like ours) for a while
             self._pong.clear()
             started = time.perf_counter()
             self._write(P.Frame(self._next_seq(), P.PING))
