@@ -19,7 +19,7 @@ from firmware_bridge.controller import PanelController
 from firmware_bridge.panel import GpioPanel
 from firmware_bridge.sim import BoardSimulator
 
-HOLD = 0.2  # UNDO's long press in these tests (the product's default is 1 s)
+HOLD = 0.5  # UNDO's long press in these tests (the product's default is 1 s)
 
 
 @pytest.fixture
@@ -77,5 +77,5 @@ def controller(gpio: GpioPanel, session: Session) -> Iterator[PanelController]:
 @pytest.fixture
 def board() -> Iterator[BoardSimulator]:
     """The firmware's own code behind a socket, with short debounce and hold times."""
-    with BoardSimulator(leds=62, buttons=5, debounce_ms=5, hold_ms=200).start() as simulated:
+    with BoardSimulator(leds=62, buttons=5, debounce_ms=5, hold_ms=400).start() as simulated:
         yield simulated

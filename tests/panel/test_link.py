@@ -61,7 +61,7 @@ def test_handshake_lights_and_a_button(board: BoardSimulator, link: SerialLink, 
     assert board.pixels[15:60] == [(0, 0, 0)] * 45
     board.click(2)
     assert wait_for(lambda: presses.events == [(2, P.PRESS)])
-    board.click(3, hold=0.25)
+    board.click(3, hold=0.5)
     assert wait_for(lambda: presses.events[1:] == [(3, P.PRESS), (3, P.HOLD)])
     assert link.ping() is not None
 

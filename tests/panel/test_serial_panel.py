@@ -83,7 +83,7 @@ def test_undo_on_the_board_needs_the_hold(both: tuple[PanelController, Simulated
     board.click(undo)
     time.sleep(0.1)
     assert str(session.history[-1]) == "end"
-    board.click(undo, hold=0.3)
+    board.click(undo, hold=0.6)
     assert wait_for(lambda: session.game.current_player(session.state) == 0)
     assert wait_for(lambda: board.pixels[bob[0]] == scale((0, 0, 255), DIM))
 
