@@ -26,9 +26,15 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the app with waitress, a production WSGI server, until interrupted."""
+    import signal
+    import sys
+
     import waitress
 
     from web import create_app
+
+    # systemd stops the service with SIGTERM: exit normally so that atexit closes the panel's devices
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 
     config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
                                             ("PANEL", args.panel)) if value}

@@ -180,3 +180,31 @@ def test_gpio_off_a_pi_is_reported_and_the_rest_runs(tmp_path: Path, monkeypatch
 def test_an_unknown_panel_kind_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MalformedInputError, match="unknown panel 'usb'"):
         make_app(tmp_path, PANEL="usb")
+
+
+def test_serve_closes_the_panel_on_sigterm(tmp_path: Path) -> None:
+    """`systemctl stop` sends SIGTERM: the service exits normally, so atexit closes the panel's devices."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from firmware_bridge.sim import BoardSimulator
+
+    with BoardSimulator(leds=62, buttons=5).start() as board:
+        process = subprocess.Popen([sys.executable, "-c", "from web.cli import main; main()", "serve", "--port", "0",
+                                    "--data", str(tmp_path), "--panel", f"serial:{board.url}"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 20
+            while not board.firmware.greeted:  # the service has started and greeted the board
+                assert time.monotonic() < deadline and process.poll() is None, "the service did not start"
+                time.sleep(0.05)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=10) == 0  # a normal exit (atexit ran), not killed by the signal (-15)
+            assert process.stdout is not None
+            process.stdout.close()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
