@@ -8,7 +8,6 @@ into moves and the session's state into lights. ``close()`` is idempotent; panel
 
 from __future__ import annotations
 
-import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import TracebackType
@@ -61,20 +60,13 @@ class Panel(ABC):
 
 
 class SimulatedPanel(Panel):
-    """A panel with no hardware: the tablet draws its lights and sends its presses."""
+    """A panel with no hardware: the tablet's virtual panel draws its ``lights`` (its presses
+    reach the controller through the web API)."""
 
     name = "simulated"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.shown = threading.Event()
-
     def show(self, lights: Lights) -> None:
         self.lights = lights
-        self.shown.set()
-
-    def press(self, button: Button, kind: int = PRESS) -> None:
-        self.on_press(button, kind)
 
 
 class GpioPanel(Panel):

@@ -59,7 +59,6 @@ class BoardSimulator:
         self.on_show = on_show
         self.levels = [False] * buttons
         self.pixels: list[Colour] = [(0, 0, 0)] * leds
-        self.shown = threading.Event()
         self.boots = 0
         self.url = ""
         self._lock = threading.RLock()
@@ -99,7 +98,6 @@ class BoardSimulator:
 
     def _show(self, pixels: list[Colour]) -> None:
         self.pixels = list(pixels)
-        self.shown.set()
         if self.on_show is not None:
             self.on_show(self.pixels)
 
