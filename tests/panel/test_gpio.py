@@ -166,18 +166,6 @@ def test_every_device_is_closed_and_the_pins_freed(mock_factory: MockFactory, co
         assert not again.closed
 
 
-def test_nothing_touches_the_pins_at_import(mock_factory: MockFactory) -> None:
-    import importlib
-
-    import firmware_bridge.controller
-    import firmware_bridge.link
-    import firmware_bridge.panel
-
-    for module in (firmware_bridge.panel, firmware_bridge.link, firmware_bridge.controller):
-        importlib.reload(module)
-    assert mock_factory.pins == {}
-
-
 def test_a_pin_map_using_a_pin_twice_is_refused(tmp_path: pytest.TempPathFactory) -> None:
     from pathlib import Path
 

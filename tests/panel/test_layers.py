@@ -1,4 +1,5 @@
-"""The panel code needs no web framework, and loads gpiozero only when a GPIO panel is built."""
+"""The panel code needs no web framework, and loads gpiozero only when a GPIO panel is built: so
+importing it cannot touch a pin."""
 
 from __future__ import annotations
 

@@ -161,12 +161,12 @@ def test_gpio_and_a_missing_serial_port_alongside_the_virtual_panel(tmp_path: Pa
 
 
 def test_gpio_off_a_pi_is_reported_and_the_rest_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import firmware_bridge.panel
+    import web.panel
 
     def no_gpio(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("no GPIO chip found")
 
-    monkeypatch.setattr(firmware_bridge.panel.GpioPanel, "__init__", no_gpio)
+    monkeypatch.setattr(web.panel, "GpioPanel", no_gpio)
     app = make_app(tmp_path, PANEL="gpio")
     try:
         state = app.test_client().get("/api/panel").get_json()
