@@ -24,9 +24,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, pages, table
+    from web import api, pages, panel, table
 
     table.init_app(app)
+    panel.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(panel.bp)
     return app

@@ -18,16 +18,26 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.add_argument("--threads", type=int, default=32, help="worker threads; each live page holds one")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address phones use, for the QR codes (e.g. http://keydom.local:8000)")
+    serve.add_argument("--panel", metavar="KIND",
+                       help="button/light panel: simulated (default; the tablet's virtual panel), gpio, "
+                            "serial or serial:URL (e.g. serial:/dev/ttyACM0), comma-separated (docs/panel.md)")
     serve.set_defaults(handler=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the app with waitress, a production WSGI server, until interrupted."""
+    import signal
+    import sys
+
     import waitress
 
     from web import create_app
 
-    config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url)) if value}
+    # systemd stops the service with SIGTERM: exit normally so that atexit closes the panel's devices
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+
+    config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
+                                            ("PANEL", args.panel)) if value}
     app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer

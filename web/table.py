@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import queue
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,8 @@ class Table:
         self._listeners: dict[str, list[queue.Queue[dict[str, Any]]]] = {}
         self._versions: dict[str, int] = {}
         self._lock = threading.Lock()
+        self.on_change: list[Callable[[Session], None]] = []
+        """Told when a game is created or opened and after its every move or undo (the panel follows it)."""
 
     def close(self) -> None:
         self.store.close()
@@ -68,6 +70,8 @@ class Table:
         self._sessions[session.id] = session
         self._versions.setdefault(session.id, 0)
         session.subscribe(self._changed)
+        for hook in list(self.on_change):
+            hook(session)
 
     # ---------------------------------------------------------------- live updates
 
@@ -85,6 +89,8 @@ class Table:
                 inboxes.remove(inbox)
 
     def _changed(self, session: Session, moves: list[Move]) -> None:
+        for hook in list(self.on_change):
+            hook(session)
         with self._lock:
             self._versions[session.id] = self._versions.get(session.id, 0) + 1
             inboxes = list(self._listeners.get(session.id, []))

@@ -1,0 +1,225 @@
+"""The panel in the web service: the controller for the table's game, and the virtual panel's API.
+
+``init_app`` builds the back ends named by ``PANEL`` (``simulated``, ``gpio``, ``serial`` or
+``serial:URL``, comma-separated; the virtual panel on the tablet is always there) from the pin
+map in ``<data dir>/panel.json`` over the package defaults, and makes the panel follow the game of
+the latest move. A back end that cannot start (no GPIO off a Pi) is reported, not fatal. Routes
+(docs/panel.md): ``GET /api/panel``, ``POST /api/panel/press``, ``POST /api/panel/choice``,
+``POST /api/panel/follow``, ``GET /api/panel/stream`` and the pages ``/panel``, ``/games/<id>/panel``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import logging
+import queue
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, stream_with_context
+
+from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
+from companion.core.rng import step_rng
+from companion.session import Session
+from companion.store import OVER
+from firmware_bridge.commands import Button
+from firmware_bridge.config import PanelConfig, load_config
+from firmware_bridge.controller import PanelController
+from firmware_bridge.panel import GpioPanel, Panel, SimulatedPanel
+from firmware_bridge.protocol import HOLD, PRESS
+from web.table import Table, get_table
+
+log = logging.getLogger(__name__)
+EXTENSION = "keydom_panel"
+bp = Blueprint("panel", __name__)
+
+
+class PanelService:
+    """The table's panels, their controller, and what failed to start."""
+
+    def __init__(self, table: Table, spec: str, config: PanelConfig, pin_factory: Any = None) -> None:
+        self.table = table
+        self.config = config
+        self.problems: list[str] = []
+        self.virtual = SimulatedPanel()
+        panels: list[Panel] = [self.virtual]
+        for part in (p.strip() for p in spec.split(",") if p.strip()):
+            kind, _, url = part.partition(":")
+            try:
+                if kind in ("simulated", "sim"):
+                    continue
+                if kind == "gpio":
+                    panels.append(GpioPanel(config.gpio, config.hold_seconds, pin_factory=pin_factory))
+                elif kind == "serial":
+                    from firmware_bridge.link import SerialPanel
+
+                    panels.append(SerialPanel(config.serial, url or None))
+                else:
+                    raise MalformedInputError(f"unknown panel {part!r}: use simulated, gpio, serial or serial:URL")
+            except MalformedInputError:
+                raise
+            except Exception as error:  # no GPIO here, a pin in use...: the rest of the product runs
+                problem = f"the {kind} panel could not start: {error}"
+                log.error(problem)
+                self.problems.append(problem)
+        self.controller = PanelController(panels, config.hold_seconds, config.error_seconds, rng_for=self._rng)
+
+    def _rng(self, session: Session) -> random.Random:
+        """A button draw picks what the companion would have drawn itself at this step."""
+        return step_rng(self.table.store.get(session.id).seed, len(session.history))
+
+    def follow(self, session: Session) -> None:
+        if self.config.draw_by_button:
+            session.auto_chance = False  # the game waits for DRAW / ROLL
+        self.controller.follow(session)
+
+    def follow_latest(self) -> None:
+        """On start: the unfinished game with the latest move, if any."""
+        records = [r for r in self.table.store.list() if r.status != OVER]
+        if records:
+            try:
+                self.follow(self.table.session(max(records, key=lambda r: r.updated).id))
+            except CompanionError as error:
+                log.error("the panel cannot follow the latest game: %s", error)
+
+    def state(self) -> dict[str, Any]:
+        return {**self.controller.state(), "problems": list(self.problems),
+                "draw_by_button": self.config.draw_by_button}
+
+    def close(self) -> None:
+        self.controller.close()
+
+
+def get_panel() -> PanelService:
+    service: PanelService = current_app.extensions[EXTENSION]
+    return service
+
+
+def init_app(app: Flask) -> None:
+    table = get_table_of(app)
+    config = load_config(Path(app.config["DATA_DIR"]) / "panel.json")
+    service = PanelService(table, str(app.config["PANEL"]), config, app.config.get("PANEL_PIN_FACTORY"))
+    app.extensions[EXTENSION] = service
+    table.on_change.append(lambda session: service.follow(session))
+    service.follow_latest()
+    atexit.register(service.close)
+
+
+def get_table_of(app: Flask) -> Table:
+    table: Table = app.extensions["keydom_table"]
+    return table
+
+
+# ---------------------------------------------------------------- API
+
+
+@bp.errorhandler(CompanionError)
+def panel_error(error: CompanionError) -> tuple[Response, int]:
+    status = 404 if isinstance(error, UnknownGameError) else 400
+    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise MalformedInputError("the request body must be a JSON object")
+    return data
+
+
+def _follow_from(data: dict[str, Any]) -> None:
+    if data.get("game"):
+        get_panel().follow(get_table().session(str(data["game"])))
+
+
+@bp.get("/api/panel")
+def panel_state() -> Response:
+    return jsonify(get_panel().state())
+
+
+@bp.post("/api/panel/follow")
+def follow() -> Response:
+    data = _body()
+    if not data.get("game"):
+        raise MalformedInputError("give the game to follow: {\"game\": ID}")
+    _follow_from(data)
+    return jsonify(get_panel().state())
+
+
+@bp.post("/api/panel/press")
+def press() -> Response:
+    """A button of the virtual panel: ``{"button": "DRAW", "kind": "press"|"hold", "game": ID?}``."""
+    data = _body()
+    try:
+        button = Button(str(data.get("button", "")).upper())
+    except ValueError:
+        raise MalformedInputError(f"unknown button {data.get('button')!r}; buttons are "
+                                  f"{', '.join(b.value for b in Button)}") from None
+    kinds = {"press": PRESS, "hold": HOLD}
+    kind = data.get("kind", "press")
+    if kind not in kinds:
+        raise MalformedInputError("kind is 'press' or 'hold'")
+    _follow_from(data)
+    service = get_panel()
+    result = service.controller.press(button, kinds[kind])
+    return jsonify(result=result, panel=service.state())
+
+
+@bp.post("/api/panel/choice")
+def choice() -> Response:
+    """The move OK plays: ``{"move": "bid C2 wheat"}`` (``null`` clears it)."""
+    data = _body()
+    move = data.get("move")
+    if move is not None and not isinstance(move, str):
+        raise MalformedInputError("move is text or null")
+    _follow_from(data)
+    service = get_panel()
+    service.controller.choose(move)
+    return jsonify(service.state())
+
+
+@bp.get("/api/panel/stream")
+def stream() -> Response:
+    """Server-sent events: the panel's state now and after every change of lights or message."""
+    service = get_panel()
+    inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+    stop = service.controller.listen(inbox.put)
+    heartbeat = float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
+    first = service.state()
+
+    def events() -> Iterator[str]:
+        try:
+            yield f"event: panel\ndata: {json.dumps(first)}\n\n"
+            while True:
+                try:
+                    state = inbox.get(timeout=heartbeat)
+                except queue.Empty:
+                    yield ": heartbeat\n\n"
+                    continue
+                while not inbox.empty():  # only the latest state matters
+                    state = inbox.get_nowait()
+                yield f"event: panel\ndata: {json.dumps({**state, 'problems': service.problems})}\n\n"
+        finally:
+            stop()
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# ---------------------------------------------------------------- pages
+
+
+@bp.get("/panel")
+def page() -> str:
+    """The virtual panel of the game the panel follows."""
+    session = get_panel().controller.session
+    return render_template("panel.html", game_id=session.id if session is not None else "")
+
+
+@bp.get("/games/<game_id>/panel")
+def game_page(game_id: str) -> str:
+    """The virtual panel of one game (the physical panels follow it too)."""
+    get_panel().follow(get_table().session(game_id))
+    return render_template("panel.html", game_id=game_id)

@@ -1,0 +1,200 @@
+// The virtual panel: the physical panel's lights mirrored live, its buttons clickable.
+// Lights and messages come from GET /api/panel/stream (server-sent events); presses go to
+// POST /api/panel/press. UNDO, like the real button, acts only when held (hold_seconds).
+// Mounts on any page with an element #virtual-panel (data-game-id: the game on the table):
+//   <section id="virtual-panel" class="card virtual-panel" data-game-id="{{ game_id }}"></section>
+//   <script type="module" src="{{ url_for('static', filename='js/panel.js') }}"></script>
+// It builds its own content and loads css/panel.css.
+
+const STRINGS = {
+  en: {
+    title: "Panel", game: "{title}: {players}", no_game: "No game is open: start or resume one on the tablet.",
+    status: "status: {s}", ready: "ready", draw: "waiting for DRAW", roll: "waiting for ROLL", error: "refused",
+    over: "game over", alert: "event drawn", no_alert: "no event", move_label: "Move for OK",
+    choose: "Show on the panel", chosen: "OK will play: {m}", table: "Back to the table",
+    seat: "Seat {n}", hold: "hold", offline: "Connection lost; retrying.",
+  },
+  de: {
+    title: "Tafel", game: "{title}: {players}", no_game: "Kein Spiel offen: starte oder setze eins am Tablet fort.",
+    status: "Status: {s}", ready: "bereit", draw: "wartet auf ZIEHEN (DRAW)", roll: "wartet auf WÜRFELN (ROLL)",
+    error: "abgelehnt", over: "Spiel vorbei", alert: "Ereignis gezogen", no_alert: "kein Ereignis",
+    move_label: "Zug für OK", choose: "Auf der Tafel zeigen", chosen: "OK spielt: {m}",
+    table: "Zurück zum Tisch", seat: "Platz {n}", hold: "halten", offline: "Verbindung verloren; neuer Versuch.",
+  },
+};
+
+const lang = (document.documentElement.lang || "en").startsWith("de") ? "de" : "en";
+function t(key, vars = {}) {
+  return (STRINGS[lang][key] ?? STRINGS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+}
+
+const root = document.getElementById("virtual-panel");
+const $ = (id) => document.getElementById(id);
+
+const SKELETON = `
+  <h2 id="panel-title"></h2>
+  <p id="panel-game" class="turn"></p>
+  <div class="panel-lights">
+    <div id="panel-seats" class="panel-seats"></div>
+    <div class="panel-light-box"><span id="panel-status" class="panel-light" role="img"></span>
+      <span id="panel-status-label"></span></div>
+    <div class="panel-light-box"><span id="panel-alert" class="panel-light" role="img"></span>
+      <span id="panel-alert-label"></span></div>
+  </div>
+  <div id="panel-buttons" class="panel-buttons"></div>
+  <form id="panel-choice" class="panel-choice" autocomplete="off">
+    <label for="panel-move" id="panel-move-label"></label>
+    <input id="panel-move" type="text" autocapitalize="off" spellcheck="false" placeholder="bid C2 wheat">
+    <button type="submit" id="panel-choose"></button>
+  </form>
+  <p id="panel-message" class="panel-message" role="status" aria-live="polite"></p>
+  <ul id="panel-backends" class="warnings" hidden></ul>
+  <p id="panel-table"><a id="panel-table-link" href="#"></a></p>`;
+
+function mount() {
+  root.classList.add("virtual-panel");
+  root.innerHTML = SKELETON; // a fixed template: no data in it
+  if (!root.hasAttribute("data-standalone")) $("panel-table").hidden = true;
+  if (!document.querySelector("link[data-panel-css]")) {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("../css/panel.css", import.meta.url).href;
+    css.dataset.panelCss = "";
+    document.head.append(css);
+  }
+}
+let gameId = root ? root.dataset.gameId || "" : "";
+let holdSeconds = 1;
+let holdButtons = ["UNDO"];
+let built = false;
+
+function light(el, colour) {
+  el.style.background = colour;
+  el.style.boxShadow = colour === "#000000" ? "none" : `0 0 14px ${colour}`;
+  el.dataset.colour = colour;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error ? data.error.reason : response.statusText);
+  return data;
+}
+
+function say(text, ok) {
+  const el = $("panel-message");
+  el.textContent = text;
+  el.hidden = !text;
+  el.classList.toggle("refused", !ok);
+}
+
+async function press(button, kind) {
+  try {
+    const data = await post("/api/panel/press", { button, kind, game: gameId || undefined });
+    render(data.panel);
+  } catch (error) {
+    say(error.message, false);
+  }
+}
+
+function buildButtons(state) {
+  holdSeconds = state.hold_seconds;
+  holdButtons = state.hold_buttons;
+  const box = $("panel-buttons");
+  box.replaceChildren();
+  for (const name of state.buttons) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.button = name;
+    button.textContent = holdButtons.includes(name) ? `${name} (${t("hold")} ${holdSeconds} s)` : name;
+    if (holdButtons.includes(name)) {
+      let timer = null;
+      const start = (event) => {
+        event.preventDefault();
+        button.classList.add("holding");
+        press(name, "press");
+        timer = setTimeout(() => { timer = null; press(name, "hold"); }, holdSeconds * 1000);
+      };
+      const stop = () => {
+        button.classList.remove("holding");
+        if (timer) clearTimeout(timer);
+        timer = null;
+      };
+      button.addEventListener("pointerdown", start);
+      button.addEventListener("pointerup", stop);
+      button.addEventListener("pointerleave", stop);
+    } else {
+      button.addEventListener("click", () => press(name, "press"));
+    }
+    box.append(button);
+  }
+  built = true;
+}
+
+function render(state) {
+  if (!built) buildButtons(state);
+  if (state.game) gameId = state.game;
+  $("panel-game").textContent = state.game
+    ? t("game", { title: state.title, players: state.players.join(", ") }) : t("no_game");
+  const link = $("panel-table-link");
+  link.textContent = t("table");
+  link.href = state.game ? `/games/${state.game}` : "/";
+  const seats = $("panel-seats");
+  seats.replaceChildren();
+  state.lights.seats.forEach((colour, seat) => {
+    const box = document.createElement("div");
+    box.className = "panel-seat";
+    const lamp = document.createElement("span");
+    lamp.className = "panel-light";
+    lamp.dataset.seat = String(seat);
+    light(lamp, colour);
+    box.append(lamp, state.players[seat] || t("seat", { n: seat + 1 }));
+    seats.append(box);
+  });
+  const status = $("panel-status");
+  light(status, state.lights.status_colour);
+  status.dataset.status = state.lights.status;
+  $("panel-status-label").textContent = t("status", { s: t(state.lights.status) });
+  const alert = $("panel-alert");
+  light(alert, state.lights.alert_colour);
+  $("panel-alert-label").textContent = state.lights.alert ? t("alert") : t("no_alert");
+  if (state.message.text) say(state.message.text, state.message.ok);
+  else if (state.choice) say(t("chosen", { m: state.choice }), true);
+  const backends = $("panel-backends");
+  backends.replaceChildren();
+  for (const line of [...state.panels.filter((p) => p.panel !== "simulated").map(
+    (p) => `${p.panel}: ${p.ok ? "ok" : "not working"}${p.message ? ` (${p.message})` : ""}`), ...state.problems]) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    backends.append(item);
+  }
+  backends.hidden = backends.children.length === 0;
+}
+
+function connect() {
+  const source = new EventSource("/api/panel/stream");
+  source.addEventListener("panel", (event) => render(JSON.parse(event.data)));
+  source.onerror = () => say(t("offline"), false);
+}
+
+async function start() {
+  if (!root) return;
+  mount();
+  $("panel-title").textContent = t("title");
+  $("panel-move-label").textContent = t("move_label");
+  $("panel-choose").textContent = t("choose");
+  $("panel-choice").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      render(await post("/api/panel/choice", { move: $("panel-move").value, game: gameId || undefined }));
+    } catch (error) {
+      say(error.message, false);
+    }
+  });
+  if (gameId) await post("/api/panel/follow", { game: gameId }).then(render).catch((e) => say(e.message, false));
+  connect();
+}
+
+start();
