@@ -7,6 +7,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from companion.session import SEAT_COLOURS
 from tests.web.conftest import browser, server, shots  # noqa: F401  (fixtures)
 
 
@@ -54,3 +55,21 @@ def test_the_virtual_panel_in_the_browser(server: int, browser: Any, shots: Path
     page.wait_for_function(f"document.querySelector(\".panel-light[data-seat='{mover}']\")"
                            f".dataset.colour === '{['#ff0000', '#0000ff'][mover]}'")
     page.screenshot(path=str(shots / "panel-03-undone.png"), full_page=True)
+
+
+def test_the_virtual_panel_on_the_table_page_plays_on_the_table(server: int, browser: Any, shots: Path) -> None:  # noqa: F811
+    """NEXT pressed on the table page's own panel ends the turn, and the table shows the other player."""
+    base = f"http://127.0.0.1:{server}"
+    game = post(f"{base}/api/games", {"players": ["Alice", "Bob"]})
+    mover = game["to_move"]
+    names = ["Alice", "Bob"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{base}/games/{game['id']}")
+    page.locator("#turn", has_text=names[mover]).wait_for()
+    page.locator(f"#virtual-panel .panel-light[data-seat='{mover}']").wait_for()
+    page.click("#virtual-panel button[data-button='NEXT']")
+    page.locator("#turn", has_text=names[1 - mover]).wait_for()
+    lit = SEAT_COLOURS[1 - mover]
+    page.wait_for_function(
+        f"document.querySelector(\"#virtual-panel .panel-light[data-seat='{1 - mover}']\").dataset.colour === '{lit}'")
+    page.locator("#virtual-panel").screenshot(path=str(shots / "panel-04-on-table.png"))
