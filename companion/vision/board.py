@@ -33,11 +33,14 @@ from companion.codes.registry import CodeRegistry, Component
 from companion.core.errors import UnknownCodeError
 from companion.games.key_harvest.board import Coord, Layout
 from companion.vision.detection import Detection, Point
+from companion.vision.markers import BORDER_MODULES, marker_dictionary, sticker_modules
 
 Array = npt.NDArray[np.float64]
 
 OFF_SPACE = 0.38
 """A field tile's sticker further than this (in pitches) from the nearest space centre is not on a space."""
+SIZE_TOLERANCE = 0.2
+"""A sticker whose apparent size is this far from its neighbours' is not one of the board's stickers."""
 WORKER_OFF_SPACE = 0.3
 """A worker further than this from a space centre lies beside the board, not on it."""
 SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -149,9 +152,7 @@ def fit_lattice(detections: Sequence[Detection], pitch_stickers: float) -> Latti
     np.fill_diagonal(length, np.inf)
 
     # 2. pitch from nearest neighbours near the expected value; direction by scanning 0-60 degrees
-    nearest = length.min(axis=1)
-    close = nearest[(nearest > 0.7 * pitch_stickers) & (nearest < 1.35 * pitch_stickers)]
-    pitch = float(np.median(close)) if len(close) >= 2 else pitch_stickers
+    pitch = _pitch(length.min(axis=1), pitch_stickers)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if length[i, j] < 4.5 * pitch]
     if not pairs:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -222,6 +223,22 @@ def fit_lattice(detections: Sequence[Detection], pitch_stickers: float) -> Latti
         float(pitch_px),
         to_image,
     )
+
+
+def _pitch(nearest: Array, expected: float) -> float:
+    """The space pitch in sticker widths: the typical distance to the nearest sticker.
+
+    Distances far below ``expected`` (one sticker read twice) are ignored; the shortest remaining
+    ones are taken as one step, since a tile is at least one step from any other. Too few, or a
+    value far from ``expected``, and ``expected`` is used.
+    """
+    usable = np.sort(nearest[(nearest > 0.5 * expected) & np.isfinite(nearest)])
+    if len(usable) < 2:
+        return expected
+    shortest = float(usable[len(usable) // 10])
+    steps = usable[(usable > 0.9 * shortest) & (usable < 1.25 * shortest)]
+    pitch = float(np.median(steps))
+    return pitch if 0.6 * expected < pitch < 1.8 * expected else expected
 
 
 def _rotate(v: Array, angle: float) -> Array:
@@ -349,10 +366,13 @@ class BoardRead:
 
 
 def pitch_in_stickers(registry: CodeRegistry) -> float:
-    """The expected distance between space centres in sticker widths, from the registry's sizes."""
+    """The expected distance between space centres in marker widths (the black square the reader finds),
+    from the registry's tile and sticker sizes and the marker's share of its sticker."""
+    family = marker_dictionary(registry.marker_family)
+    marker_share = (family.markerSize + 2 * BORDER_MODULES) / sticker_modules(registry.marker_family)
     for component in registry.for_game("key-harvest"):
         if component.kind == "field":
-            return component.component_mm / component.sticker_mm
+            return component.component_mm / (component.sticker_mm * marker_share)
     raise UnknownCodeError("the registry has no Key Harvest field tiles")
 
 
@@ -372,6 +392,10 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry) -> Board
             others.append((detection, "an event tile is not placed on a board"))
         else:
             on_board.append((detection, component))
+    odd = _odd_sizes([d for d, _ in on_board])
+    others += [(d, "not the size of the other stickers (a misread print, not a sticker on this board)")
+               for (d, _), wrong in zip(on_board, odd) if wrong]
+    on_board = [pair for pair, wrong in zip(on_board, odd) if not wrong]
     pitch = pitch_in_stickers(registry)
     fields = [(d, c) for d, c in on_board if c.kind == "field"]
     people = [(d, c) for d, c in on_board if c.kind != "field"]
@@ -393,6 +417,24 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry) -> Board
             pieces.append(Piece(c.code, c.kind, c.key, False, at, d.center))
             misfits.append(misfit)
     return BoardRead(tuple(pieces), tuple(others), tuple(_conflicts(pieces, misfits)), lattice)
+
+
+def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:
+    """Which stickers are much bigger or smaller than the others at their place in the image.
+
+    Every sticker is printed the same size and lies on one plane, so their apparent size varies
+    smoothly across the photo (a plane fitted to the sizes, refitted without the outliers).
+    """
+    if len(detections) < 6:
+        return [False] * len(detections)
+    sides = np.array([d.side_px for d in detections])
+    design = np.array([[1.0, d.center[0], d.center[1]] for d in detections])
+    keep = np.ones(len(sides), dtype=bool)
+    for _ in range(3):
+        fit, *_ = np.linalg.lstsq(design[keep], sides[keep], rcond=None)
+        ratio = sides / (design @ fit)
+        keep = np.abs(ratio - 1.0) < SIZE_TOLERANCE
+    return [not k for k in keep]
 
 
 def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float]) -> list[Conflict]:

@@ -13,7 +13,8 @@ from companion.vision.board import axial_to_plane
 from companion.vision.detection import Detection
 
 TILE_MM = 25.0
-STICKER_MM = 16.0
+STICKER_MM = 12.0
+"""The black marker square the reader reports (a 16 mm sticker with its white quiet zone)."""
 
 
 def camera(tilt_deg: float, turn_deg: float, width: int = 1600, height: int = 1200,

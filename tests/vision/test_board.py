@@ -15,7 +15,7 @@ from tests.vision.boardkit import adjacency, camera, detections
 LAYOUT = load_layout()
 REGISTRY = load_registry(LAYOUT.labels)
 SPACES = list(zip(LAYOUT.labels, LAYOUT.coords))
-PITCH = 25.0 / 16.0
+PITCH = 25.0 / 12.0
 
 
 def same_shape(truth: list[tuple[int, int]], found: tuple[tuple[int, int], ...]) -> bool:
