@@ -1,0 +1,46 @@
+"""Rendered photos shared by the scanner, CLI and camera-page tests (rendered once per test session)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.codes import load_registry
+from companion.codes.registry import CodeRegistry
+from companion.games.key_harvest.board import Layout, load_layout
+from tests.vision.scenes import Placement, render_scene
+
+LAYOUT: Layout = load_layout()
+REGISTRY: CodeRegistry = load_registry(LAYOUT.labels)
+
+BOARD = {"KH:F:A1:H": (0, 0), "KH:F:A2:U": (1, 0), "KH:F:B1:H": (0, 1), "KH:F:A4:U": (3, 0),
+         "KH:F:B5:H": (4, 1), "KH:L:1:C": (2, 0), "KH:T:H": (2, 1)}
+"""The snapshot doc's example board of Alice: five tiles, labourer C and townsfolk H."""
+
+
+@cache
+def board_photo() -> np.ndarray:
+    """Alice's board (tiles at the default layout's places) photographed at medium difficulty."""
+    placements = [Placement.at_hex(code, *LAYOUT.coords[LAYOUT.index[code.split(":")[2]]], rotation_deg=37.0 * n)
+                  if code.startswith("KH:F") else Placement.at_hex(code, *at, rotation_deg=20.0 * n)
+                  for n, (code, at) in enumerate(BOARD.items())]
+    return render_scene(placements, REGISTRY, "medium", seed=11).image
+
+
+@cache
+def tile_photo(code: str) -> np.ndarray:
+    """One component held up to the camera."""
+    return render_scene([Placement(code, 0.0, 0.0, 25.0)], REGISTRY, "easy", seed=12).image
+
+
+def blank_photo() -> np.ndarray:
+    """The table with nothing on it."""
+    return np.full((1080, 1920, 3), 120, dtype=np.uint8)
+
+
+def save(image: np.ndarray, path: Path) -> Path:
+    assert cv2.imwrite(str(path), image)
+    return path
