@@ -44,3 +44,13 @@ def blank_photo() -> np.ndarray:
 def save(image: np.ndarray, path: Path) -> Path:
     assert cv2.imwrite(str(path), image)
     return path
+
+
+@cache
+def full_board_photo(difficulty: str = "medium", seed: int = 21, leave_out: tuple[str, ...] = ()) -> np.ndarray:
+    """Every field tile on its space of the default layout (either side up), for calibration."""
+    rng = np.random.default_rng(seed)
+    placements = [Placement.at_hex(f"KH:F:{label}:{'UH'[int(rng.integers(2))]}", *at,
+                                   rotation_deg=float(rng.uniform(0, 360)))
+                  for label, at in zip(LAYOUT.labels, LAYOUT.coords) if label not in leave_out]
+    return render_scene(placements, REGISTRY, difficulty, seed=seed).image
