@@ -18,6 +18,8 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.add_argument("--threads", type=int, default=32, help="worker threads; each live page holds one")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address phones use, for the QR codes (e.g. http://keydom.local:8000)")
+    serve.add_argument("--camera", metavar="SOURCE",
+                       help="frames for the camera page: samples (default), off, usb:N, pi, or a picture/folder/video")
     serve.set_defaults(handler=serve_command)
 
 
@@ -27,7 +29,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
     from web import create_app
 
-    config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url)) if value}
+    config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
+                                            ("CAMERA", args.camera)) if value}
     app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
