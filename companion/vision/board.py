@@ -153,16 +153,21 @@ def fit_lattice(detections: Sequence[Detection], pitch_stickers: float) -> Latti
 
     # 2. pitch from nearest neighbours near the expected value; direction by scanning 0-60 degrees
     pitch = _pitch(length.min(axis=1), pitch_stickers)
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if length[i, j] < 4.5 * pitch]
-    if not pairs:
-        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    vectors = np.array([local[i, j] for i, j in pairs]) / pitch
+    upper = np.triu(np.ones((n, n), dtype=bool), k=1)
+    for reach in (2.2, 4.5, np.inf):  # near pairs suffice when there are enough of them
+        chosen = upper & (length < reach * pitch)
+        if chosen.sum() >= 6 or reach == np.inf:
+            break
+    vectors = local[chosen] / pitch
     weights = 1.0 / np.maximum(np.linalg.norm(vectors, axis=1), 1.0)
-    best_angle, best_score = 0.0, -1.0
-    for angle in np.radians(np.arange(0.0, 60.0, 0.5)):
-        score = float(np.sum(weights * np.exp(-(_step_residuals(vectors, angle) / 0.12) ** 2)))
-        if score > best_score:
-            best_angle, best_score = float(angle), score
+
+    def best(angles: Array) -> float:
+        fit = (weights * np.exp(-(_step_residuals(vectors, angles) / 0.12) ** 2)).sum(axis=1)
+        return float(angles[int(np.argmax(fit))])
+
+    coarse = best(np.radians(np.arange(0.0, 60.0, 1.0)))
+    best_angle = best(coarse + np.radians(np.arange(-1.0, 1.01, 0.1)))
+    best_angle %= math.radians(60.0)
     if best_angle > math.radians(30.0):  # the lattice axis nearest the image's x axis is q
         best_angle -= math.radians(60.0)
 
@@ -247,11 +252,14 @@ def _rotate(v: Array, angle: float) -> Array:
     return rotated.T
 
 
-def _step_residuals(vectors: Array, angle: float) -> Array:
-    """How far each vector (in pitches) lies from the nearest lattice vector of a lattice turned by ``angle``."""
-    turned = _rotate(vectors, -angle)
-    nearest = axial_to_plane(hex_round(plane_to_axial(turned)).astype(np.float64))
-    result: Array = np.linalg.norm(turned - nearest, axis=1)
+def _step_residuals(vectors: Array, angles: Array) -> Array:
+    """For each angle (rows) and vector (columns, in pitches): how far the vector lies from the
+    nearest lattice vector of a lattice turned by that angle."""
+    c, s = np.cos(-angles)[:, None], np.sin(-angles)[:, None]
+    turned = np.stack([c * vectors[:, 0] - s * vectors[:, 1], s * vectors[:, 0] + c * vectors[:, 1]], axis=-1)
+    flat = turned.reshape(-1, 2)
+    nearest = axial_to_plane(hex_round(plane_to_axial(flat)).astype(np.float64))
+    result: Array = np.linalg.norm(flat - nearest, axis=1).reshape(len(angles), len(vectors))
     return result
 
 

@@ -10,9 +10,13 @@ import numpy as np
 
 from companion.codes import load_registry
 from companion.codes.registry import CodeRegistry
-from companion.games.key_harvest.board import Layout, load_layout
-from tests.vision.scenes import Placement, render_scene
+from typing import Any
 
+from companion.games.key_harvest.board import HEX_DIRECTIONS, Layout, load_layout
+from tests.vision.scenes import Placement, hex_centre_mm, render_scene
+
+NAMES = ["Alice", "Bob", "Cara", "Dan"]
+CROPS = ["hops", "vegetables", "apples", "wine", "wheat"]
 LAYOUT: Layout = load_layout()
 REGISTRY: CodeRegistry = load_registry(LAYOUT.labels)
 
@@ -54,3 +58,33 @@ def full_board_photo(difficulty: str = "medium", seed: int = 21, leave_out: tupl
                                    rotation_deg=float(rng.uniform(0, 360)))
                   for label, at in zip(LAYOUT.labels, LAYOUT.coords) if label not in leave_out]
     return render_scene(placements, REGISTRY, difficulty, seed=seed).image
+
+
+def end_of_game_board(seat: int, chosen: list[int], rng: np.random.Generator) -> tuple[list[Placement], dict[str, Any]]:
+    """A random board as it may look at the end: the ``chosen`` tiles either side up, this seat's
+    labourers and a townsfolk on free spaces next to tiles, an event and a spare labourer lying
+    beside the board. Returns the stickers and the player's true snapshot entry (positions from the layout)."""
+    player: dict[str, Any] = {"name": NAMES[seat], "tiles": [], "workers": [],
+                              "stones": {crop: int(rng.integers(0, 3)) for crop in CROPS}}
+    stickers = []
+    for i in chosen:
+        side = "UH"[int(rng.integers(2))]
+        stickers.append(Placement.at_hex(f"KH:F:{LAYOUT.labels[i]}:{side}", *LAYOUT.coords[i],
+                                         rotation_deg=float(rng.uniform(0, 360))))
+        player["tiles"].append({"label": LAYOUT.labels[i], "crop": LAYOUT.crops[i].key,
+                                "harvested": side == "H", "at": list(LAYOUT.coords[i])})
+    taken = {LAYOUT.coords[i] for i in chosen}
+    free = [c for c in LAYOUT.coords if c not in taken
+            and any((c[0] + dq, c[1] + dr) in taken for dq, dr in HEX_DIRECTIONS)]
+    workers = [f"KH:L:{seat + 1}:{letter}" for letter in "ABCDEF"[:int(rng.integers(0, 4))]] + [f"KH:T:{'GHIJKL'[seat]}"]
+    for code in workers:
+        if not free:
+            break
+        spot = free.pop(int(rng.integers(len(free))))
+        free = [c for c in free if (c[0] - spot[0], c[1] - spot[1]) not in HEX_DIRECTIONS]  # R-B4: never side by side
+        stickers.append(Placement.at_hex(code, *spot, rotation_deg=float(rng.uniform(0, 360))))
+        player["workers"].append({"worker": code[-1], "at": list(spot)})
+    x, y = hex_centre_mm(3, 9)
+    stickers.append(Placement("KH:E:" + "MNOPQRSTUVWXYZ"[seat], x, y, float(rng.uniform(0, 360))))
+    stickers.append(Placement(f"KH:L:{seat + 1}:F", x + 40, y + 5, float(rng.uniform(0, 360))))
+    return stickers, player
