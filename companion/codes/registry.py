@@ -2,9 +2,11 @@
 
 A code names one printed sticker, for example ``KH:F:C4:U`` (Key Harvest, field tile C4, unharvested
 side). Each code maps to one marker ID of the registry's marker family; a camera reads the marker, a
-hand-held scanner reads the code's text payload (``keydom:1:KH:F:C4:U`` in a QR code). The allocation
+hand-held scanner reads the code's text payload (``keydom:2:KH:F:C4:U`` in a QR code). The allocation
 comes from ``data/registry.json`` and, for field tiles, from the board layout's labels (sorted, so the
-same label set always gives the same IDs).
+same label set always gives the same IDs). The marker family is OpenCV's ``DICT_5X5_1000`` (registry
+version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so the reader can correct
+bit errors without mistaking one sticker for another (``docs/stickers.md``).
 
 Key Harvest codes:
 

@@ -1,8 +1,8 @@
 """Sticker artwork: the square marker of one code, with its white quiet zone.
 
 A sticker is ``QUIET_ZONE_MODULES`` white modules, the marker's black border, its data bits, the
-black border again and the white quiet zone: for a 4x4 family that is 1 + 1 + 4 + 1 + 1 = 8 modules
-across, so a 16 mm sticker carries a 12 mm marker. The marker family is the registry's
+black border again and the white quiet zone: for the 5x5 family that is 1 + 1 + 5 + 1 + 1 = 9 modules
+across, so a 16 mm sticker carries a 12.4 mm marker of 1.8 mm modules. The marker family is the registry's
 (``marker_family`` in ``companion/codes/data/registry.json``, an OpenCV ArUco dictionary name).
 """
 
@@ -32,7 +32,7 @@ def marker_dictionary(family: str | None = None) -> cv2.aruco.Dictionary:
     name = family if family is not None else str(registry_data()["marker_family"])
     number = getattr(cv2.aruco, name, None)
     if not name.startswith("DICT_") or not isinstance(number, int):
-        raise MalformedInputError(f"unknown marker family {name!r} (an OpenCV ArUco dictionary name like DICT_4X4_1000)")
+        raise MalformedInputError(f"unknown marker family {name!r} (an OpenCV ArUco dictionary name like DICT_5X5_1000)")
     return cv2.aruco.getPredefinedDictionary(number)
 
 

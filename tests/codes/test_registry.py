@@ -25,7 +25,7 @@ def test_a_code_finds_its_tile_side_and_its_marker_finds_it_back() -> None:
     assert (front.key, front.side, back.side) == (label, "unharvested", "harvested")
     assert registry.by_marker(front.marker_id) is front
     assert registry.by_code("KH:L:3:F").group == 3
-    assert registry.by_payload(f"keydom:1:KH:E:Q").title == "event Q"
+    assert registry.by_payload("keydom:2:KH:E:Q").title == "event Q"
 
 
 def test_allocation_depends_only_on_the_label_set_not_its_order() -> None:
@@ -48,6 +48,7 @@ def test_unallocated_marker_is_refused() -> None:
 @pytest.mark.parametrize("text, reason", [
     ("https://example.com/x", "not a Keydom Companion sticker"),
     ("keydom:9:KH:E:Q", "another registry version"),
+    ("keydom:1:KH:E:Q", "another registry version"),  # version 1 stickers (4x4 markers) are withdrawn
 ])
 def test_foreign_payloads_are_refused(text: str, reason: str) -> None:
     with pytest.raises(ForeignCodeError, match=reason):

@@ -13,9 +13,9 @@ from companion.vision.markers import marker_dictionary, marker_image, sticker_mo
 
 def test_the_artwork_has_a_white_quiet_zone_around_a_black_border() -> None:
     component = load_registry().by_code("KH:E:Q")
-    art = marker_image(component, 80)
-    module = 80 // sticker_modules()
-    assert art.shape == (80, 80) and art.dtype == np.uint8
+    art = marker_image(component, 90)
+    module = 90 // sticker_modules()
+    assert module == 10 and art.shape == (90, 90) and art.dtype == np.uint8
     assert (art[:module] == 255).all() and (art[:, -module:] == 255).all()  # quiet zone
     assert (art[module:2 * module, module:-module] == 0).all()  # the marker's black border
 

@@ -15,7 +15,6 @@ from tests.vision.scenes import Decoy, Placement, random_scene, render_scene
 UNALLOCATED_MARKER = 400
 
 
-@pytest.mark.xfail(strict=True, reason="the first reader (OpenCV's default detector) misreads board art as marker 17")
 def test_every_sticker_of_an_easy_board_is_read_where_it_lies() -> None:
     registry = load_registry()
     scene = random_scene(registry, 20, "easy", seed=11)
@@ -54,3 +53,42 @@ def test_a_photo_of_nothing_has_no_codes(value: int) -> None:
 def test_a_frame_that_is_not_an_8_bit_picture_is_refused(frame: np.ndarray) -> None:
     with pytest.raises(MalformedInputError, match="frame must be"):
         read_codes(frame, load_registry())
+
+
+@pytest.mark.parametrize("difficulty, scenes, least_recall", [("easy", 3, 1.0), ("medium", 3, 1.0), ("hard", 6, 0.98)])
+def test_whole_boards_are_read_with_no_false_reads(difficulty: str, scenes: int, least_recall: float) -> None:
+    """8 to 56 field tiles with 16 mm stickers, plus workers and events, seen 60-80 cm above the table.
+
+    A guard on a few fixed scenes (one of them the farthest, most tilted camera: 32 px stickers);
+    the 99.5 % goal is measured over many more scenes by ``benchmarks/vision.py``.
+    """
+    registry = load_registry()
+    reader = CodeReader(registry)
+    found = total = 0
+    for n in range(scenes):
+        scene = random_scene(registry, 8 + 48 * n // (scenes - 1), difficulty, seed=500 + n)
+        outcome = scene.score(reader.read(scene.image).detections)
+        assert outcome.false_reads == [], f"seed {500 + n}"
+        found, total = found + len(outcome.found), total + len(scene.truth)
+    assert found / total >= least_recall, f"{total - found} of {total} stickers missed"
+
+
+def test_a_code_printed_at_another_size_among_the_board_is_not_a_sticker_on_it() -> None:
+    """A code on the box lid, twice the size of the board's stickers, is dropped by the size check."""
+    registry = load_registry()
+    big = Decoy(marker_image(registry.by_code("KH:E:Z"), 90), 60.0, 120.0, 32.0)
+    placements = [Placement.at_hex(f"KH:F:A{i}:U", i, 0) for i in range(1, 6)]
+    scene = render_scene(placements, registry, "easy", seed=8, decoys=[big])
+    reading = CodeReader(registry).read(scene.image)
+    assert sorted(d.code for d in reading.detections) == sorted(p.code for p in placements)
+    assert [d.code for d in reading.implausible] == ["KH:E:Z"]
+
+
+def test_one_code_seen_twice_is_reported_once() -> None:
+    registry = load_registry()
+    placements = [Placement.at_hex("KH:F:A1:U", 0, 0), Placement.at_hex("KH:F:A2:U", 1, 0), Placement.at_hex("KH:F:A3:U", 2, 0)]
+    copy = Decoy(marker_image(registry.by_code("KH:F:A1:U"), 90), 4 * 27.0, 0.0, 16.0 + 1.2)
+    scene = render_scene(placements, registry, "easy", seed=9, decoys=[copy])
+    reading = CodeReader(registry).read(scene.image)
+    assert sorted(d.code for d in reading.detections) == ["KH:F:A1:U", "KH:F:A2:U", "KH:F:A3:U"]
+    assert [d.code for d in reading.implausible] == ["KH:F:A1:U"]
