@@ -238,7 +238,7 @@ def _camera_layout(path: str | None) -> Any:
 
 def _cmd_scan(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
-    from companion.vision.board import board_snapshot, read_board
+    from companion.vision.board import board_snapshot, second_look
     from companion.vision.reader import read_codes
     from companion.vision.sources import read_image
 
@@ -246,7 +246,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         raise UnknownGameError(f"unknown game {args.game!r} for scan; known: key-harvest")
     layout = _camera_layout(args.layout)
     registry = load_registry(layout.labels)
-    photos = [(path, read_codes(read_image(path), registry)) for path in args.images]
+    images = [(path, read_image(path)) for path in args.images]
+    photos = [(path, read_codes(image, registry)) for path, image in images]
     if not args.board:
         listing = [{"image": path, "codes": [{"code": d.code, "center": [round(c, 1) for c in d.center]}
                                              for d in found]} for path, found in photos]
@@ -262,8 +263,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     if len(names) != len(photos):
         raise MalformedInputError(f"--players names {len(names)} players for {len(photos)} photos (one photo per board)")
     reads = []
-    for (path, found), name in zip(photos, names):
-        read = read_board(found, registry)
+    for (path, image), (_, found), name in zip(images, photos, names):
+        read, _ = second_look(image, found, registry, read_codes)
         if read.conflicts:
             raise MalformedInputError(f"{path}: " + "; ".join(c.message for c in read.conflicts))
         for detection, reason in read.others:
@@ -302,16 +303,15 @@ def _stones(given: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, i
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
     from companion.games.key_harvest import user_layout_path
-    from companion.vision.board import read_board
+    from companion.vision.board import read_board_photo
     from companion.vision.calibrate import calibrated_layout
-    from companion.vision.reader import read_codes
     from companion.vision.sources import read_image
 
     if args.game.strip().lower() != "key-harvest":
         raise UnknownGameError(f"unknown game {args.game!r} for calibrate; known: key-harvest")
     current = _camera_layout(None)
     registry = load_registry(current.labels)
-    read = read_board(read_codes(read_image(args.image), registry), registry)
+    read, _ = read_board_photo(read_image(args.image), registry)
     layout, moved = calibrated_layout(read, current, source=args.image)
     text = json.dumps(layout.to_json(), indent=1)
     print(f"calibrated {layout.size} spaces from {args.image}: {moved} labels sit elsewhere than on the "

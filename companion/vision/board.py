@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,11 @@ OFF_SPACE = 0.38
 """A field tile's sticker further than this (in pitches) from the nearest space centre is not on a space."""
 SIZE_TOLERANCE = 0.2
 """A sticker whose apparent size is this far from its neighbours' is not one of the board's stickers."""
+SECOND_LOOK_PX_PER_PITCH = 100.0
+"""The straightened board's resolution for the second look (a 12 mm marker on 27 mm spaces: 44 px)."""
+SECOND_LOOK_MARGIN = 1.5
+"""How far (in pitches) beyond the outermost pieces the second look reaches."""
+SECOND_LOOK_MAX_PX = 2400.0
 WORKER_OFF_SPACE = 0.3
 """A worker further than this from a space centre lies beside the board, not on it."""
 SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -425,6 +430,52 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry) -> Board
             pieces.append(Piece(c.code, c.kind, c.key, False, at, d.center))
             misfits.append(misfit)
     return BoardRead(tuple(pieces), tuple(others), tuple(_conflicts(pieces, misfits)), lattice)
+
+
+Reader = Callable[[npt.NDArray[np.uint8], CodeRegistry], list[Detection]]
+
+
+def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry,
+                     reader: Reader | None = None) -> tuple[BoardRead, list[Detection]]:
+    """Read the stickers of one photo and the board they form, with a second look at the board.
+
+    Once the lattice is known, the board is warped to a straight top-down view (perspective and
+    rotation removed, every sticker the same size) and read again: a sticker the first look missed
+    under tilt or blur is often plain there. Returns the board and every detection used.
+    """
+    if reader is None:
+        from companion.vision.reader import read_codes
+
+        reader = read_codes
+    return second_look(image, reader(image, registry), registry, reader)
+
+
+def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], registry: CodeRegistry,
+                reader: Reader) -> tuple[BoardRead, list[Detection]]:
+    """The board of ``detections`` (already read off ``image``), read again on the straightened board."""
+    first = read_board(detections, registry)
+    to_image = first.lattice.to_image
+    if to_image is None or not first.pieces:
+        return first, detections
+    plane = axial_to_plane(np.array([p.at for p in first.pieces], dtype=np.float64))
+    low, high = plane.min(axis=0) - SECOND_LOOK_MARGIN, plane.max(axis=0) + SECOND_LOOK_MARGIN
+    scale = min(SECOND_LOOK_PX_PER_PITCH, SECOND_LOOK_MAX_PX / float(max(high - low)))
+    to_view = np.array([[scale, 0.0, -low[0] * scale], [0.0, scale, -low[1] * scale], [0.0, 0.0, 1.0]])
+    view_to_image = to_image @ np.linalg.inv(to_view)
+    width, height = (int(v) for v in np.ceil((high - low) * scale))
+    view = cv2.warpPerspective(image, view_to_image, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    seen = {d.code for d in detections}
+    added = []
+    for found in reader(np.asarray(view, dtype=np.uint8), registry):
+        if found.code in seen:
+            continue
+        corners = cv2.perspectiveTransform(np.array(found.corners, dtype=np.float64).reshape(-1, 1, 2), view_to_image)
+        points = [(float(x), float(y)) for x, y in corners.reshape(-1, 2)]
+        added.append(Detection(found.code, found.marker_id, (points[0], points[1], points[2], points[3])))
+    if not added:
+        return first, detections
+    detections = detections + added
+    return read_board(detections, registry), detections
 
 
 def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:

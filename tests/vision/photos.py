@@ -84,7 +84,9 @@ def end_of_game_board(seat: int, chosen: list[int], rng: np.random.Generator) ->
         free = [c for c in free if (c[0] - spot[0], c[1] - spot[1]) not in HEX_DIRECTIONS]  # R-B4: never side by side
         stickers.append(Placement.at_hex(code, *spot, rotation_deg=float(rng.uniform(0, 360))))
         player["workers"].append({"worker": code[-1], "at": list(spot)})
-    x, y = hex_centre_mm(3, 9)
+    # just below the bottom row, between the lattice's rows (r = 8.4): near, but on no space
+    x, y = hex_centre_mm(1, 8.4)  # type: ignore[arg-type]
     stickers.append(Placement("KH:E:" + "MNOPQRSTUVWXYZ"[seat], x, y, float(rng.uniform(0, 360))))
-    stickers.append(Placement(f"KH:L:{seat + 1}:F", x + 40, y + 5, float(rng.uniform(0, 360))))
+    x, y = hex_centre_mm(-1.5, 8.4)  # type: ignore[arg-type]
+    stickers.append(Placement(f"KH:L:{seat + 1}:F", x, y, float(rng.uniform(0, 360))))
     return stickers, player
