@@ -31,7 +31,7 @@ from companion.codes.registry import CodeRegistry, Component
 from companion.core.errors import CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError
 from companion.games.key_harvest.snapshot import score_snapshot
 from companion.session import Session
-from companion.vision.board import BoardRead, read_board
+from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
 from companion.vision.sources import CameraUnavailable, open_source
 from web.table import get_table
@@ -53,6 +53,7 @@ class Camera:
         self._scanner: Scanner | None = None
         self._registry: CodeRegistry | None = None
         self._opened = False
+        self._board: tuple[int, BoardRead] | None = None
         self._lock = threading.Lock()
 
     @property
@@ -84,6 +85,19 @@ class Camera:
     def latest(self) -> ScanFrame | None:
         scanner = self.scanner()
         return scanner.latest if scanner is not None else None
+
+    def board(self, scan: ScanFrame) -> BoardRead:
+        """The board ``scan`` shows, with the second look on the straightened board (kept per frame)."""
+        with self._lock:
+            cached = self._board
+        if cached is not None and cached[0] == scan.number:
+            return cached[1]
+        scanner = self.scanner()
+        assert scanner is not None  # a frame came from it
+        read, _ = second_look(scan.frame, list(scan.detections), self.registry, scanner.reader)
+        with self._lock:
+            self._board = (scan.number, read)
+        return read
 
     def status(self) -> str:
         """``off``, ``unavailable``, ``stopped`` (the source failed or ended), ``waiting`` or ``live``."""
@@ -205,7 +219,7 @@ def board() -> Response | tuple[Response, int]:
     scan = camera.latest()
     if scan is None:
         return _no_frame(camera)
-    read = read_board(scan.detections, camera.registry)
+    read = camera.board(scan)
     result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
     if chosen is None:
         result.update(_alone(read))
