@@ -128,3 +128,34 @@ def test_the_scan_station_offers_the_moves_naming_the_tile_shown(tmp_path: Path)
     assert client.get("/camera/station").get_json()["offer"]["moves"] == []  # no game chosen: named, no moves
     played = client.post(f"/api/games/{game['id']}/moves", json={"move": offer["moves"][0]})
     assert played.status_code == 200
+
+
+def test_the_camera_page_in_chromium_reads_the_sample_board_in_english_and_german(
+        server: int, browser: Any, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"http://127.0.0.1:{server}/camera?lang=en")
+    page.wait_for_selector("#cam-codes li[data-code]", timeout=30000)
+    page.wait_for_selector("#cam-score:not([hidden])", timeout=30000)
+    assert page.text_content("h1") == "Camera"
+    assert page.get_attribute("#cam-status", "data-state") == "live"
+    assert "field tiles" in (page.text_content("#cam-board-summary") or "")
+    assert "Total" in (page.text_content("#cam-score") or "")
+    page.wait_for_function("document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
+    page.screenshot(path=str(shots / "camera.png"), full_page=True)
+    page.goto(f"http://127.0.0.1:{server}/camera?lang=de")
+    page.wait_for_selector("#cam-score:not([hidden])", timeout=30000)
+    assert page.text_content("h1") == "Kamera" and "Summe" in (page.text_content("#cam-score") or "")
+    page.close()
+
+
+def test_the_camera_page_has_every_string_in_english_and_german() -> None:
+    import re
+
+    source = (Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "camera.js").read_text(encoding="utf-8")
+    english = source[source.index("  en: {"):source.index("  de: {")]
+    german = source[source.index("  de: {"):source.index("\n};")]
+    keys = [set(re.findall(r"^    (\w+):", block, re.M)) for block in (english, german)]
+    assert keys[0] == keys[1] and len(keys[0]) > 30
+    used = set(re.findall(r'\bs\("(\w+)"', source)) | set(re.findall(r'data-cam="(\w+)"', (
+        Path(__file__).resolve().parents[2] / "web" / "templates" / "camera.html").read_text(encoding="utf-8")))
+    assert used <= keys[0], used - keys[0]

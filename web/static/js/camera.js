@@ -139,9 +139,9 @@ function showCodes(info) {
   }
 }
 
-function scoreRow(label, value, cls = "") {
+function scoreRow(label, value, cls = "", missing = "") {
   const row = el("tr", "", cls ? { class: cls } : {});
-  row.append(el("th", label), el("td", value === null ? s("hidden_until_end") : String(value)));
+  row.append(el("th", label), el("td", value === null ? missing : String(value)));
   return row;
 }
 
@@ -156,7 +156,8 @@ function showBoard(board) {
   if (board.score) {
     const sc = board.score;
     table.append(scoreRow(s("score_workers"), sc.worker_points), scoreRow(s("score_largest"), sc.largest_group_points),
-                 scoreRow(s("score_second"), sc.second_group_points), scoreRow(s("score_majority"), sc.majority_points),
+                 scoreRow(s("score_second"), sc.second_group_points), scoreRow(s("score_majority"), sc.majority_points, "",
+                                                                      board.game ? s("hidden_until_end") : "–"),
                  scoreRow(s("score_total"), sc.total, "total"));
   }
   byId("cam-score-note").textContent = board.score_error || (board.game ? s("game_note") : s("alone_note"));
