@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import threading
+import time
 from typing import Any
 
 import cv2
@@ -38,6 +39,8 @@ from web.table import get_table
 
 EXTENSION = "keydom_camera"
 PREVIEW_WIDTH = 1280
+IDLE_SECONDS = 30.0
+"""The scanner thread rests when no camera endpoint was asked for this long."""
 """Frames wider than this are scaled down for the tablet."""
 
 bp = Blueprint("camera", __name__, url_prefix="/camera")
@@ -54,6 +57,7 @@ class Camera:
         self._registry: CodeRegistry | None = None
         self._opened = False
         self._board: tuple[int, BoardRead] | None = None
+        self._asked = time.monotonic()
         self._lock = threading.Lock()
 
     @property
@@ -66,16 +70,20 @@ class Camera:
     def scanner(self) -> Scanner | None:
         """The running scanner; None when the camera is off or cannot be opened (``error`` says why)."""
         with self._lock:
+            self._asked = time.monotonic()
             if not self._opened and self.spec != "off":
                 self._opened = True
                 try:
-                    self._scanner = Scanner(open_source(self.spec), self.registry)
+                    self._scanner = Scanner(open_source(self.spec), self.registry, wanted=self._wanted)
                 except (CameraUnavailable, MalformedInputError) as exc:
                     self.error = str(exc)
                     return None
                 if self.threaded:
                     self._scanner.start()
             return self._scanner
+
+    def _wanted(self) -> bool:
+        return time.monotonic() - self._asked < IDLE_SECONDS
 
     def step(self) -> ScanFrame | None:
         """Scan one frame now (without the thread)."""

@@ -100,7 +100,8 @@ class Scanner:
     """Frames from ``source`` through ``reader`` and a ``Debouncer``; listeners hear every processed frame."""
 
     def __init__(self, source: FrameSource, registry: CodeRegistry, *, reader: Reader | None = None,
-                 debouncer: Debouncer | None = None, interval: float = 0.2) -> None:
+                 debouncer: Debouncer | None = None, interval: float = 0.2,
+                 wanted: Callable[[], bool] | None = None) -> None:
         if reader is None:
             from companion.vision.reader import read_codes
 
@@ -110,6 +111,8 @@ class Scanner:
         self.reader = reader
         self.debouncer = debouncer or Debouncer()
         self.interval = interval
+        self.wanted = wanted
+        """While this says False, the thread reads no frames (nobody is looking: spare the Pi's CPU)."""
         self.error: str | None = None
         """Why the scanner stopped, if a frame source failed."""
         self._latest: ScanFrame | None = None
@@ -158,6 +161,9 @@ class Scanner:
 
     def _run(self) -> None:
         while not self._stopping.is_set():
+            if self.wanted is not None and not self.wanted():
+                self._stopping.wait(self.interval)
+                continue
             try:
                 self.step()
             except CompanionError as exc:  # the camera went away: say so, and stop

@@ -124,3 +124,18 @@ def test_the_scan_station_does_not_guess_between_several_components(tmp_path: Pa
     for _ in range(3):
         scanner.step()
     assert offers == [] and len(scanner.latest.present if scanner.latest else ()) == len(BOARD)
+
+
+def test_the_thread_reads_no_frames_while_nobody_wants_them(tmp_path: Path) -> None:
+    wanted = [False]
+    source = Unplugged(frames(tmp_path, "blank"))
+    scanner = Scanner(source, REGISTRY, interval=0.0, wanted=lambda: wanted[0])
+    scanner.start()
+    for _ in range(200):  # the thread gets many turns, and reads nothing
+        scanner._stopping.wait(0.001)
+    assert source.reads == 0 and scanner.running
+    wanted[0] = True
+    assert scanner._thread is not None
+    scanner._thread.join(timeout=60)  # it reads until the 'camera' is unplugged
+    assert source.reads == 3 and scanner.error
+    scanner.close()
