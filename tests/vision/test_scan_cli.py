@@ -114,3 +114,19 @@ def test_calibrate_refuses_a_board_with_tiles_missing(tmp_path: Path, capsys: py
     assert status == 2 and out == ""
     assert "2 of the 56 field tiles are not on the photo (D4, G7)" in err
     assert not (tmp_path / "data" / "key-harvest-layout.json").exists()
+
+
+def test_scan_board_refuses_an_ambiguous_board_naming_the_problem(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.vision.scenes import Placement, render_scene
+    from tests.vision.photos import REGISTRY
+
+    stickers = [Placement.at_hex(f"KH:F:{label}:U", *at, rotation_deg=30.0 * n)
+                for n, (label, at) in enumerate(zip(LAYOUT.labels[:12], LAYOUT.coords[:12]))]
+    stickers.append(Placement.at_hex("KH:F:A1:H", 2, 2, rotation_deg=10.0))  # A1's other side, on another tile
+    photo = str(save(render_scene(stickers, REGISTRY, "easy", seed=4).image, tmp_path / "odd.jpg"))
+    status, out, err = run(capsys, "scan", photo, "--board")
+    assert status == 2 and out == ""
+    assert f"{photo}: tile A1 shows both sides at once (harvested and unharvested)" in err
+    status, _, err = run(capsys, "scan", photo, "--game", "la-granja")
+    assert status == 2 and "unknown game 'la-granja' for scan" in err
