@@ -88,6 +88,16 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
 
     _add_camera_commands(commands)
 
+    stickers = commands.add_parser(
+        "stickers", help="print a game's code stickers at true size (PDF, or PNG files)",
+        description="Write printable code stickers: a PDF of A4/Letter pages, or one PNG per code plus stickers.json.",
+    )
+    stickers.add_argument("game", help="the game, e.g. key-harvest")
+    stickers.add_argument("--out", required=True, metavar="PATH", help="the PDF file, or the folder for --format png")
+    stickers.add_argument("--paper", choices=("a4", "letter"), default="a4", help="PDF paper size (default a4)")
+    stickers.add_argument("--format", choices=("pdf", "png"), default="pdf", help="pdf (default) or png")
+    stickers.set_defaults(handler=_cmd_stickers)
+
     for extend in extensions:  # commands of outer layers, e.g. web.cli adds "serve"
         extend(commands)
     return parser
@@ -324,6 +334,34 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"installed as {path}; new games use it")
     else:
         print(text)
+    return EXIT_OK
+
+
+def _cmd_stickers(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.codes import load_registry
+    from companion.codes.stickers import sheet, write_pdf, write_pngs
+
+    registry = load_registry()
+    components = registry.for_game(args.game.strip().lower())
+    if not components:
+        games = sorted({c.game for c in registry})
+        raise UnknownGameError(f"no stickers for game {args.game!r}; known: {', '.join(games)}")
+    out = Path(args.out)
+    try:
+        if args.format == "png":
+            index = write_pngs(registry, components, out)
+            print(f"{len(components)} stickers written to {out}/ (index {index.name})")
+        else:
+            printed = sheet(registry, components, args.paper)
+            write_pdf(printed, out)
+            print(f"{len(components)} stickers on {len(printed.pages)} {args.paper} pages written to {out}")
+    except OSError as exc:
+        raise MalformedInputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if any(c.provisional for c in components):
+        _warn(f"sticker sizes for {args.game} are provisional ({components[0].sticker_mm:g} mm); "
+              "measure your tiles first (docs/stickers.md)")
     return EXIT_OK
 
 

@@ -9,15 +9,16 @@ scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Readin
 
 * one adaptive-threshold window of 19 px instead of three (3, 13, 23): a 16 mm sticker is 30-60 px
   across at 60-80 cm, and one pass is a third of the work;
-* candidate outlines only between 17 and 96 px a side (``MIN_/MAX_PERIMETER_RATE``);
+* candidate outlines only between 17 and 160 px a side, whatever the frame size;
 * bits sampled from the middle 40 % of each cell at 8 px per cell, so blur between cells does
   not flip them;
 * up to 2 wrong bits corrected: the registry's IDs are at least 7 bits apart, so a read two bits
   off is still nearer its own code than any other;
-* a second look at the outlines the detector gave up on that have a sticker's size and shape: the
-  corners refined to sub-pixel, each cell's bit read from its middle against the marker's own
-  black border, and the read kept only if it is at most one bit from a registry code (board art in
-  the test scenes comes no nearer than three);
+* a second look at the outlines the detector gave up on that have a sticker's size and shape
+  (the marker's border, or the sticker paper's edge against a dark tile): the corners refined to
+  sub-pixel, each cell's bit read from its middle against the marker's own black border, and the
+  read kept only if it is at most one bit from a registry code (board art in the test scenes
+  comes no nearer than three);
 * a geometry check: a sticker whose size is far from the frame's others, or that is squashed, is
   something else (board art) and is dropped; so is the second of two reads of one code.
 """
@@ -37,14 +38,14 @@ import numpy.typing as npt
 from companion.codes.registry import CodeRegistry
 from companion.core.errors import MalformedInputError, UnknownCodeError
 from companion.vision.detection import Detection
-from companion.vision.markers import marker_bits, marker_dictionary
+from companion.vision.markers import QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
 THRESHOLD_WINDOW_PX = 19
 """The adaptive threshold's window: about half a sticker at the closest camera distance."""
-MIN_PERIMETER_RATE = 0.035
-"""Shortest outline, as a fraction of the frame's longer side (17 px a side at 1920 px)."""
-MAX_PERIMETER_RATE = 0.2
-"""Longest outline (96 px a side at 1920 px)."""
+MIN_SIDE_PX = 17
+"""The smallest marker side looked at (a 16 mm sticker's marker is 22 px or more at 80 cm)."""
+MAX_SIDE_PX = 160
+"""The largest marker side looked at."""
 CELL_MARGIN = 0.3
 """The part of each cell's edge left out when reading its bit."""
 CELL_PX = 8
@@ -77,8 +78,6 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
-    params.minMarkerPerimeterRate = MIN_PERIMETER_RATE
-    params.maxMarkerPerimeterRate = MAX_PERIMETER_RATE
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -90,9 +89,8 @@ class CodeReader:
     def __init__(self, registry: CodeRegistry) -> None:
         self.registry = registry
         dictionary = marker_dictionary(registry.marker_family)
-        params = detector_parameters()
-        params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, dictionary.maxCorrectionBits))
-        self._detector = cv2.aruco.ArucoDetector(dictionary, params)
+        self._dictionary = dictionary
+        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
         self._size = dictionary.markerSize + 2
         self._ids = [c.marker_id for c in registry]
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
@@ -101,7 +99,7 @@ class CodeReader:
     def read(self, image: npt.NDArray[np.uint8]) -> FrameReading:
         """The stickers in ``image`` (BGR or grey, 8 bits)."""
         grey = _grey(image)
-        corners, ids, rejected = self._detector.detectMarkers(grey)
+        corners, ids, rejected = self._detector(max(grey.shape)).detectMarkers(grey)
         found: list[Detection] = []
         unknown: list[int] = []
         for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
@@ -115,6 +113,17 @@ class CodeReader:
         found += self._second_look(grey, rejected, found)
         kept, implausible = plausible(found)
         return FrameReading(kept, unknown, implausible)
+
+    def _detector(self, longer_side: int) -> cv2.aruco.ArucoDetector:
+        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
+        detector = self._detectors.get(longer_side)
+        if detector is None:
+            params = detector_parameters()
+            params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
+            params.minMarkerPerimeterRate = 4 * MIN_SIDE_PX / longer_side
+            params.maxMarkerPerimeterRate = 4 * MAX_SIDE_PX / longer_side
+            detector = self._detectors[longer_side] = cv2.aruco.ArucoDetector(self._dictionary, params)
+        return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
                      found: list[Detection]) -> list[Detection]:
@@ -136,32 +145,49 @@ class CodeReader:
         return extra
 
     def _decode(self, grey: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> Detection | None:
-        """The registry sticker whose outline is ``quad`` (clockwise corners), or None."""
+        """The registry sticker whose outline is ``quad`` (clockwise corners), or None.
+
+        The outline may be the marker's black border, or the sticker paper's edge (the white quiet
+        zone standing out against a dark tile): both are tried.
+        """
         refined = quad.reshape(4, 1, 2).copy()
         cv2.cornerSubPix(grey, refined, (3, 3), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05))
+        for quiet in (0, QUIET_ZONE_MODULES):
+            detection = self._decode_cells(grey, refined.reshape(4, 2), quiet)
+            if detection is not None:
+                return detection
+        return None
+
+    def _decode_cells(self, grey: npt.NDArray[np.uint8], outline: npt.NDArray[np.float32], quiet: int) -> Detection | None:
+        """Read the marker inside ``outline``, which lies ``quiet`` modules outside the marker's border."""
         cell, n = SECOND_LOOK_CELL_PX, self._size
-        square = np.array([[0, 0], [n * cell, 0], [n * cell, n * cell], [0, n * cell]], dtype=np.float32)
-        canonical = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(refined.reshape(4, 2), square), (n * cell, n * cell))
+        side = (n + 2 * quiet) * cell
+        square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+        to_square = cv2.getPerspectiveTransform(outline, square)
+        canonical = cv2.warpPerspective(grey, to_square, (side, side))
+        inner = canonical[quiet * cell:side - quiet * cell, quiet * cell:side - quiet * cell]
         margin = int(round(cell * CELL_MARGIN))
-        cells = canonical.reshape(n, cell, n, cell)[:, margin:cell - margin, :, margin:cell - margin].mean(axis=(1, 3))
+        cells = inner.reshape(n, cell, n, cell)[:, margin:cell - margin, :, margin:cell - margin].mean(axis=(1, 3))
         border = np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])
-        inner = cells[1:-1, 1:-1]
-        black, white = float(np.median(border)), float(inner.max())
+        data = cells[1:-1, 1:-1]
+        black, white = float(np.median(border)), float(data.max())
         if white - black < MIN_CONTRAST:
             return None
         threshold = (black + white) / 2
         if int((border > threshold).sum()) > 1:
             return None
-        bits = (inner > threshold).astype(np.uint8).ravel()
+        bits = (data > threshold).astype(np.uint8).ravel()
         distances = (self._patterns != bits).sum(axis=2)
         best, turn = np.unravel_index(int(distances.argmin()), distances.shape)
         if int(distances[best, turn]) > SECOND_LOOK_BITS:
             return None
         component = self.registry.by_marker(self._ids[int(best)])
+        edge = quiet * cell
+        marker = np.array([[edge, edge], [side - edge, edge], [side - edge, side - edge], [edge, side - edge]], dtype=np.float32)
+        corners = cv2.perspectiveTransform(marker.reshape(4, 1, 2), np.linalg.inv(to_square)).reshape(4, 2)
         start = (4 - int(turn)) % 4  # the outline corner that is the marker's own top-left
-        points = [(float(x), float(y)) for x, y in refined.reshape(4, 2)]
-        ordered = [points[(start + i) % 4] for i in range(4)]
-        return Detection(component.code, component.marker_id, (ordered[0], ordered[1], ordered[2], ordered[3]))
+        points = [(float(corners[(start + i) % 4][0]), float(corners[(start + i) % 4][1])) for i in range(4)]
+        return Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
 
 
 def plausible(detections: list[Detection]) -> tuple[list[Detection], list[Detection]]:

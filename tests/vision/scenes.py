@@ -128,12 +128,20 @@ class Scene:
     difficulty: str
     seed: int
     camera: dict[str, float] = field(default_factory=dict)
+    cut_off: dict[str, tuple[Pixel, float]] = field(default_factory=dict)
+    """Stickers partly outside the frame: true centre and size. Reading them is allowed, not required."""
 
     def score(self, detections: Sequence[Detection]) -> Outcome:
-        """Found: true codes read within a third of a sticker of their centre; false: any other read."""
+        """Found: true codes read within a third of a sticker of their centre; false: any other read
+        (a read of a sticker cut off by the frame's edge, where it lies, is neither)."""
         found: list[str] = []
         false_reads: list[Detection] = []
         for detection in detections:
+            if detection.code in self.cut_off:
+                (x, y), side = self.cut_off[detection.code]
+                if math.dist((x, y), detection.center) > side / 3:
+                    false_reads.append(detection)
+                continue
             centre = self.truth.get(detection.code)
             if centre is None or math.dist(centre, detection.center) > self.sticker_px[detection.code] / 3:
                 false_reads.append(detection)
@@ -185,7 +193,7 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
     homography, camera = _camera(preset, rng, (float(centre[0]), float(centre[1])))
 
     origin, size = _table_window(homography, centre)
-    texture = _draw_table(rng, origin, size, placements, components, decoys)
+    texture = _draw_table(rng, origin, size, placements, components, decoys, registry.marker_family)
     to_texture = np.array([[TEXTURE_PX_PER_MM, 0, -origin[0] * TEXTURE_PX_PER_MM],
                            [0, TEXTURE_PX_PER_MM, -origin[1] * TEXTURE_PX_PER_MM], [0, 0, 1]])
     upscale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
@@ -199,13 +207,17 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
 
     truth: dict[str, Pixel] = {}
     sticker_px: dict[str, float] = {}
+    cut_off: dict[str, tuple[Pixel, float]] = {}
     for placement, component in zip(placements, components):
         corners = _project(homography, _square(placement.x_mm, placement.y_mm, component.sticker_mm, placement.rotation_deg))
+        cx, cy = _project(homography, np.array([[placement.x_mm, placement.y_mm]]))[0]
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
         if np.all((corners[:, 0] > 2) & (corners[:, 0] < WIDTH - 2) & (corners[:, 1] > 2) & (corners[:, 1] < HEIGHT - 2)):
-            cx, cy = _project(homography, np.array([[placement.x_mm, placement.y_mm]]))[0]
             truth[component.code] = (float(cx), float(cy))
-            sticker_px[component.code] = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-    return Scene(image, truth, sticker_px, difficulty, seed, camera)
+            sticker_px[component.code] = side
+        else:
+            cut_off[component.code] = ((float(cx), float(cy)), side)
+    return Scene(image, truth, sticker_px, difficulty, seed, camera, cut_off)
 
 
 def _camera(preset: Difficulty, rng: np.random.Generator, target: tuple[float, float]) -> tuple[npt.NDArray[np.float64], dict[str, float]]:
@@ -256,7 +268,8 @@ def _table_window(homography: npt.NDArray[np.float64], centre: tuple[float, floa
 
 
 def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tuple[float, float],
-                placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy]) -> Image:
+                placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy],
+                family: str) -> Image:
     """The table seen from straight above at ``TEXTURE_PX_PER_MM``: board, art, tiles, tokens, stickers."""
     scale = TEXTURE_PX_PER_MM
     w, h = int(size[0] * scale) + 1, int(size[1] * scale) + 1
@@ -289,7 +302,7 @@ def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tup
             cv2.circle(canvas, centre, int(11.5 * scale), (20, 20, 20), 2)
         else:
             cv2.circle(canvas, centre, int(13 * scale), SEAT_BGR[(component.group or 1) - 1], -1)
-        art = marker_image(component, _art_px(component.sticker_mm))
+        art = marker_image(component, _art_px(component.sticker_mm), family)
         _paste(canvas, art, centre, component.sticker_mm + 2 * STICKER_WHITE_BORDER_MM, placement.rotation_deg, scale)
     for decoy in decoys:
         _paste(canvas, decoy.artwork, px(decoy.x_mm, decoy.y_mm), decoy.size_mm, decoy.rotation_deg, scale, border=False)
@@ -373,21 +386,25 @@ def _board_art(canvas: Image, rng: np.random.Generator, px: Callable[[float, flo
 
 
 def _light(image: npt.NDArray[np.float32], preset: Difficulty, rng: np.random.Generator) -> npt.NDArray[np.float32]:
-    """A brightness gradient across the frame and, for harder presets, a soft shadow."""
-    ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+    """A brightness gradient across the frame and, for harder presets, a soft shadow (both smooth, so
+    drawn at an eighth of the size and scaled up)."""
+    step = 8
+    h, w = HEIGHT // step, WIDTH // step
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
     ramp = (xs * math.cos(angle) + ys * math.sin(angle))
     ramp = (ramp - ramp.min()) / (ramp.max() - ramp.min())
     darkest = rng.uniform(*preset.gradient)
     light = darkest + (1 - darkest) * ramp
     if preset.shadow > 0:
-        mask = np.zeros((HEIGHT, WIDTH), dtype=np.float32)
-        centre = (int(rng.uniform(0.2, 0.8) * WIDTH), int(rng.uniform(0.2, 0.8) * HEIGHT))
-        axes = (int(rng.uniform(150, 450)), int(rng.uniform(80, 250)))
+        mask = np.zeros((h, w), dtype=np.float32)
+        centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+        axes = (int(rng.uniform(150, 450) / step), int(rng.uniform(80, 250) / step))
         cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(15, 40))
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(15, 40) / step)
         light *= 1 - preset.shadow * mask
-    return image * light[:, :, None] * rng.uniform(0.9, 1.1)
+    full = cv2.resize(light * rng.uniform(0.9, 1.1), (WIDTH, HEIGHT), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(image * full[:, :, None], dtype=np.float32)
 
 
 def _damage(image: npt.NDArray[np.float32], preset: Difficulty, rng: np.random.Generator) -> Image:
@@ -395,7 +412,10 @@ def _damage(image: npt.NDArray[np.float32], preset: Difficulty, rng: np.random.G
     blur = rng.uniform(*preset.blur_px)
     if blur > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), blur)
-    image = image + rng.normal(0, rng.uniform(*preset.noise), image.shape).astype(np.float32)
+    noise = np.empty(image.shape, dtype=np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0.0, float(rng.uniform(*preset.noise)))
+    image += noise
     frame = np.clip(image, 0, 255).astype(np.uint8)
     quality = int(rng.integers(preset.jpeg_quality[0], preset.jpeg_quality[1] + 1))
     ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])

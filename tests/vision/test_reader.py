@@ -92,3 +92,13 @@ def test_one_code_seen_twice_is_reported_once() -> None:
     reading = CodeReader(registry).read(scene.image)
     assert sorted(d.code for d in reading.detections) == ["KH:F:A1:U", "KH:F:A2:U", "KH:F:A3:U"]
     assert [d.code for d in reading.implausible] == ["KH:F:A1:U"]
+
+
+def test_a_withdrawn_version_1_sticker_is_never_read_as_a_code() -> None:
+    """Registry version 1 printed the same IDs as 4x4 markers; the 5x5 reader must not see them as stickers."""
+    registry = load_registry()
+    old = [Decoy(marker_image(marker, 64, "DICT_4X4_1000"), 30.0 * (marker % 8), 30.0 * (marker // 8), 16.0, 10.0 * marker)
+           for marker in range(0, 172, 7)]
+    scene = render_scene([], registry, "easy", seed=12, decoys=old)
+    reading = CodeReader(registry).read(scene.image)
+    assert reading.detections == [] and reading.implausible == []

@@ -1,0 +1,137 @@
+"""Camera benchmark: recall, false reads and time per 1080p frame of the product's code reader,
+side by side with OpenCV's default ArUco detector on the same frames.
+
+Run: ``.venv/bin/python benchmarks/vision.py [--scenes 40] [--threads 2] [--v1]``. Frames are the
+seeded synthetic tabletop scenes of ``tests/vision/scenes.py`` (easy, medium, hard; 8-56 field
+tiles with 16 mm stickers plus 3 workers and 2 events). ``--v1`` adds the registry's version 1
+(4x4 markers) read by the default detector, on frames rendered with 4x4 stickers.
+
+A read is found when its code is a sticker in the frame and its centre is within a third of a
+sticker of the true one; every other read is false. Time is wall time per frame (each frame read
+3 times, the fastest kept, so other processes on the machine disturb it less) and process CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.codes import load_registry  # noqa: E402
+from companion.codes.registry import CodeRegistry  # noqa: E402
+from companion.vision.detection import Detection  # noqa: E402
+from companion.vision.markers import marker_dictionary  # noqa: E402
+from companion.vision.reader import CodeReader  # noqa: E402
+from tests.vision.scenes import Scene, random_scene  # noqa: E402
+
+Reader = Callable[[npt.NDArray[np.uint8]], list[Detection]]
+DIFFICULTIES = ("easy", "medium", "hard")
+SIZE_BANDS = ((0, 36), (36, 44), (44, 1000))
+
+
+@dataclass
+class Tally:
+    """Counts over a set of frames."""
+
+    stickers: int = 0
+    found: int = 0
+    false_reads: int = 0
+    wall_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+    by_size: dict[tuple[int, int], list[int]] = field(default_factory=lambda: {band: [0, 0] for band in SIZE_BANDS})
+
+    def line(self, name: str) -> str:
+        recall = 100.0 * self.found / max(1, self.stickers)
+        sizes = "  ".join(f"{lo}-{hi if hi < 1000 else ''}px {100.0 * f / t:.1f}% of {t}"
+                          for (lo, hi), (f, t) in self.by_size.items() if t)
+        return (f"  {name:34} recall {recall:6.2f}% ({self.stickers - self.found:3} missed of {self.stickers:4})"
+                f"  false {self.false_reads:3}  wall {statistics.mean(self.wall_ms):5.1f} ms"
+                f" (median {statistics.median(self.wall_ms):5.1f})  cpu {statistics.mean(self.cpu_ms):5.1f} ms   [{sizes}]")
+
+
+def default_detector(registry: CodeRegistry) -> Reader:
+    """OpenCV's ArucoDetector with default parameters, unknown IDs dropped like the product does."""
+    detector = cv2.aruco.ArucoDetector(marker_dictionary(registry.marker_family), cv2.aruco.DetectorParameters())
+    allocated = {c.marker_id: c.code for c in registry}
+
+    def read(image: npt.NDArray[np.uint8]) -> list[Detection]:
+        corners, ids, _ = detector.detectMarkers(image)
+        found = []
+        for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
+            if int(marker) in allocated:
+                p = [(float(x), float(y)) for x, y in quad.reshape(4, 2)]
+                found.append(Detection(allocated[int(marker)], int(marker), (p[0], p[1], p[2], p[3])))
+        return found
+
+    return read
+
+
+def product_reader(registry: CodeRegistry) -> Reader:
+    reader = CodeReader(registry)
+    return lambda image: reader.read(image).detections
+
+
+def measure(read: Reader, scenes: Sequence[Scene]) -> Tally:
+    tally = Tally()
+    for scene in scenes:
+        best = float("inf")
+        cpu = 0.0
+        for _ in range(3):
+            wall0, cpu0 = time.perf_counter(), time.process_time()
+            detections = read(scene.image)
+            best = min(best, time.perf_counter() - wall0)
+            cpu = time.process_time() - cpu0
+        tally.wall_ms.append(best * 1000)
+        tally.cpu_ms.append(cpu * 1000)
+        outcome = scene.score(detections)
+        tally.stickers += len(scene.truth)
+        tally.found += len(outcome.found)
+        tally.false_reads += len(outcome.false_reads)
+        for code, px in scene.sticker_px.items():
+            band = next(b for b in SIZE_BANDS if b[0] <= px < b[1])
+            tally.by_size[band][0] += code in outcome.found
+            tally.by_size[band][1] += 1
+    return tally
+
+
+def scenes_for(registry: CodeRegistry, difficulty: str, count: int) -> list[Scene]:
+    """``count`` seeded scenes, tile counts spread evenly over 8-56."""
+    return [random_scene(registry, 8 + 48 * n // max(1, count - 1), difficulty, seed=10_000 + n) for n in range(count)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=40, help="scenes per difficulty (default 40)")
+    parser.add_argument("--threads", type=int, default=2, help="OpenCV threads (default 2, this machine's cores)")
+    parser.add_argument("--v1", action="store_true", help="also the 4x4 markers of registry version 1, default detector")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(args.threads)
+    registry = load_registry()
+    v1 = CodeRegistry(1, "DICT_4X4_1000", "keydom:1:", [replace(c) for c in registry])
+    print(f"OpenCV {cv2.__version__}, {args.threads} thread(s), {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}; {args.scenes} scenes per difficulty, 1920x1080")
+    for difficulty in DIFFICULTIES:
+        frames = scenes_for(registry, difficulty, args.scenes)
+        print(f"{difficulty}: {sum(len(s.truth) for s in frames)} stickers, "
+              f"{min(min(s.sticker_px.values()) for s in frames):.0f}-{max(max(s.sticker_px.values()) for s in frames):.0f} px across")
+        print(measure(product_reader(registry), frames).line(f"product reader ({registry.marker_family})"))
+        print(measure(default_detector(registry), frames).line(f"OpenCV default ({registry.marker_family})"))
+        if args.v1:
+            print(measure(default_detector(v1), scenes_for(v1, difficulty, args.scenes)).line("OpenCV default (v1: DICT_4X4_1000)"))
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""Printable stickers: exact paper sizes, true-size stickers, and every printed code reads back as itself."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from companion.cli import main
+from companion.codes import load_registry
+from companion.codes.stickers import DOTS_PER_MM, sheet
+from companion.vision.markers import sticker_modules
+from companion.vision.reader import CodeReader
+
+PAPER_POINTS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
+PAGES = {"a4": 3, "letter": 4}  # 156 Key Harvest stickers, 56 or 49 a page
+
+
+def _media_boxes(pdf: bytes) -> list[tuple[float, float]]:
+    return [(float(w), float(h)) for w, h in re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", pdf)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_pdf_pages_are_exactly_the_paper_size(paper: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "kh.pdf"
+    assert main(["stickers", "key-harvest", "--out", str(out), "--paper", paper]) == 0
+    boxes = _media_boxes(out.read_bytes())
+    assert len(boxes) == PAGES[paper]
+    for width, height in boxes:
+        assert width == pytest.approx(PAPER_POINTS[paper][0], abs=0.01)
+        assert height == pytest.approx(PAPER_POINTS[paper][1], abs=0.01)
+    assert f"156 stickers on {PAGES[paper]} {paper} pages" in capsys.readouterr().out
+
+
+def test_a_printed_sticker_is_its_registry_size_and_every_code_on_a_page_reads_back() -> None:
+    """Measured on the page raster (20 dots per mm): the marker is 7/9 of the 16 mm sticker."""
+    registry = load_registry()
+    printed = sheet(registry, registry.for_game("key-harvest"), "a4")
+    assert printed.pages[0].size == (4200, 5940) and DOTS_PER_MM == pytest.approx(20.0)
+    reader = CodeReader(registry)
+    for page, codes in zip(printed.pages, printed.codes_by_page):
+        raster = np.asarray(page.convert("L"), dtype=np.uint8)
+        small = cv2.resize(raster, (raster.shape[1] // 5, raster.shape[0] // 5), interpolation=cv2.INTER_AREA)
+        reading = reader.read(small)
+        assert sorted(d.code for d in reading.detections) == sorted(codes)
+        for detection in reading.detections:
+            marker_mm = detection.side_px * 5 / DOTS_PER_MM
+            sticker_mm = registry.by_code(detection.code).sticker_mm
+            assert marker_mm * sticker_modules() / (sticker_modules() - 2) == pytest.approx(sticker_mm, abs=0.3)
+
+
+def test_png_stickers_carry_their_size_and_read_back_as_their_code(tmp_path: Path) -> None:
+    registry = load_registry()
+    assert main(["stickers", "key-harvest", "--format", "png", "--out", str(tmp_path)]) == 0
+    index = json.loads((tmp_path / "stickers.json").read_text())
+    assert index["registry_version"] == registry.version
+    stickers = index["stickers"]
+    assert set(stickers) == {c.code for c in registry.for_game("key-harvest")}
+    frame = np.full((1080, 1920), 200, dtype=np.uint8)
+    cells: dict[str, tuple[int, int]] = {}
+    for n, (code, entry) in enumerate(sorted(stickers.items())):
+        image = Image.open(tmp_path / entry["file"])
+        dpi = image.info["dpi"][0]
+        assert image.width / dpi * 25.4 == pytest.approx(entry["size_mm"], abs=0.05) and entry["size_mm"] == 16.0
+        sticker = cv2.resize(np.asarray(image.convert("L"), dtype=np.uint8), (54, 54), interpolation=cv2.INTER_AREA)
+        x, y = 20 + (n % 24) * 78, 20 + (n // 24) * 78
+        frame[y:y + 54, x:x + 54] = sticker
+        cells[code] = (x + 27, y + 27)
+    detections = CodeReader(registry).read(frame).detections
+    assert {d.code for d in detections} == set(stickers)
+    for detection in detections:
+        assert np.hypot(*np.subtract(detection.center, cells[detection.code])) < 3
+
+
+def test_stickers_for_an_unknown_game_or_an_unwritable_place_are_refused(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stickers", "monopoly", "--out", str(tmp_path / "x.pdf")]) == 2
+    assert "no stickers for game 'monopoly'" in capsys.readouterr().err
+    assert main(["stickers", "key-harvest", "--out", str(tmp_path / "missing" / "x.pdf")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert not (tmp_path / "missing").exists()
