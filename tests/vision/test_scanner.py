@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -127,15 +128,21 @@ def test_the_scan_station_does_not_guess_between_several_components(tmp_path: Pa
 
 
 def test_the_thread_reads_no_frames_while_nobody_wants_them(tmp_path: Path) -> None:
-    wanted = [False]
     source = Unplugged(frames(tmp_path, "blank"))
-    scanner = Scanner(source, REGISTRY, interval=0.0, wanted=lambda: wanted[0])
+    asked = threading.Semaphore(0)
+    wanted = threading.Event()
+
+    def someone_looks() -> bool:
+        asked.release()
+        return wanted.is_set()
+
+    scanner = Scanner(source, REGISTRY, interval=0.0, wanted=someone_looks)
     scanner.start()
-    for _ in range(200):  # the thread gets many turns, and reads nothing
-        scanner._stopping.wait(0.001)
+    for _ in range(5):  # the thread asked five times, and was told no each time
+        assert asked.acquire(timeout=60)
     assert source.reads == 0 and scanner.running
-    wanted[0] = True
+    wanted.set()
     assert scanner._thread is not None
-    scanner._thread.join(timeout=60)  # it reads until the 'camera' is unplugged
+    scanner._thread.join(timeout=60)  # now it reads, until the 'camera' is unplugged
     assert source.reads == 3 and scanner.error
     scanner.close()
