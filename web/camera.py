@@ -267,9 +267,12 @@ def _against_game(read: BoardRead, session: Session, seat: int) -> dict[str, Any
     if read.conflicts:
         result["score_error"] = _conflict_text(read)
         return result
-    tracked["players"][seat] = player
+    # only boards and screens are scored; the bag, land office and warehouses still count tiles the
+    # photo may show, so they are left out (the disagreements above name those tiles)
+    table = {"game": tracked["game"], "players": tracked["players"], "options": tracked["options"]}
+    table["players"][seat] = player
     try:
-        rows = score_snapshot(tracked, dict(session.options), game.layout)["players"]
+        rows = score_snapshot(table, dict(session.options), game.layout)["players"]
     except CompanionError as exc:
         result["score_error"] = str(exc)
         return result

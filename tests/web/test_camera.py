@@ -87,25 +87,34 @@ def test_the_board_alone_scores_its_workers_and_groups(photo_app: Flask) -> None
     assert score["majority_points"] is None and score["total"] == 11 and board["disagreements"] is None
 
 
-def test_the_board_against_a_game_lists_what_differs(photo_app: Flask) -> None:
-    client = photo_app.test_client()
-    game: dict[str, Any] = client.post("/api/games", json={"players": ["Alice", "Bob"]}).get_json()
-    steps(photo_app, 2)
-    board = client.get(f"/camera/board?game={game['id']}&seat=0").get_json()
-    with photo_app.app_context():
-        from web.table import get_table
+@pytest.mark.parametrize("seed", ["camera-1", "camera-test"])  # Bob starts with G2/G3, or with B5/B6 (on the photo)
+def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_app: Flask, seed: str) -> None:
+    from companion.session import Session
+    from web.table import get_table
 
-        session = get_table().session(game["id"])
-        tracked = session.game.snapshot(session.state)["players"][0]  # type: ignore[attr-defined]
-    in_game = {t["label"] for t in tracked["tiles"]}
-    on_photo = {code.split(":")[2] for code in BOARD if code.startswith("KH:F")}
+    client = photo_app.test_client()
+    with photo_app.app_context():
+        game_id = Session.new(get_table().store, "key-harvest", ["Alice", "Bob"], seed=seed).id
+        session = get_table().session(game_id)
+        tracked = session.game.snapshot(session.state)["players"]  # type: ignore[attr-defined]
+    steps(photo_app, 2)
+    board = client.get(f"/camera/board?game={game_id}&seat=0").get_json()
+    in_game = {t["label"]: t["harvested"] for t in tracked[0]["tiles"]}
+    on_photo = {code.split(":")[2]: code.endswith("H") for code in BOARD if code.startswith("KH:F")}
     diff = board["disagreements"]
-    assert diff["tiles_only_on_photo"] == sorted(on_photo - in_game)
-    assert diff["tiles_only_in_game"] == sorted(in_game - on_photo)
+    assert diff["tiles_only_on_photo"] == sorted(set(on_photo) - set(in_game))
+    assert diff["tiles_only_in_game"] == sorted(set(in_game) - set(on_photo))
+    assert diff["tiles_other_side_up"] == sorted(t for t in set(on_photo) & set(in_game) if on_photo[t] != in_game[t])
     assert diff["workers_only_on_photo"] == ["C", "H"] and diff["workers_only_in_game"] == []
     assert board["player"]["name"] == "Alice" and board["seat"] == 0
-    assert (board["score"] is None) == (board["score_error"] is not None)
-    assert client.get(f"/camera/board?game={game['id']}&seat=5").status_code == 400
+    on_bobs_board = sorted(set(on_photo) & {t["label"] for t in tracked[1]["tiles"]})
+    if on_bobs_board:  # the photo shows a tile the game has on Bob's board: no score, and why
+        assert board["score"] is None and f"tile {on_bobs_board[0]} is also on Alice's board" in board["score_error"]
+    else:  # Alice's board as photographed: workers 2 + 4, groups 3 + 2 x 1; majorities hidden until the end
+        score = board["score"]
+        assert (score["worker_points"], score["largest_group_points"], score["second_group_points"]) == (6, 3, 2)
+        assert score["majority_points"] is None and score["total"] == 11 and board["score_error"] is None
+    assert client.get(f"/camera/board?game={game_id}&seat=5").status_code == 400
     assert client.get("/camera/board?game=nope&seat=0").status_code == 404
 
 
