@@ -56,3 +56,14 @@ def test_an_ambiguous_photo_is_refused() -> None:
     seen += detections([("KH:F:A1:H", (9, 0))], camera(12, 130))  # A1's other side lies beside the board too
     with pytest.raises(MalformedInputError, match="tile A1 shows both sides"):
         calibrated_layout(read_board(seen, REGISTRY), LAYOUT)
+
+
+@pytest.mark.parametrize("difficulty,seed", [("easy", 1), ("hard", 4)])
+def test_a_rendered_photo_of_all_56_tiles_reproduces_the_layout(difficulty: str, seed: int) -> None:
+    from companion.vision.board import read_board_photo
+    from tests.vision.photos import full_board_photo
+
+    read, _ = read_board_photo(full_board_photo(difficulty, seed), REGISTRY)
+    layout, moved = calibrated_layout(read, LAYOUT, source="full.jpg")
+    assert moved == 0 and layout.neighbours == LAYOUT.neighbours and layout.coords == LAYOUT.coords
+    assert "from full.jpg" in layout.note
