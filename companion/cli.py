@@ -106,6 +106,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     data.add_argument("--install", action="store_true", help="copy FILE to the user data folder")
     data.add_argument("--template", action="store_true", help="print the data pack in use as JSON")
     data.set_defaults(handler=_cmd_data)
+    _add_camera_commands(commands)
 
     stickers = commands.add_parser(
         "stickers", help="print a game's code stickers at true size (PDF, or PNG files)",
@@ -259,6 +260,129 @@ def _cmd_data(args: argparse.Namespace) -> int:
             raise MalformedInputError("--install needs a data pack FILE")
         shutil.copyfile(args.file, user_edition_path())
         print(f"installed as {user_edition_path()}; new games use it")
+    return EXIT_OK
+
+
+def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``scan`` and ``calibrate``: read stickers, a board or the layout off photos (docs/camera.md)."""
+    scan = commands.add_parser(
+        "scan", help="read the code stickers on photos, or each photo's board as a snapshot",
+        description="List the stickers on photos, or (--board) read one player's board per photo as a snapshot.")
+    scan.add_argument("images", nargs="+", metavar="IMAGE", help="a photo (with --board: one per player, in seat order)")
+    scan.add_argument("--game", default="key-harvest", help="the game (default key-harvest)")
+    scan.add_argument("--board", action="store_true", help="print the snapshot that `companion score` scores")
+    scan.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order (default Player 1, ...)")
+    scan.add_argument("--stones", action="append", default=[], metavar="NAME:CROP=N,...",
+                      help="stones behind a player's screen, e.g. Alice:wheat=3,wine=2 (repeatable)")
+    scan.add_argument("--layout", metavar="FILE", help="the layout giving each label's crop (default: yours)")
+    scan.add_argument("--json", action="store_true", help="print the stickers as JSON")
+    scan.set_defaults(handler=_cmd_scan)
+
+    calibrate = commands.add_parser(
+        "calibrate", help="record the board layout from a photo of a board with all its tiles",
+        description="Read where every labelled space is from one photo of a board with all 56 tiles on it.")
+    calibrate.add_argument("game", help="the game, e.g. key-harvest")
+    calibrate.add_argument("image", metavar="IMAGE", help="the photo")
+    calibrate.add_argument("--install", action="store_true", help="use the recorded layout from now on")
+    calibrate.set_defaults(handler=_cmd_calibrate)
+
+
+def _camera_layout(path: str | None) -> Any:
+    """The layout the camera commands use: the file given, else the user's, else the shipped default."""
+    from companion.games.key_harvest import KeyHarvest
+    from companion.games.key_harvest.board import load_layout
+
+    return load_layout(path) if path is not None else KeyHarvest().layout
+
+
+def _cmd_scan(args: argparse.Namespace) -> int:
+    from companion.codes import load_registry
+    from companion.vision.board import board_snapshot, second_look
+    from companion.vision.reader import read_codes
+    from companion.vision.sources import read_image
+
+    if args.game.strip().lower() != "key-harvest":
+        raise UnknownGameError(f"unknown game {args.game!r} for scan; known: key-harvest")
+    layout = _camera_layout(args.layout)
+    registry = load_registry(layout.labels)
+    images = [(path, read_image(path)) for path in args.images]
+    photos = [(path, read_codes(image, registry)) for path, image in images]
+    if not args.board:
+        listing = [{"image": path, "codes": [{"code": d.code, "center": [round(c, 1) for c in d.center]}
+                                             for d in found]} for path, found in photos]
+        if args.json:
+            print(json.dumps(listing, indent=2))
+        for photo in listing:
+            if not args.json:
+                print(f"{photo['image']}: {len(photo['codes'])} stickers")
+                for code in photo["codes"]:
+                    print(f"  {code['code']:<14} at ({code['center'][0]:.0f}, {code['center'][1]:.0f})")
+        return EXIT_OK
+    names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(len(photos))]
+    if len(names) != len(photos):
+        raise MalformedInputError(f"--players names {len(names)} players for {len(photos)} photos (one photo per board)")
+    reads = []
+    for (path, image), (_, found), name in zip(images, photos, names):
+        read, _ = second_look(image, found, registry, read_codes)
+        if read.conflicts:
+            raise MalformedInputError(f"{path}: " + "; ".join(c.message for c in read.conflicts))
+        for detection, reason in read.others:
+            _warn(f"{path}: {detection.code} not placed: {reason}")
+        reads.append((name, read))
+    stones = _stones(args.stones, names)
+    print(json.dumps(board_snapshot(reads, layout, stones), indent=2))
+    if not 2 <= len(reads) <= 4:
+        _warn("companion score needs 2 to 4 players' boards: give one photo per player")
+    unknown = [name for name in names if name not in stones]
+    if unknown:
+        _warn(f"no stones given for {', '.join(unknown)}: a camera cannot see behind the screens; "
+              "give them with --stones NAME:CROP=N,... for the crop majorities")
+    return EXIT_OK
+
+
+def _stones(given: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, int]]:
+    """``--stones Alice:wheat=3,wine=2`` as ``{"Alice": {"wheat": 3, "wine": 2}}``."""
+    from companion.games.key_harvest.board import Crop
+
+    stones: dict[str, dict[str, int]] = {}
+    for text in given:
+        name, _, counts = text.partition(":")
+        if name.strip() not in names:
+            raise MalformedInputError(f"--stones {text!r}: {name.strip()!r} is not one of {', '.join(names)}")
+        counted: dict[str, int] = {}
+        for pair in (p for p in counts.split(",") if p.strip()):
+            crop, _, count = pair.partition("=")
+            if not count.strip().isdigit():
+                raise MalformedInputError(f"--stones {text!r}: expected CROP=N with a whole number, e.g. wheat=3")
+            counted[Crop.parse(crop).key] = int(count)
+        stones[name.strip()] = counted
+    return stones
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.codes import load_registry
+    from companion.games.key_harvest import user_layout_path
+    from companion.vision.board import read_board_photo
+    from companion.vision.calibrate import calibrated_layout
+    from companion.vision.sources import read_image
+
+    if args.game.strip().lower() != "key-harvest":
+        raise UnknownGameError(f"unknown game {args.game!r} for calibrate; known: key-harvest")
+    current = _camera_layout(None)
+    registry = load_registry(current.labels)
+    read, _ = read_board_photo(read_image(args.image), registry)
+    layout, moved = calibrated_layout(read, current, source=args.image)
+    text = json.dumps(layout.to_json(), indent=1)
+    print(f"calibrated {layout.size} spaces from {args.image}: {moved} labels sit elsewhere than on the "
+          f"{current.name!r} layout", file=sys.stderr)
+    if layout.provisional:
+        _warn("crops and start pairs are still the provisional placeholders: check them (docs/key-harvest-layout.md)")
+    if args.install:
+        path = user_layout_path()
+        path.write_text(text + "\n", encoding="utf-8")
+        print(f"installed as {path}; new games use it")
+    else:
+        print(text)
     return EXIT_OK
 
 

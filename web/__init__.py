@@ -14,7 +14,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from companion.paths import default_data_dir
 
     app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="off", STREAM_HEARTBEAT_SECONDS=15.0,
+    app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="samples", STREAM_HEARTBEAT_SECONDS=15.0,
                             PUBLIC_URL=None)
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -24,11 +24,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, pages, panel, table
+    from web import api, camera, pages, panel, table
 
     table.init_app(app)
     panel.init_app(app)
+    camera.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(panel.bp)
+    app.register_blueprint(camera.bp)
     return app

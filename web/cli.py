@@ -21,6 +21,8 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.add_argument("--panel", metavar="KIND",
                        help="button/light panel: simulated (default; the tablet's virtual panel), gpio, "
                             "serial or serial:URL (e.g. serial:/dev/ttyACM0), comma-separated (docs/panel.md)")
+    serve.add_argument("--camera", metavar="SOURCE",
+                       help="frames for the camera page: samples (default), off, usb:N, pi, or a picture/folder/video")
     serve.set_defaults(handler=serve_command)
 
 
@@ -37,7 +39,7 @@ def serve_command(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 
     config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
-                                            ("PANEL", args.panel)) if value}
+                                            ("PANEL", args.panel), ("CAMERA", args.camera)) if value}
     app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer

@@ -219,9 +219,11 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Det
 
     Keeps the reader of the last registry it was given; hold a ``CodeReader`` to read many frames.
     """
-    if not _last_reader or _last_reader[0].registry is not registry:
-        _last_reader[:] = [CodeReader(registry)]
-    return _last_reader[0].read(image).detections
+    reader = _last_reader[0] if _last_reader else None
+    if reader is None or reader.registry is not registry:
+        reader = CodeReader(registry)
+        _last_reader[:] = [reader]
+    return reader.read(image).detections
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

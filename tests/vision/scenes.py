@@ -183,13 +183,17 @@ def random_scene(registry: CodeRegistry, tiles: int, difficulty: str = "medium",
 
 
 def render_scene(placements: Sequence[Placement], registry: CodeRegistry, difficulty: str = "medium", seed: int = 0,
-                 decoys: Sequence[Decoy] = ()) -> Scene:
-    """Photograph the table with ``placements`` (and ``decoys``) at ``difficulty`` ("easy", "medium", "hard")."""
+                 decoys: Sequence[Decoy] = (), aim_mm: tuple[float, float] | None = None) -> Scene:
+    """Photograph the table with ``placements`` (and ``decoys``) at ``difficulty`` ("easy", "medium", "hard"),
+    the camera aimed within 30 mm of ``aim_mm`` (default: the stickers' mean position)."""
     preset = DIFFICULTIES[difficulty]
     rng = np.random.default_rng([seed, 2])
     components = [registry.by_code(p.code) for p in placements]
-    centre = (np.mean([p.x_mm for p in placements]) if placements else 0.0,
-              np.mean([p.y_mm for p in placements]) if placements else 0.0)
+    if aim_mm is not None:
+        centre = aim_mm
+    else:
+        centre = (float(np.mean([p.x_mm for p in placements])) if placements else 0.0,
+                  float(np.mean([p.y_mm for p in placements])) if placements else 0.0)
     homography, camera = _camera(preset, rng, (float(centre[0]), float(centre[1])))
 
     origin, size = _table_window(homography, centre)

@@ -45,3 +45,12 @@ def test_presets_get_harder_sticker_sizes_stay_in_the_measured_range() -> None:
         scene = random_scene(registry, 56, difficulty, seed=2)
         assert len(scene.truth) == 56 + 5
         assert 28 < min(scene.sticker_px.values()) and max(scene.sticker_px.values()) < 64
+
+
+def test_a_sticker_cut_off_by_the_frame_is_not_required_but_may_be_read() -> None:
+    registry = load_registry()
+    scene = render_scene([Placement.at_hex("KH:E:M", 0, 0), Placement("KH:E:N", 2000.0, 0.0)], registry, "easy", seed=5,
+                         aim_mm=(0.0, 0.0))
+    assert set(scene.truth) == {"KH:E:M"} and set(scene.cut_off) == {"KH:E:N"}
+    (x, y), side = scene.cut_off["KH:E:N"]
+    assert not (0 <= x <= 1920 and 0 <= y <= 1080) and side > 20  # far outside, a full-size sticker

@@ -1,0 +1,322 @@
+"""The camera page: what the camera sees, the board it reads with its score, and how that differs from the game.
+
+``CAMERA`` in the app config names the frame source (``off``, ``samples``, ``usb:N``, ``pi`` or a
+path; see ``companion.vision.sources``). The source is opened on the first request that needs it,
+never when the app is made; a camera that cannot be opened is reported on the page and the rest
+of the service runs on. ``CAMERA_THREAD = False`` (tests) scans only when ``Camera.step`` is called.
+
+Routes (JSON unless said otherwise):
+
+* ``GET /camera``: the page;
+* ``GET /camera/frame.jpg``: the latest frame with each recognised sticker outlined (JPEG);
+* ``GET /camera/codes``: the camera's state and every sticker in the latest frame;
+* ``GET /camera/board?game=ID&seat=N``: the latest frame read as one board, its score, and with a
+  game chosen, its disagreements with that seat's board in the game;
+* ``GET /camera/station?game=ID``: the one component held up to the camera and the game's legal
+  moves that mention it (the scan station).
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+
+from companion.codes import load_registry
+from companion.codes.registry import CodeRegistry, Component
+from companion.core.errors import CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError
+from companion.games.key_harvest.snapshot import score_snapshot
+from companion.session import Session
+from companion.vision.board import BoardRead, second_look
+from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
+from companion.vision.sources import CameraUnavailable, open_source
+from web.table import get_table
+
+EXTENSION = "keydom_camera"
+PREVIEW_WIDTH = 1280
+IDLE_SECONDS = 30.0
+"""The scanner thread rests when no camera endpoint was asked for this long."""
+"""Frames wider than this are scaled down for the tablet."""
+
+bp = Blueprint("camera", __name__, url_prefix="/camera")
+
+
+class Camera:
+    """The configured frame source behind a scanner, opened on first use."""
+
+    def __init__(self, spec: str, threaded: bool = True) -> None:
+        self.spec = spec.strip() or "off"
+        self.threaded = threaded
+        self.error: str | None = None
+        self._scanner: Scanner | None = None
+        self._registry: CodeRegistry | None = None
+        self._opened = False
+        self._board: tuple[int, BoardRead] | None = None
+        self._asked = time.monotonic()
+        self._lock = threading.Lock()
+
+    @property
+    def registry(self) -> CodeRegistry:
+        """The stickers of the layout new games use (the user's, else the shipped default)."""
+        if self._registry is None:
+            self._registry = load_registry()
+        return self._registry
+
+    def scanner(self) -> Scanner | None:
+        """The running scanner; None when the camera is off or cannot be opened (``error`` says why)."""
+        with self._lock:
+            self._asked = time.monotonic()
+            if not self._opened and self.spec != "off":
+                self._opened = True
+                try:
+                    self._scanner = Scanner(open_source(self.spec), self.registry, wanted=self._wanted)
+                except (CameraUnavailable, MalformedInputError) as exc:
+                    self.error = str(exc)
+                    return None
+                if self.threaded:
+                    self._scanner.start()
+            return self._scanner
+
+    def _wanted(self) -> bool:
+        return time.monotonic() - self._asked < IDLE_SECONDS
+
+    def step(self) -> ScanFrame | None:
+        """Scan one frame now (without the thread)."""
+        scanner = self.scanner()
+        return scanner.step() if scanner is not None else None
+
+    def latest(self) -> ScanFrame | None:
+        scanner = self.scanner()
+        return scanner.latest if scanner is not None else None
+
+    def board(self, scan: ScanFrame) -> BoardRead:
+        """The board ``scan`` shows, with the second look on the straightened board (kept per frame)."""
+        with self._lock:
+            cached = self._board
+        if cached is not None and cached[0] == scan.number:
+            return cached[1]
+        scanner = self.scanner()
+        assert scanner is not None  # a frame came from it
+        read, _ = second_look(scan.frame, list(scan.detections), self.registry, scanner.reader)
+        with self._lock:
+            self._board = (scan.number, read)
+        return read
+
+    def status(self) -> str:
+        """``off``, ``unavailable``, ``stopped`` (the source failed or ended), ``waiting`` or ``live``."""
+        scanner = self.scanner()
+        if self.spec == "off":
+            return "off"
+        if scanner is None:
+            return "unavailable"
+        if scanner.error or (self.threaded and not scanner.running):
+            return "stopped"
+        return "live" if scanner.latest is not None else "waiting"
+
+    def close(self) -> None:
+        with self._lock:
+            if self._scanner is not None:
+                self._scanner.close()
+
+
+def init_app(app: Flask) -> None:
+    camera = Camera(str(app.config.get("CAMERA", "off")), bool(app.config.get("CAMERA_THREAD", True)))
+    app.extensions[EXTENSION] = camera
+    atexit.register(camera.close)
+
+
+def get_camera() -> Camera:
+    camera: Camera = current_app.extensions[EXTENSION]
+    return camera
+
+
+@bp.errorhandler(CompanionError)
+def camera_error(error: CompanionError) -> tuple[Response, int]:
+    status = 404 if isinstance(error, UnknownGameError) else 400
+    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+
+
+def _no_frame(camera: Camera) -> tuple[Response, int]:
+    reason = camera.error or ("the camera is off (companion serve --camera samples|usb:N|pi|PATH)"
+                              if camera.spec == "off" else "no frame yet")
+    return jsonify(error={"type": "NoFrame", "reason": reason}, status=camera.status()), 503
+
+
+@bp.get("")
+def page() -> str:
+    return render_template("camera.html", camera=get_camera().spec)
+
+
+@bp.get("/frame.jpg")
+def frame() -> Response | tuple[Response, int]:
+    camera = get_camera()
+    scan = camera.latest()
+    if scan is None:
+        return _no_frame(camera)
+    image = scan.frame.copy()  # the scanner keeps its frame unmarked
+    for detection in scan.detections:
+        colour = (60, 200, 60) if detection.code in scan.present else (0, 200, 255)
+        quad = np.array(detection.corners, dtype=np.int32)
+        cv2.polylines(image, [quad], True, colour, 3, cv2.LINE_AA)
+        x, y = quad.min(axis=0)
+        cv2.putText(image, detection.code, (int(x), int(y) - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
+    if image.shape[1] > PREVIEW_WIDTH:
+        scale = PREVIEW_WIDTH / image.shape[1]
+        image = np.asarray(cv2.resize(image, (PREVIEW_WIDTH, int(image.shape[0] * scale)),
+                                      interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:
+        raise MalformedInputError("the frame cannot be encoded as JPEG")
+    response = Response(encoded.tobytes(), mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Frame-Number"] = str(scan.number)
+    return response
+
+
+def _component(registry: CodeRegistry, code: str) -> Component | None:
+    try:
+        return registry.by_code(code)
+    except UnknownCodeError:
+        return None
+
+
+@bp.get("/codes")
+def codes() -> Response:
+    camera = get_camera()
+    scan = camera.latest()
+    result: dict[str, Any] = {"camera": camera.spec, "status": camera.status(), "error": camera.error, "frame": None}
+    scanner = camera.scanner()
+    if scanner is not None and scanner.error:
+        result["error"] = scanner.error
+    if scan is not None:
+        height, width = scan.frame.shape[:2]
+        found = []
+        for detection in scan.detections:
+            component = _component(camera.registry, detection.code)
+            found.append({"code": detection.code, "title": component.title if component else detection.code,
+                          "center": [round(v, 1) for v in detection.center],
+                          "corners": [[round(x, 1), round(y, 1)] for x, y in detection.corners],
+                          "present": detection.code in scan.present})
+        result.update(frame=scan.number, taken=scan.taken, size=[width, height], codes=found,
+                      present=sorted(scan.present))
+    return jsonify(result)
+
+
+def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
+    game_id = request.args.get("game")
+    if not game_id:
+        return None
+    session = get_table().session(game_id)
+    if session.game.name != "key-harvest":
+        raise MalformedInputError(f"the camera reads Key Harvest boards; game {game_id} is {session.game.title}")
+    seat_text = request.args.get("seat", "0" if not seat_required else "")
+    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
+        raise MalformedInputError(f"seat must be a number from 0 to {len(session.players) - 1}, not {seat_text!r}")
+    return session, int(seat_text)
+
+
+@bp.get("/board")
+def board() -> Response | tuple[Response, int]:
+    camera = get_camera()
+    chosen = _chosen_game(seat_required=True)
+    scan = camera.latest()
+    if scan is None:
+        return _no_frame(camera)
+    read = camera.board(scan)
+    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
+    if chosen is None:
+        result.update(_alone(read))
+    else:
+        result.update(_against_game(read, *chosen))
+    return jsonify(result)
+
+
+def _alone(read: BoardRead) -> dict[str, Any]:
+    """The board's own points (workers and groups); majorities need the other screens."""
+    from companion.games.key_harvest import KeyHarvest
+
+    layout = KeyHarvest().layout
+    try:
+        player = read.player("photo", layout)
+    except CompanionError as exc:
+        return {"player": None, "score": None, "score_error": str(exc), "disagreements": None}
+    if read.conflicts:
+        return {"player": player, "score": None, "score_error": _conflict_text(read), "disagreements": None}
+    nobody = {"name": "-", "tiles": [], "workers": [], "stones": {}}
+    row = score_snapshot({"game": "key-harvest", "players": [player, nobody]}, layout=layout)["players"][0]
+    row.update(majority_points=None, rank=None)
+    return {"player": player, "score": row, "score_error": None, "disagreements": None}
+
+
+def _against_game(read: BoardRead, session: Session, seat: int) -> dict[str, Any]:
+    """The table's score with this seat's board as photographed, and what differs from the tracked game."""
+    from companion.games.key_harvest import KeyHarvest
+
+    game = session.game
+    assert isinstance(game, KeyHarvest)
+    tracked = game.snapshot(session.state)
+    mine = tracked["players"][seat]
+    player = read.player(mine["name"], game.layout, mine["stones"])
+    result: dict[str, Any] = {"game": session.id, "seat": seat, "player": player,
+                              "disagreements": _disagreements(player, mine), "score": None, "score_error": None}
+    if read.conflicts:
+        result["score_error"] = _conflict_text(read)
+        return result
+    # only boards and screens are scored; the bag, land office and warehouses still count tiles the
+    # photo may show, so they are left out (the disagreements above name those tiles)
+    table = {"game": tracked["game"], "players": tracked["players"], "options": tracked["options"]}
+    table["players"][seat] = player
+    try:
+        rows = score_snapshot(table, dict(session.options), game.layout)["players"]
+    except CompanionError as exc:
+        result["score_error"] = str(exc)
+        return result
+    row = rows[seat]
+    if not session.is_over:  # majorities reveal the screens: shown only at the end, as on the table page
+        row.update(total=row["total"] - row["majority_points"], majority_points=None, rank=None)
+    result["score"] = row
+    return result
+
+
+def _conflict_text(read: BoardRead) -> str:
+    return "cannot score this photo: " + "; ".join(c.message for c in read.conflicts)
+
+
+def _disagreements(photo: dict[str, Any], tracked: dict[str, Any]) -> dict[str, list[str]]:
+    """Tiles and workers on the photo that the game's board does not have, and the other way round."""
+    seen = {t["label"]: t["harvested"] for t in photo["tiles"]}
+    kept = {t["label"]: t["harvested"] for t in tracked["tiles"]}
+    seen_workers = sorted(w["worker"] for w in photo["workers"])
+    kept_workers = sorted(w["worker"] for w in tracked["workers"])
+    return {
+        "tiles_only_on_photo": sorted(set(seen) - set(kept)),
+        "tiles_only_in_game": sorted(set(kept) - set(seen)),
+        "tiles_other_side_up": sorted(label for label in set(seen) & set(kept) if seen[label] != kept[label]),
+        "workers_only_on_photo": [w for w in seen_workers if seen_workers.count(w) > kept_workers.count(w)],
+        "workers_only_in_game": [w for w in kept_workers if kept_workers.count(w) > seen_workers.count(w)],
+    }
+
+
+@bp.get("/station")
+def station() -> Response:
+    """The scan station: exactly one component in view is named, with the legal moves that mention it."""
+    camera = get_camera()
+    chosen = _chosen_game(seat_required=False)
+    scan = camera.latest()
+    present = sorted(scan.present) if scan is not None else []
+    if len(present) != 1:
+        return jsonify(offer=None, in_view=len(present))
+    component = _component(camera.registry, present[0])
+    if component is None:
+        return jsonify(offer=None, in_view=1)
+    moves: list[str] = []
+    if chosen is not None:
+        session = chosen[0]
+        moves = moves_mentioning(component, [str(m) for m in session.game.legal_moves(session.state)])
+    return jsonify(offer={"code": component.code, "kind": component.kind, "key": component.key,
+                          "title": component.title, "moves": moves}, in_view=1)
