@@ -38,7 +38,7 @@ import numpy.typing as npt
 from companion.codes.registry import CodeRegistry
 from companion.core.errors import MalformedInputError, UnknownCodeError
 from companion.vision.detection import Detection
-from companion.vision.markers import QUIET_ZONE_MODULES, marker_bits, marker_dictionary
+from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
 THRESHOLD_WINDOW_PX = 19
 """The adaptive threshold's window: about half a sticker at the closest camera distance."""
@@ -91,7 +91,7 @@ class CodeReader:
         dictionary = marker_dictionary(registry.marker_family)
         self._dictionary = dictionary
         self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
-        self._size = dictionary.markerSize + 2
+        self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._ids = [c.marker_id for c in registry]
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
