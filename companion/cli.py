@@ -145,6 +145,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     given = Options.parse_pairs(args.option)
     result = scorer(_read_json(args.file), given, args.layout)
     print(json.dumps(result, indent=2))
+    for warning in result.get("warnings", []):
+        _warn(warning)
     data = result.get("data")
     if data and data.get("provisional"):
         _warn(f"scored with PROVISIONAL La Granja {', '.join(data['provisional'])} values; give your box's "
@@ -332,7 +334,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     stones = _stones(args.stones, names)
     print(json.dumps(board_snapshot(reads, layout, stones), indent=2))
     if not 2 <= len(reads) <= 4:
-        _warn("companion score needs 2 to 4 players' boards: give one photo per player")
+        _warn("one board alone: give one photo per player (--players A,B,...) to score the table's majorities")
     unknown = [name for name in names if name not in stones]
     if unknown:
         _warn(f"no stones given for {', '.join(unknown)}: a camera cannot see behind the screens; "

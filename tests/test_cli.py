@@ -229,15 +229,11 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("unknown top key", mutate(lambda d: d.update(fallow=[])), "snapshot: unknown key 'fallow'"),
     ("no players key", {"game": "key-harvest"}, "snapshot: missing key 'players'"),
     ("wrong game", mutate(lambda d: d.update(game="key-market")), "game: expected 'key-harvest', not 'key-market'"),
-    (
-        "one player",
-        mutate(lambda d: d.update(players=d["players"][:1])),
-        "players: Key Harvest is for 2 to 4 players, not 1",
-    ),
+    ("no player", mutate(lambda d: d.update(players=[])), "players: Key Harvest is for 2 to 4 players (or one board alone), not 0"),
     (
         "five players",
         mutate(lambda d: d["players"].extend([player("Dan"), player("Eve")])),
-        "players: Key Harvest is for 2 to 4 players, not 5",
+        "players: Key Harvest is for 2 to 4 players (or one board alone), not 5",
     ),
     ("unknown player key", mutate(lambda d: bob(d).update(score=3)), "players[1]: unknown key 'score'"),
     ("missing stones", mutate(lambda d: bob(d).pop("stones")), "players[1]: missing key 'stones'"),

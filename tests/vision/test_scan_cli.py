@@ -59,11 +59,25 @@ def test_scan_board_prints_the_snapshot_that_score_scores(tmp_path: Path, capsys
     assert [p["name"] for p in snapshot["players"]] == ["Alice", "Bob"]
 
 
+def test_one_photographed_board_scores_on_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion scan PHOTO --board | companion score key-harvest -`: the board's own points, and a warning."""
+    alice = str(save(board_photo(), tmp_path / "alice.jpg"))
+    status, out, _ = run(capsys, "scan", alice, "--board", "--players", "Alice")
+    assert status == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(out))
+    status, scored, err = run(capsys, "score", "key-harvest", "-")
+    assert status == 0 and "one board alone" in err
+    (alice_score,) = json.loads(scored)["players"]
+    assert (alice_score["worker_points"], alice_score["largest_group_points"], alice_score["second_group_points"],
+            alice_score["majority_points"], alice_score["total"]) == (6, 3, 2, 0, 11)
+
+
 def test_scan_board_warns_about_what_a_camera_cannot_see(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     alice = str(save(board_photo(), tmp_path / "alice.jpg"))
     status, out, err = run(capsys, "scan", alice, "--board")
     assert status == 0 and json.loads(out)["players"][0]["name"] == "Player 1"
-    assert "needs 2 to 4 players' boards" in err and "no stones given for Player 1" in err
+    assert "one board alone" in err and "no stones given for Player 1" in err
 
 
 @pytest.mark.parametrize("argv,message", [

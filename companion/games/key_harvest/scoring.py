@@ -37,8 +37,13 @@ def group_points(fields: int, neighbours: Sequence[int], min_group: int = 1) -> 
 
 
 def majority_points(stones: Sequence[Sequence[int]]) -> list[int]:
-    """One point per crop to the single player holding strictly the most stones of it."""
+    """One point per crop to the single player holding strictly the most stones of it.
+
+    One board alone (a snapshot of a single photographed board) has no one to compare with: 0.
+    """
     points = [0] * len(stones)
+    if len(stones) < 2:
+        return points
     for crop in range(5):
         counts = [player[crop] for player in stones]
         best = max(counts)

@@ -50,6 +50,12 @@ class Snapshot:
     """The snapshot's own ``"options"``, as strings (each name and value already checked)."""
 
 
+ONE_BOARD_WARNING = (
+    "one board alone: its workers and groups score as printed, but crop majorities and the rank "
+    "compare players, so they count this board only; score every player's board together for the table"
+)
+
+
 def snapshot_options(given: Mapping[str, str] | None = None) -> Options:
     """Key Harvest's variant flags: the engine's if it is registered, else the shared tuple."""
     try:
@@ -75,6 +81,8 @@ def score_snapshot(data: Any, options: Mapping[str, str] | None = None, layout: 
         result["layout"] = {"name": used.name, "provisional": used.provisional, "note": used.note}
     result["options"] = dict(chosen)
     result["players"] = rows
+    if len(rows) == 1:
+        result["warnings"] = [ONE_BOARD_WARNING]
     return result
 
 
@@ -174,8 +182,8 @@ class _Reader:
         if top["game"] != GAME:
             raise _fail("game", f"expected {GAME!r}, not {top['game']!r}")
         players = _list(top["players"], "players")
-        if not 2 <= len(players) <= 4:
-            raise _fail("players", f"Key Harvest is for 2 to 4 players, not {len(players)}")
+        if not 1 <= len(players) <= 4:
+            raise _fail("players", f"Key Harvest is for 2 to 4 players (or one board alone), not {len(players)}")
         names: list[str] = []
         boards = tuple(self.player(player, f"players[{i}]", names) for i, player in enumerate(players))
         if "warehouses" in top:
