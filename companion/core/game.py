@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from companion.core.errors import IllegalMoveError
+from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
 
@@ -30,6 +31,39 @@ class Move:
     """
 
     __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VerbMove(Move):
+    """A move written as a verb and its arguments, e.g. ``place B C4`` (games subclass it).
+
+    ``chance_verbs`` names the verbs of the companion's own chance steps (draws, rolls).
+    """
+
+    verb: str
+    args: tuple[str, ...] = ()
+    chance_verbs: ClassVar[frozenset[str]] = frozenset()
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    @property
+    def is_chance(self) -> bool:
+        return self.verb in self.chance_verbs
+
+
+def split_move(text: object, verbs: Collection[str]) -> tuple[str, list[str]]:
+    """The lower-case verb and the argument tokens of a move's text; ``MalformedInputError`` if
+    it is not text, empty, or starts with none of ``verbs``."""
+    if not isinstance(text, str):
+        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
+    tokens = text.split()
+    if not tokens:
+        raise MalformedInputError("empty move")
+    verb = tokens[0].lower()
+    if verb not in verbs:
+        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(verbs)}")
+    return verb, tokens[1:]
 
 
 S = TypeVar("S")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
-from companion.core.game import Move
+from companion.core.game import VerbMove, split_move
 from companion.games.key_harvest.board import Crop
 
 LABEL = "label"
@@ -76,18 +76,10 @@ _LABEL_RE = re.compile(r"^[A-Z0-9]{1,4}$")
 
 
 @dataclass(frozen=True, slots=True)
-class KHMove(Move):
+class KHMove(VerbMove):
     """One Key Harvest move: ``verb`` and normalised ``args`` (labels upper case, crops by name)."""
 
-    verb: str
-    args: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join((self.verb, *self.args))
-
-    @property
-    def is_chance(self) -> bool:
-        return self.verb in CHANCE_VERBS
+    chance_verbs = CHANCE_VERBS
 
 
 def _norm(kind: str, token: str, text: str) -> str:
@@ -110,16 +102,8 @@ def _norm(kind: str, token: str, text: str) -> str:
 
 def parse_move(text: str) -> KHMove:
     """Read a move in Key Harvest notation; ``MalformedInputError`` says what is wrong."""
-    if not isinstance(text, str):
-        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
-    tokens = text.strip().split()
-    if not tokens:
-        raise MalformedInputError("empty move")
-    verb = tokens[0].lower()
-    if verb not in VERBS:
-        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(VERBS)}")
+    verb, args = split_move(text, VERBS)
     required, optional = VERBS[verb]
-    args = tokens[1:]
     if not len(required) <= len(args) <= len(required) + len(optional):
         shape = " ".join([*required, *(f"[{kind}]" for kind in optional)])
         raise MalformedInputError(f"{text!r}: expected '{verb} {shape}'".rstrip())

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
-from companion.core.game import Move
+from companion.core.game import VerbMove, split_move
 
 # verb -> (fewest, most) arguments; -1: any number (the free text of ``adjust``)
 VERBS: dict[str, tuple[int, int]] = {
@@ -27,18 +27,10 @@ _ORDER = {k: i for i, k in enumerate(("olive", "grain", "grape", "pig"))}
 
 
 @dataclass(frozen=True, slots=True)
-class LGMove(Move):
+class LGMove(VerbMove):
     """One La Granja move: ``verb`` and normalised ``args``."""
 
-    verb: str
-    args: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join((self.verb, *self.args))
-
-    @property
-    def is_chance(self) -> bool:
-        return self.verb in CHANCE_VERBS
+    chance_verbs = CHANCE_VERBS
 
 
 def _token(token: str) -> str:
@@ -50,16 +42,8 @@ def _token(token: str) -> str:
 
 def parse_move(text: str) -> LGMove:
     """Read a move; ``MalformedInputError`` names what is wrong."""
-    if not isinstance(text, str):
-        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
-    tokens = text.split()
-    if not tokens:
-        raise MalformedInputError("empty move")
-    verb = tokens[0].lower()
-    if verb not in VERBS:
-        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(VERBS)}")
+    verb, rest = split_move(text, VERBS)
     low, high = VERBS[verb]
-    rest = tokens[1:]
     if len(rest) < low or (high >= 0 and len(rest) > high):
         raise MalformedInputError(f"{text!r}: {verb} takes {low} to {high if high >= 0 else 'any'} arguments")
     if verb == "adjust":
