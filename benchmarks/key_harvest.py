@@ -19,30 +19,14 @@ import time
 import timeit
 from collections.abc import Callable
 
-from companion.core.game import CHANCE, TERMINAL
+from companion.core.game import CHANCE
 from companion.games.key_harvest import KeyHarvest, State, rules
 from companion.games.key_harvest.board import load_layout
 from companion.games.key_harvest.moves import KHMove
 from companion.games.key_harvest.scoring import ScoringBoard, group_points, score_boards
+from companion.simulate import random_playout
 
 GAME = KeyHarvest()
-
-
-def random_playout(players: int, seed: int, validate: bool = False) -> tuple[State, int]:
-    """One random game: chance by weight, player moves uniformly from the generator."""
-    rng = random.Random(seed)
-    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
-    moves = 0
-    while (who := GAME.current_player(state)) != TERMINAL:
-        if who == CHANCE:
-            move = GAME.sample_chance(state, rng)
-        else:
-            move = rng.choice(GAME.legal_moves(state))
-            if validate:
-                assert GAME.validate(state, move) is None
-        state = GAME.apply(state, move)
-        moves += 1
-    return state, moves
 
 
 def per_call(fn: Callable[[], object], repeat: int = 7, number: int = 2000) -> float:
@@ -68,7 +52,7 @@ def playout_rate(rounds: int = 5, games: int = 60, validate: bool = False) -> tu
     rates, cpu_rates, moves = [], [], 0
     for r in range(rounds):
         started, cpu_started = time.perf_counter(), time.process_time()
-        moves = sum(random_playout(4, r * games + seed, validate)[1] for seed in range(games))
+        moves = sum(random_playout(GAME, 4, r * games + seed, validate)[1] for seed in range(games))
         rates.append(games / (time.perf_counter() - started))
         cpu_rates.append(games / (time.process_time() - cpu_started))
     return max(rates), statistics.median(rates), moves / games, max(cpu_rates), statistics.median(cpu_rates)
@@ -79,7 +63,7 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, metavar="N", help="only play N seeded 4-player games, untimed")
     args = parser.parse_args()
     if args.playouts is not None:
-        moves = sum(random_playout(4, 1000 + seed)[1] for seed in range(args.playouts))
+        moves = sum(random_playout(GAME, 4, 1000 + seed)[1] for seed in range(args.playouts))
         print(f"{args.playouts} random 4-player games, {moves} moves")
         return
     best, median, per_game, cpu_best, cpu_median = playout_rate()

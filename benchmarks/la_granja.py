@@ -11,28 +11,12 @@ import statistics
 import time
 import timeit
 
-from companion.core.game import CHANCE, TERMINAL
+from companion.core.game import CHANCE
 from companion.games.la_granja import LaGranja, State, rules
 from companion.games.la_granja.data import load_edition
+from companion.simulate import random_playout
 
 GAME = LaGranja(load_edition(None))
-
-
-def random_playout(players: int, seed: int, validate: bool = False) -> int:
-    """One random game (chance by weight, player moves uniformly from ``legal_moves``); its move count."""
-    rng = random.Random(seed)
-    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options())
-    moves = 0
-    while (who := GAME.current_player(state)) != TERMINAL:
-        if who == CHANCE:
-            move = GAME.sample_chance(state, rng)
-        else:
-            move = rng.choice(GAME.legal_moves(state))
-            if validate:
-                assert GAME.validate(state, move) is None
-        state = GAME.apply(state, move)
-        moves += 1
-    return moves
 
 
 def playout_rate(players: int, rounds: int = 3, games: int = 20) -> tuple[float, float, float]:
@@ -40,7 +24,7 @@ def playout_rate(players: int, rounds: int = 3, games: int = 20) -> tuple[float,
     rates, moves = [], 0
     for r in range(rounds):
         started = time.perf_counter()
-        moves = sum(random_playout(players, r * games + seed) for seed in range(games))
+        moves = sum(random_playout(GAME, players, r * games + seed)[1] for seed in range(games))
         rates.append(games / (time.perf_counter() - started))
     return max(rates), statistics.median(rates), moves / games
 

@@ -7,6 +7,7 @@ fully determined by its seed and can be repeated to chase a failure.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -95,6 +96,24 @@ class SimulationResult:
         lines.append(f"failures: {len(self.failures)}")
         lines.extend(f"  {failure}" for failure in self.failures)
         return "\n".join(lines)
+
+
+def random_playout(game: Game[Any, Any], players: int, seed: int, validate: bool = False) -> tuple[Any, int]:
+    """One bare random game for benchmarks (no invariants, no log): chance by weight, player moves
+    uniformly from ``legal_moves``, each validated too if ``validate``. Its final state and move count."""
+    rng = random.Random(seed)
+    state = game.setup([f"P{n}" for n in range(players)], game.options())
+    moves = 0
+    while (who := game.current_player(state)) != TERMINAL:
+        if who == CHANCE:
+            move = game.sample_chance(state, rng)
+        else:
+            move = rng.choice(game.legal_moves(state))
+            if validate:
+                assert game.validate(state, move) is None
+        state = game.apply(state, move)
+        moves += 1
+    return state, moves
 
 
 def simulate(
