@@ -107,3 +107,28 @@ def test_draw_when_the_companion_draws_itself(store: GameStore) -> None:
     session = Session.new(store, "key-harvest", ["Ann", "Ben"])  # auto_chance: never waits
     with pytest.raises(CommandRefused, match="nothing waits for a draw now"):
         press(session, Button.DRAW)
+
+
+def test_la_granja_yield_dice_are_rolled_by_the_roll_button(store: GameStore) -> None:
+    """La Granja through the real session: DRAW deals the setup, ROLL rolls the 2N + 1 yield dice."""
+    session = Session.new(store, "la-granja", ["Ann", "Ben", "Cy"], auto_chance=False)
+    rng = random.Random(5)
+    presses = {Button.DRAW: 0, Button.ROLL: 0}
+    while not any(str(move).startswith("roll ") for move in session.history):
+        game, state = session.game, session.state
+        if game.current_player(state) == CHANCE:
+            wrong = Button.DRAW if str(game.sample_chance(state, rng)).startswith("roll") else Button.ROLL
+            with pytest.raises(CommandRefused, match="press (ROLL|DRAW)"):
+                press(session, wrong)
+            right = Button.ROLL if wrong is Button.DRAW else Button.DRAW
+            press(session, right, rng)
+            presses[right] += 1
+        else:
+            with pytest.raises(CommandRefused, match="nothing waits for a roll"):
+                press(session, Button.ROLL)
+            session.play(rng.choice(game.legal_moves(state)))
+    roll = next(str(m) for m in session.history if str(m).startswith("roll "))
+    assert len(roll.split()) - 1 == 2 * 3 + 1  # 7 dice for three players (spec: 2N + 1)
+    assert presses[Button.ROLL] == 1 and presses[Button.DRAW] > 0
+    reopened = Session.open(store, session.id)
+    assert [str(m) for m in reopened.history] == [str(m) for m in session.history]
