@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,9 @@ from companion.games.key_harvest.board import CROP_KEYS, load_layout
 from companion.games.la_granja.data import CROPS, PHASES, ROOF_EFFECTS, SECTIONS, load_edition, user_edition_path
 
 bp = Blueprint("data_forms", __name__)
+
+_SAVING = threading.Lock()
+"""One save at a time: a section is merged into the pack in use, which another save may be replacing."""
 
 LA_GRANJA = "la-granja"
 KEY_HARVEST = "key-harvest"
@@ -181,9 +185,11 @@ def put_la_granja() -> Response:
 @bp.put("/api/data/la-granja/<section>")
 def put_la_granja_section(section: str) -> Response:
     """Replace one section of the pack in use, e.g. ``{"provisional": false, "vp": [0, 1, ...]}``."""
-    pack = copy.deepcopy(dict(la_granja_in_use()["data"]))
-    pack[_section(section)] = _body()
-    install(user_edition_path(data_dir()), pack, load_edition)
+    body = _body()
+    with _SAVING:
+        pack = copy.deepcopy(dict(la_granja_in_use()["data"]))
+        pack[_section(section)] = body
+        install(user_edition_path(data_dir()), pack, load_edition)
     return jsonify(la_granja_in_use())
 
 

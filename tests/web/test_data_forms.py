@@ -130,6 +130,8 @@ def test_a_checked_section_installs_and_only_new_games_use_it(app: Flask, client
     newer = new_game(client, "la-granja", ["Cara", "Dan"])
     warning, = newer["warnings"]
     assert "siesta" not in warning and "cards" in warning  # the other sections are still provisional
+    record = app.extensions["keydom_table"].store.get(newer["id"])
+    assert record.edition["data"]["siesta"]["vp"] == [0, 1, 1, 2, 2, 3, 3, 4, 5]  # stored with the game
     stored = client.get(f"/api/games/{newer['id']}").get_json()
     assert not any("siesta" in w for w in stored["warnings"])
 
@@ -147,6 +149,18 @@ def test_every_section_can_be_confirmed_and_the_warning_goes(app: Flask, client:
     for name in SHIPPED.provisional:
         assert client.put(f"/api/data/la-granja/{name}", json=section(name) | {"provisional": False}).status_code == 200
     assert new_game(client, "la-granja", ["Ana"])["warnings"] == []
+
+
+def test_a_whole_pack_can_be_installed_at_once(app: Flask, client: FlaskClient) -> None:
+    """What `companion data la-granja FILE --install` does, from the tablet."""
+    pack = json.loads(json.dumps(SHIPPED.raw)) | {"name": "our box"}
+    pack["prices"] |= {"provisional": False, "buy": {"olive": 3, "grain": 3, "grape": 4, "pig": 5}}
+    answer = client.put("/api/data/la-granja", json=pack).get_json()
+    assert answer["installed"] and answer["name"] == "our box" and "prices" not in answer["provisional"]
+    assert load_edition(pack_file(app)).buy["pig"] == 5
+    del pack["donkeys"]
+    refused(client, "/api/data/la-granja", pack, "missing key 'donkeys'")
+    assert load_edition(pack_file(app)).name == "our box"
 
 
 def test_a_key_harvest_layout_installs_for_new_games(app: Flask, client: FlaskClient) -> None:
@@ -227,3 +241,44 @@ def test_every_string_key_of_the_pages_is_in_english_and_german(client: FlaskCli
         keys |= set(re.findall(r'data-t="([\w-]+)"', client.get(url).get_data(as_text=True)))
     for language in (english, german):
         assert keys <= set(re.findall(r"\b(\w+): \"", language)), sorted(keys - set(re.findall(r"\b(\w+): \"", language)))
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: int, browser: Any, shots: Path) -> None:
+    """Real Chromium on a phone-sized screen: edit the siesta VP, tick "checked", save; the warning goes."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+    page.goto(f"{base}/data")
+    assert "PROVISIONAL" in page.inner_text("li[data-section='siesta']")
+    page.click("li[data-section='siesta'] a")
+    page.wait_for_url("**/data/la-granja/siesta")
+    assert page.is_visible("#provisional-warning")
+
+    page.fill("tr[data-row='3'] input", "")  # emptied: refused in the page, nothing sent
+    page.click("#data-save")
+    page.locator("#data-error", has_text="Row 3").wait_for()
+    page.fill("tr[data-row='3'] input", "2")
+    page.click("#add-row")
+    page.fill("tr[data-row='8'] input", "5")
+    page.check("#checked-against-box")
+    page.screenshot(path=str(shots / "data-01-siesta-form.png"), full_page=True)
+    page.click("#data-save")
+    page.locator("#data-saved").wait_for()
+    assert page.is_hidden("#provisional-warning") and page.is_hidden("#data-error")
+
+    page.goto(f"{base}/data")
+    assert "PROVISIONAL" not in page.inner_text("li[data-section='siesta']")
+    assert "PROVISIONAL" in page.inner_text("li[data-section='cards']")
+    page.screenshot(path=str(shots / "data-02-overview.png"), full_page=True)
+    pack = json.loads((page.context.request.get(f"{base}/api/data/la-granja")).text())
+    assert pack["data"]["siesta"]["vp"] == [0, 0, 1, 2, 2, 2, 3, 3, 5] and "siesta" not in pack["provisional"]
+
+    page.goto(f"{base}/data/la-granja/siesta?lang=de")  # the form in German, and restoring the default
+    assert "Speichern" in page.inner_text("#data-save")
+    page.goto(f"{base}/data")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#data-la-granja .data-restore")
+    page.wait_for_function("() => !document.querySelector('#data-la-granja .data-restore')")
+    assert "VORLÄUFIG" in page.inner_text("li[data-section='siesta']")
