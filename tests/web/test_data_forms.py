@@ -282,3 +282,10 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     page.click("#data-la-granja .data-restore")
     page.wait_for_function("() => !document.querySelector('#data-la-granja .data-restore')")
     assert "VORLÄUFIG" in page.inner_text("li[data-section='siesta']")
+
+    tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    tablet.goto(f"{base}/data/key-harvest/layout?lang=en")
+    tablet.fill("tr[data-row='1'] input[data-kind='text']", "A1")  # a second A1: the loader's reason, nothing saved
+    tablet.click("#data-save")
+    tablet.locator("#data-error", has_text="labels must be unique").wait_for()
+    tablet.screenshot(path=str(shots / "data-03-layout-refused.png"))
