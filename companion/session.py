@@ -11,6 +11,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.core.errors import CorruptSaveError, IllegalMoveError, MalformedInputError, UndoError
@@ -74,9 +75,13 @@ class Session:
         seed: str | None = None,
         auto_chance: bool = True,
         colours: Sequence[str] | None = None,
+        data_dir: Path | None = None,
     ) -> Session:
-        """Start and store a new game; with ``auto_chance`` its setup draws are made at once."""
+        """Start and store a new game; with ``auto_chance`` its setup draws are made at once. With ``data_dir``
+        the game plays on the data installed there now (a board layout...), else on the data folder's."""
         game = find_game(game_name)
+        if data_dir is not None:
+            game = game.with_installed_data(data_dir)
         players = tuple(players)
         if not game.min_players <= len(players) <= game.max_players:
             raise MalformedInputError(

@@ -24,7 +24,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, camera, pages, panel, table
+    from web import api, camera, data_forms, pages, panel, table
 
     table.init_app(app)
     panel.init_app(app)
@@ -33,4 +33,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(panel.bp)
     app.register_blueprint(camera.bp)
+    app.register_blueprint(data_forms.bp)
     return app

@@ -26,6 +26,8 @@ class Table:
 
     def __init__(self, db_path: Path) -> None:
         self.store = GameStore(db_path)
+        self.data_dir = db_path.parent
+        """The folder new games read the table's installed data from (layouts, data packs)."""
         self._sessions: dict[str, Session] = {}
         self._listeners: dict[str, list[queue.Queue[dict[str, Any]]]] = {}
         self._versions: dict[str, int] = {}
@@ -40,7 +42,7 @@ class Table:
 
     def new_game(self, game: str, players: Sequence[str], options: Mapping[str, str],
                  colours: Sequence[str] | None = None) -> Session:
-        session = Session.new(self.store, game, players, options, colours=colours)
+        session = Session.new(self.store, game, players, options, colours=colours, data_dir=self.data_dir)
         with self._lock:
             self._attach(session)
         return session

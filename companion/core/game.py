@@ -12,6 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -139,6 +140,11 @@ class Game(ABC, Generic[S, M]):
 
     def with_edition(self, edition: Mapping[str, Any]) -> Game[S, M]:
         """This game playing with the stored ``edition`` data."""
+        return self
+
+    def with_installed_data(self, data_dir: Path) -> Game[S, M]:
+        """This game on the printed data installed in ``data_dir`` now (read again on every call, so a
+        table that installs its box's values starts its next game on them); the same game if it has none."""
         return self
 
     def data_warnings(self) -> list[str]:

@@ -144,7 +144,7 @@ def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game
     assert used and used <= keys, sorted(used - keys)
 
 
-@pytest.mark.parametrize("name", ["panel.js"])
+@pytest.mark.parametrize("name", ["panel.js", "data_forms.js"])
 def test_a_script_with_its_own_strings_has_every_key_in_english_and_german(name: str) -> None:
     script = (WEB / "static" / "js" / name).read_text()
     table = script[script.index("const STRINGS"):script.index("};", script.index("const STRINGS"))]

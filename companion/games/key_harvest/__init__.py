@@ -39,11 +39,12 @@ SETUP_EACH = (("estate_board", 1), ("screen", 1), ("warehouse_card", 1), ("summa
 STONES_PER_CROP = 12
 
 
-def user_layout_path() -> Path:
-    """Where a transcribed or camera-calibrated layout replaces the provisional default."""
+def user_layout_path(data_dir: Path | None = None) -> Path:
+    """Where a transcribed or camera-calibrated layout replaces the provisional default (in ``data_dir``,
+    else the data folder)."""
     from companion.paths import default_data_dir
 
-    return default_data_dir() / USER_LAYOUT_FILE
+    return (default_data_dir() if data_dir is None else data_dir) / USER_LAYOUT_FILE
 
 
 class KeyHarvest(Game[State, KHMove]):
@@ -79,6 +80,11 @@ class KeyHarvest(Game[State, KHMove]):
 
     def edition(self) -> dict[str, Any]:
         return {"layout": self.layout.to_json()}
+
+    def with_installed_data(self, data_dir: Path) -> KeyHarvest:
+        """The game on the layout installed in ``data_dir`` now, else the shipped default."""
+        path = user_layout_path(data_dir)
+        return KeyHarvest(load_layout(path if path.exists() else None))
 
     def with_edition(self, edition: Mapping[str, Any]) -> KeyHarvest:
         """The game on the stored layout (``MalformedInputError`` if it is damaged)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -57,6 +58,11 @@ class LaGranja(Game[State, LGMove]):
 
     def edition(self) -> dict[str, Any]:
         return {"data": dict(self.data.raw)}
+
+    def with_installed_data(self, data_dir: Path) -> LaGranja:
+        """The game on the data pack installed in ``data_dir`` now, else the shipped one."""
+        path = user_edition_path(data_dir)
+        return LaGranja(load_edition(path if path.exists() else None))
 
     def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
         return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self

@@ -210,11 +210,11 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         hand_limit=int(farm.get("hand_limit", 3)), provisional=provisional, raw=data)
 
 
-def user_edition_path() -> Path:
-    """Where a transcribed data pack replaces the provisional one."""
+def user_edition_path(data_dir: Path | None = None) -> Path:
+    """Where a transcribed data pack replaces the provisional one (in ``data_dir``, else the data folder)."""
     from companion.paths import default_data_dir
 
-    return default_data_dir() / USER_EDITION_FILE
+    return (default_data_dir() if data_dir is None else data_dir) / USER_EDITION_FILE
 
 
 def load_edition(path: str | Path | None = None) -> Edition:
