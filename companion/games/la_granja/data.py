@@ -63,6 +63,13 @@ class Space:
     value: int
     x: bool
     neighbours: tuple[int, ...]
+    q: int = 0
+    r: int = 0
+
+    def distance(self, other: Space) -> int:
+        """Hex steps between two spaces (axial coordinates)."""
+        dq, dr = self.q - other.q, self.r - other.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +170,7 @@ def _parse(data: Mapping[str, Any]) -> Edition:
     at = {c: i for i, c in enumerate(coords)}
     spaces = tuple(
         Space(ids[i], int(s["value"]), bool(s.get("x", False)),
-              tuple(sorted(at[(q + dq, r + dr)] for dq, dr in HEX_DIRECTIONS if (q + dq, r + dr) in at)))
+              tuple(sorted(at[(q + dq, r + dr)] for dq, dr in HEX_DIRECTIONS if (q + dq, r + dr) in at)), q, r)
         for i, (s, (q, r)) in enumerate(zip(market["spaces"], coords)))
     if not all(2 <= s.value <= 6 for s in spaces):
         raise fail("market values must be 2-6")

@@ -594,10 +594,15 @@ def _neutral(s: State, card: int) -> None:
     if not candidates:
         return
 
-    def rank(i: int) -> tuple[int, int, int]:
+    others = [spaces[j] for j, o in enumerate(s.market) if o == NEUTRAL]
+
+    def rank(i: int) -> tuple[int, int, int, int]:
+        """Most player stalls removed; then hard to remove: fewest higher neighbours, farthest from
+        the other neutral markers; then the first space (spec 6.3's suggested order)."""
         removed = sum(1 for t in spaces[i].neighbours if s.market[t] == 0 and spaces[t].value < value)
         higher = sum(1 for t in spaces[i].neighbours if spaces[t].value > value)
-        return (-removed, higher, i)
+        apart = min((spaces[i].distance(o) for o in others if o is not spaces[i]), default=99)
+        return (-removed, higher, -apart, i)
 
     best = min(candidates, key=rank)
     market = list(s.market)

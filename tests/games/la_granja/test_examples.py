@@ -355,3 +355,22 @@ def test_t10_solo_neutral_places_first_and_removes_the_players_lower_neighbours(
     assert s.market == (FREE, FREE, FREE, FREE, NEUTRAL, FREE)
     assert s.players[0].vp == vp
     assert s.stack[-1].kind == "donkey"   # then the player's transport phase
+
+
+def test_solo_neutral_without_stalls_to_remove_places_hard_to_remove_and_apart() -> None:
+    def change(raw):  # type: ignore[no-untyped-def]
+        for card in range(1, 67):
+            set_card(raw, card, cart={"symbols": ["olive", "grain"], "vp": 4})
+        raw["market"]["spaces"] = [
+            {"id": "M1", "q": 0, "r": 0, "value": 2}, {"id": "M2", "q": 1, "r": 0, "value": 3},
+            {"id": "M3", "q": 2, "r": 0, "value": 4}, {"id": "M4", "q": 9, "r": 0, "value": 5},
+            {"id": "M5", "q": 3, "r": 0, "value": 4}, {"id": "M6", "q": 6, "r": 0, "value": 4},
+            {"id": "M7", "q": 7, "r": 0, "value": 6}]
+        raw["market"]["start"] = ["M1", "M2", "M3", "M4"]
+    game, s = new_game(1, order="2", edition=edition_with(change))
+    s = s.copy()
+    s.market = (NEUTRAL, FREE, FREE, FREE, FREE, FREE, FREE)
+    s = at(s, "neutral_after")
+    s = game.play(s, str(game.chance_outcomes(s)[0][0]))
+    # M6 touches the 6 (easier to remove); of M3 and M5, M5 is farther from the neutral on M1
+    assert s.market == (NEUTRAL, FREE, FREE, FREE, NEUTRAL, FREE, FREE)
