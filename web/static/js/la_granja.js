@@ -104,6 +104,15 @@ function donkeyText(game, player) {
   return null;
 }
 
+const openLedgers = new Set(); // the seats whose ledger is unfolded stay so when the table is drawn again
+
+function ledgerBox(player) {
+  const box = h("details", { class: "ledger-box", open: openLedgers.has(player.seat) },
+    h("summary", {}, t("lg_ledger")), ledgerList(player.ledger));
+  box.addEventListener("toggle", () => (box.open ? openLedgers.add(player.seat) : openLedgers.delete(player.seat)));
+  return box;
+}
+
 function farmCard(game, player) {
   const view = game.view;
   const deciding = view.waiting && view.waiting.player === player.seat;
@@ -132,7 +141,7 @@ function farmCard(game, player) {
       fact("lg_siesta_pos", String(player.siesta)),
       fact("lg_stalls", String(player.stalls)),
       fact("lg_markers", t("lg_markers_of", { n: player.markers_in_use }))),
-    h("details", { class: "ledger-box" }, h("summary", {}, t("lg_ledger")), ledgerList(player.ledger)));
+    ledgerBox(player));
   return paintSeat(card, seatColour(game, player.seat));
 }
 
@@ -150,7 +159,7 @@ function renderBoard(game) {
   fill("market", view.market.map((m) => h("li", { class: `slot${m.holder == null ? " empty" : " filled"}`, "data-space": m.space },
     h("strong", {}, m.space), ` (${m.value}${m.x ? " ✗" : ""}) `, holder(m.holder))));
   fill("buildings", view.buildings.map((b) => h("li", { "data-building": b.building },
-    h("strong", {}, `${b.die} ${b.name}`), " ",
+    h("strong", {}, b.name), " ",
     h("span", { class: "muted" }, b.row.map(goodName).join(" · ")), " ",
     b.lock ? h("span", { class: "badge lock" }, t("lg_lock", { n: b.lock })) : null, " ",
     t("lg_craft_left", { n: b.craft_markers }), b.first_vp ? ` · ${t("lg_first_vp")}` : "",
@@ -165,7 +174,7 @@ function renderProvisional(game) {
   const provisional = game.view.data.provisional;
   const el = fill("provisional", provisional.length
     ? [h("strong", {}, t("lg_provisional", { name: game.view.data.name })), " ",
-       provisional.map((part) => h("span", { class: "badge provisional", "data-part": part }, part)),
+       ...provisional.map((part) => h("span", { class: "badge provisional", "data-part": part }, part)),
        " ", t("lg_provisional_fix")]
     : null);
   if (el) el.hidden = !provisional.length;
