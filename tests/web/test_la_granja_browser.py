@@ -255,3 +255,40 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     assert "V14" in score and "V1" in score
     page.screenshot(path=str(shots / "lg-10-round-2.png"), full_page=True)
     assert errors == []
+
+
+def test_hidden_vp_four_players_and_solo_in_german(server: int, browser: Any, shots: Path) -> None:
+    """House rule hide_vp: the table shows no VP and no ledger, each private page only its own; a solo
+    table shows the neutral player's market stall. Both in German, without a script error."""
+    base = f"http://127.0.0.1:{server}"
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="de-DE")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    created = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben", "Cleo", "Dora"],
+                                                           "options": {"hide_vp": "yes"}})
+    assert created.status == 201
+    game_id = created.json()["id"]
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#farms .board").nth(3).wait_for()
+    assert page.locator("#farms .board .vp").all_inner_texts() == ["SP verdeckt"] * 4
+    assert "Runde 1 von 6" in page.inner_text("#turn") and "Hofphase" in page.inner_text("#turn")
+    assert "Bis zum Ende verdeckt" in page.inner_text("#score")
+    assert page.locator("#dice .yield-space").count() == 6 and "4 Silber" in page.inner_text("#dice")
+    page.screenshot(path=str(shots / "lg-11-hidden-vp-de.png"), full_page=True)
+    seat = Api(page, base, game_id).seats[2]
+    page.goto(base + seat["page"])
+    page.locator("#my-farm .board .vp").wait_for()
+    assert page.inner_text("#my-farm .board .vp") == "1 SP"
+    assert page.locator("#hand [data-card]").count() == 4
+
+    solo = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Sola"]}).json()
+    page.goto(f"{base}/games/{solo['id']}")
+    page.locator("#market [data-space]").first.wait_for()
+    assert "neutral" in page.inner_text("#market")
+    page.goto(f"{base}/games/{solo['id']}/setup")
+    page.locator(".setup-step").first.wait_for()
+    page.click("#setup-next")
+    assert "Der Solospieler zieht das Reihenfolge-Plättchen" in page.inner_text(".setup-step:not([hidden])")
+    assert errors == []

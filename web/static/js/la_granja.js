@@ -57,7 +57,9 @@ function renderDice(game) {
   const left = [...view.dice.left];
   const takers = view.players.flatMap((p) => p.dice.map((value) => ({ value, seat: p.seat })));
   const lastDie = left.length === 1 && takers.length === rolled.length - 1;
-  fill("dice-note", rolled.length ? (lastDie ? t("lg_dice_last", { value: left[0] }) : null) : t("lg_dice_none"));
+  const earlier = rolled.length && view.phase !== "yield"; // the dice stay on the board until the next roll
+  fill("dice-note", !rolled.length ? t("lg_dice_none") : earlier ? t("lg_dice_previous")
+    : lastDie ? t("lg_dice_last", { value: left[0] }) : null);
   fill("dice", FACES.map((face) => {
     const taken = takers.filter((x) => x.value === face);
     const free = left.filter((v) => v === face).length;
@@ -395,12 +397,21 @@ function legalGroups(legal) {
   return [...groups].sort(([a], [b]) => verbsOf([a, b]).indexOf(a) - verbsOf([a, b]).indexOf(b));
 }
 
+/** A private page's button: the die with what it gives, the donkey marker in words, else the notation. */
+function moveLabel(move) {
+  const [verb, word] = move.split(" ");
+  if (verb === "die") return wordLabel("die", word);
+  if (verb === "donkey") return t("lg_donkey_value", { n: word });
+  if (verb === "option") return wordLabel("option", word);
+  return move;
+}
+
 function renderLegal(legal) {
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
   return fill("legal", legalGroups(legal).map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
     h("h3", {}, verbName(verb)),
     h("div", { class: "moves" }, moves.map((move) => h("button", { type: "button", class: "move", "data-move": move },
-      verb === "die" ? wordLabel("die", move.split(" ")[1]) : move))))));
+      moveLabel(move)))))));
 }
 
 function renderSeat(data, colours) {
