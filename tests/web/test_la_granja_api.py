@@ -146,7 +146,10 @@ def test_setup_guide_names_the_pieces_and_draws(client: FlaskClient) -> None:
     assert len(guide["roof_display"]) == 3  # 3 players: 3 of round 1's 4 markers
     assert [m["holder"] for m in guide["market"]] == view["turn_order"]
     assert guide["siesta_stack"] == list(reversed(view["turn_order"]))  # start player on top
-    assert "hand" not in json.dumps(guide).replace("hand_cards", "")  # which cards: only the private pages
+    assert guide["cards_each"] == 4 and guide["draw_pile"] == 66 - 12
+    assert set(guide) == {"players", "data", "table", "each_player", "first_player", "turn_order", "solo_turn_marker",
+                          "locks", "roof_display", "roof_stacks", "roofs_per_round", "market", "siesta_stack",
+                          "cards_each", "draw_pile"}  # which cards each holds: only the private pages
 
 
 @pytest.mark.parametrize("players", [["Solo"], ["Ana", "Ben", "Cleo", "Dora"]])
@@ -170,3 +173,29 @@ def test_la_granja_pages_use_their_own_templates(client: FlaskClient) -> None:
     assert 'data-page="lg-seat"' in seat and 'id="legal"' in seat and 'id="hand"' in seat
     index = client.get("/").get_data(as_text=True)
     assert 'value="la-granja"' in index
+
+
+def test_a_whole_game_through_the_api_never_shows_a_secret_before_its_time(client: FlaskClient) -> None:
+    """Six rounds, each decision made from the decider's private page; every public answer on the way
+    offers no private move, shows no hand, and no donkey before the last player has chosen."""
+    game = create(client)
+    gid = game["id"]
+    urls = seat_urls(client, gid)
+    for _ in range(2000):
+        public = client.get(f"/api/games/{gid}").get_json()
+        if public["status"] == "over":
+            break
+        view = public["view"]
+        assert not any(m.split()[0] in ("place", "discard", "donkey") for m in public["choices"])
+        assert all(p["hand"] is None for p in view["players"])
+        if view["waiting"]["kind"] == "donkey":
+            assert all(p["donkey"] is None for p in view["players"])
+        step(client, gid, urls)
+    else:
+        raise AssertionError("the game did not end")
+    assert public["to_move"] is None and public["choices"] == [] and public["view"]["round"] == 6
+    score = client.get(f"/api/games/{gid}/score").get_json()
+    assert score["final"] is True
+    assert sorted(row["rank"] for row in score["players"]) in ([1, 2, 3], [1, 1, 2], [1, 1, 3], [1, 2, 2], [1, 1, 1])
+    assert all("V15" in row["ledger"] and row["total"] == row["vp"] + row["conversion_points"] for row in score["players"])
+    assert all(p["hand"] is not None for p in public["view"]["players"])  # the end shows everything

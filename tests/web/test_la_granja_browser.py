@@ -292,3 +292,35 @@ def test_hidden_vp_four_players_and_solo_in_german(server: int, browser: Any, sh
     page.click("#setup-next")
     assert "Der Solospieler zieht das Reihenfolge-Plättchen" in page.inner_text(".setup-step:not([hidden])")
     assert errors == []
+
+
+def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) -> None:
+    """A whole 2-player game (each decision from the decider's private API), then the table: game over,
+    the final VP table with the conversion (V15) and ranks, every hand shown."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben"]}).json()["id"]
+    api = Api(page, base, game_id)
+    preferred = ("done", "pass", "skip", "die", "extra", "discard", "donkey", "stall", "release", "take", "option")
+    for _ in range(1000):
+        game = api.get()
+        if game["status"] == "over":
+            break
+        legal = page.request.get(base + api.seats[game["to_move"]]["url"]).json()["legal"]
+        move = min((m for m in legal if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
+        assert page.request.post(f"{api.path}/moves", data={"move": move}).ok, move
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#score .score-table").wait_for()
+    winners = [row["name"] for row in api.get("/score")["players"] if row["rank"] == 1]
+    assert f"The game is over. Most VP (then most silver): {', '.join(winners)}." in page.inner_text("#turn")
+    assert page.locator("#flow").is_hidden() and page.locator("#undo").is_disabled()
+    score = page.inner_text("#score")
+    assert "V15" in score and "final conversion" in score
+    for row in api.get("/score")["players"]:
+        assert f"{row['name']} ({row['rank']})" in score
+    assert page.locator("#farms .board").nth(0).get_by_text("Cards", exact=True).count() == 1  # hands are shown at the end
+    page.screenshot(path=str(shots / "lg-12-game-over.png"), full_page=True)
+    assert errors == []

@@ -15,6 +15,8 @@ const FACES = [1, 2, 3, 4, 5, 6];
 /** Verbs offered first on the table, then the others as the game gives them, then these last. */
 const FIRST_VERBS = ["die", "option", "take", "roof", "deliver", "extra", "stall", "release", "upgrade", "draw"];
 const LAST_VERBS = ["done", "pass", "skip"];
+/** Verbs naming a card in hand or the secret donkey: the API's public `choices` never hold them. */
+const PRIVATE_VERBS = ["place", "discard", "donkey"];
 /** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
 const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 
@@ -35,7 +37,8 @@ const sourceName = (source) => known(`lg_sources.${source}`, source);
 function renderStatus(game) {
   const view = game.view;
   const over = view.phase === "over" || game.to_move == null;
-  fill("turn", over ? h("strong", {}, t("game_over"))
+  const winners = (view.score || []).filter((row) => row.rank === 1).map((row) => row.name);
+  fill("turn", over ? [h("strong", {}, t("game_over")), winners.length ? h("span", { class: "winners" }, " ", t("lg_winners", { names: winners.join(", ") })) : null]
     : [h("strong", {}, t("lg_round", { n: view.round })), " · ", phaseName(view.phase)]);
   const waiting = view.waiting;
   const el = fill("pending", over ? null : describeWaiting(game, waiting));
@@ -198,11 +201,15 @@ function renderScore(game) {
 
 // ------------------------------------------------------------------ the move flow on the shared table
 
+/** The order of verb buttons: the private ones (seat page), FIRST_VERBS, the others, LAST_VERBS. */
+function verbRank(verb) {
+  if (PRIVATE_VERBS.includes(verb)) return -10 + PRIVATE_VERBS.indexOf(verb);
+  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
+  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
+}
+
 function verbsOf(choices) {
-  const found = [...new Set(choices.map((move) => move.split(" ")[0]))];
-  const rank = (verb) => (FIRST_VERBS.includes(verb) ? FIRST_VERBS.indexOf(verb)
-    : LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50);
-  return found.sort((a, b) => rank(a) - rank(b));
+  return [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
 }
 
 /** The distinct next words after `picked`, and whether `picked` is itself a whole move. */
@@ -394,7 +401,24 @@ function legalGroups(legal) {
     if (!groups.has(verb)) groups.set(verb, []);
     groups.get(verb).push(move);
   }
-  return [...groups].sort(([a], [b]) => verbsOf([a, b]).indexOf(a) - verbsOf([a, b]).indexOf(b));
+  return [...groups].sort(([a], [b]) => verbRank(a) - verbRank(b));
+}
+
+function moveButton(move, label) {
+  return h("button", { type: "button", class: "move", "data-move": move }, label);
+}
+
+/** Card placements, one row per card of the hand: its sides and payments as short buttons. */
+function placeRows(moves) {
+  const byCard = new Map();
+  for (const move of moves) {
+    const card = move.split(" ")[1];
+    if (!byCard.has(card)) byCard.set(card, []);
+    byCard.get(card).push(move);
+  }
+  return [...byCard].map(([card, list]) => h("div", { class: "place-row", "data-card": card },
+    h("strong", {}, t("lg_card_n", { n: card })), " ",
+    list.map((move) => moveButton(move, move.split(" ").slice(2).join(" ")))));
 }
 
 /** A private page's button: the die with what it gives, the donkey marker in words, else the notation. */
@@ -410,8 +434,7 @@ function renderLegal(legal) {
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
   return fill("legal", legalGroups(legal).map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
     h("h3", {}, verbName(verb)),
-    h("div", { class: "moves" }, moves.map((move) => h("button", { type: "button", class: "move", "data-move": move },
-      moveLabel(move)))))));
+    h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
 }
 
 function renderSeat(data, colours) {
