@@ -231,6 +231,8 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
         if kind == "face" and "face" not in shots_taken:
             shots_taken.add("face")
             page.screenshot(path=str(shots / "lg-07-table-draft.png"), full_page=True)
+            page.locator("#flow").scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / "lg-07-table-draft-screen.png"))
     else:
         raise AssertionError(f"round 1 did not end: {seen_kinds[-10:]}")
 

@@ -368,7 +368,7 @@ export const en = {
   lg_total: "Total",
   lg_winners: "Most VP (then most silver): {names}.",
   lg_sources_note: "VP by source (spec 5.1); each farm's ledger lists every entry with its reason.",
-  lg_on_seat_page: "{name} plays from their hand: on {name}'s private page (the table does not see the cards).",
+  lg_on_seat_page: "Cards from {name}'s hand are played on {name}'s private page (the table does not see the hand).",
   lg_on_seat_page_donkey: "{name} chooses a donkey marker in secret on their private page.",
   lg_choose_next: "{verb}: tap one",
   lg_phases: {
@@ -862,7 +862,7 @@ export const de = {
   lg_total: "Summe",
   lg_winners: "Die meisten SP (dann das meiste Silber): {names}.",
   lg_sources_note: "SP nach Quelle (Spezifikation 5.1); die Buchführung jedes Hofs nennt jeden Eintrag mit Grund.",
-  lg_on_seat_page: "{name} spielt aus der Hand: auf der privaten Seite von {name} (der Tisch sieht die Karten nicht).",
+  lg_on_seat_page: "Karten aus der Hand von {name} werden auf der privaten Seite von {name} gespielt (der Tisch sieht die Hand nicht).",
   lg_on_seat_page_donkey: "{name} wählt geheim ein Esel-Plättchen auf der privaten Seite.",
   lg_choose_next: "{verb}: tippe eins an",
   lg_phases: {

@@ -4,7 +4,7 @@
 // a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
-import { dictionary, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import {
   api, byId, clearError, fill, follow, gamePath, h, paintSeat, playerName, renderLog, renderSeatLinks,
   renderWarnings, seatColour, seatDot, showDeleted, showError, showPlayed,
@@ -506,4 +506,4 @@ function initSeat() {
 
 const PAGES = { "lg-table": initTable, "lg-seat": initSeat };
 const init = PAGES[document.body.dataset.page];
-if (init && dictionary()) init();
+if (init) init();
