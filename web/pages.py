@@ -25,11 +25,21 @@ def index() -> str:
     return render_template("index.html")
 
 
+GAME_TEMPLATES = {"la-granja": "la_granja"}
+"""Games whose table and seat pages have their own templates (``table_<x>.html``, ``seat_<x>.html``)."""
+
+
+def page_template(page: str, game: str) -> str:
+    """The template of ``page`` (table, seat) for ``game``: its own where it has one, else Key Harvest's."""
+    own = GAME_TEMPLATES.get(game)
+    return f"{page}_{own}.html" if own else f"{page}.html"
+
+
 @bp.get("/games/<game_id>")
 def table(game_id: str) -> str:
     """The shared table of one game (404 if there is no such game)."""
-    get_table().store.get(game_id)
-    return render_template("table.html", game_id=game_id)
+    record = get_table().store.get(game_id)
+    return render_template(page_template("table", record.game), game_id=game_id)
 
 
 @bp.get("/games/<game_id>/setup")
@@ -43,8 +53,9 @@ def setup(game_id: str) -> str:
 def seat(game_id: str, token: str) -> str:
     """One seat's private page (404 unless the token is that game's link for some seat)."""
     table = get_table()
-    table.seat_of(table.session(game_id), token)
-    return render_template("seat.html", game_id=game_id, token=token)
+    session = table.session(game_id)
+    table.seat_of(session, token)
+    return render_template(page_template("seat", session.game.name), game_id=game_id, token=token)
 
 
 @bp.get("/games/<game_id>/seat/<token>/qr.svg")

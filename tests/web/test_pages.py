@@ -139,8 +139,9 @@ def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game
     paths = ["/", f"/games/{game['id']}", f"/games/{game['id']}/setup", seat_path(client, game), "/games/no-such-game"]
     used = {key for path in paths for key in Page(client.get(path).get_data(as_text=True)).keys}
     for script in (WEB / "static" / "js").glob("*.js"):
-        if "const STRINGS" not in script.read_text():  # pages with their own table: checked below
-            used |= set(re.findall(r'\bt\("([\w-]+)"', script.read_text()))
+        text = script.read_text()
+        if 'from "./i18n.js"' in text:  # panel.js carries its own small dictionary (en, de)
+            used |= set(re.findall(r'\bt\("([\w-]+)"', text))
     assert used and used <= keys, sorted(used - keys)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.options import Options
-from companion.games.la_granja import rules, text
+from companion.games.la_granja import guide, rules, text
 from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
 from companion.games.la_granja.moves import LGMove, parse_move
 from companion.games.la_granja.scoring import Holdings, conversion, rank
@@ -217,6 +217,12 @@ class LaGranja(Game[State, LGMove]):
         if verb == "donkey" and viewer != top.player:
             return f"donkey ?: {names[top.player]} chose a donkey marker face down"
         return f"{names[top.player]}: {text}" if top.player >= 0 else text
+
+    def public_moves(self, state: State) -> list[LGMove]:
+        return guide.public_moves(state)
+
+    def setup_guide(self, state: State) -> dict[str, Any] | None:
+        return guide.setup_guide(state)
 
     def table_text(self, view: Mapping[str, Any]) -> str | None:
         return text.table_text(view)

@@ -516,6 +516,7 @@ function variantField(option) {
 async function renderNewGameForm() {
   const game = byId("game-select").value;
   const answer = await api("GET", `/api/games/options/${encodeURIComponent(game)}`);
+  if (byId("game-select").value !== game) return null; // another game was chosen meanwhile: its answer draws the form
   if (!answer.ok) return showError(answer.data);
   const spec = answer.data;
   const players = byId("players");

@@ -1,0 +1,328 @@
+"""A full round of a 3-player La Granja game played by tapping, in real Chromium.
+
+The game is started with the new-game form, its setup guide walked (start player, lock markers,
+roof markers named as the API drew them). Then round 1 is played to the start of round 2: the
+shared table's flow for every public decision (done, pass, the dice draft: take a die, choose its
+option, take goods; extra deliveries), each player's private page, in its own browser context,
+for the cards in hand (place, discard) and the secret donkey choice. Checked on the way: a typed
+move the rules refuse shows its rule ID and changes nothing; Undo takes a move back; the dice show
+by yield space with their takers and what each face gives; while donkeys are chosen the table shows
+only who has chosen; the reveal; the VP ledger with the round's siesta and market entries; the
+provisional-data banner. Screenshots: test-output/screenshots/lg-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+TIMEOUT = 15_000
+NAMES = ["Ana", "Ben", "Cleo"]
+LOG_COUNT = "() => Number(document.querySelector('#log')?.getAttribute('start') || 0)"
+# On the shared table, what each public decision taps: the verb, then the first offered word until sent.
+TABLE_VERB = {"play": "done", "card": "skip", "roof": "pass", "pick": "die", "face": "option", "take": "take",
+              "upgrade": "done", "deliver": "done", "extra": "extra", "stall": "stall", "release": "release"}
+
+
+class Api:
+    """The game through its JSON API (to know what to check; every move is tapped)."""
+
+    def __init__(self, page: Any, base: str, game_id: str) -> None:
+        self.request = page.request
+        self.path = f"{base}/api/games/{game_id}"
+        self.seats = self.get("/seats")["seats"]
+
+    def get(self, rest: str = "") -> dict[str, Any]:
+        answer = self.request.get(self.path + rest)
+        assert answer.ok, answer.text()
+        data: dict[str, Any] = answer.json()
+        return data
+
+
+def log_count(page: Any) -> int:
+    count: int = page.evaluate(LOG_COUNT)
+    return count
+
+
+def wait_log_past(page: Any, count: int) -> None:
+    page.wait_for_function(f"() => ({LOG_COUNT})() > {count}", timeout=TIMEOUT)
+
+
+def sends(page: Any, click: Any) -> dict[str, Any]:
+    """Run ``click`` and return the API's answer to the move it sent."""
+    with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
+        click()
+    data: dict[str, Any] = answer.value.json()
+    data["status"] = answer.value.status
+    return data
+
+
+def tap_words(page: Any, kind: str, answers: list[Any]) -> dict[str, Any]:
+    """The verb, then word after word (the first offered each time) until the flow sends the move."""
+    page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']").click()
+    sent = len(answers)
+    for _ in range(6):
+        depth = page.inner_text("#flow-path").count("→")
+        page.locator("#flow-options .flow-token").first.click()
+        for _ in range(300):  # a move sent, or the next word asked for
+            if len(answers) > sent:
+                answer = answers[-1]
+                data: dict[str, Any] = answer.json()
+                data["status"] = answer.status
+                return data
+            if page.inner_text("#flow-path").count("→") > depth:
+                break
+            page.wait_for_timeout(50)
+    raise AssertionError("the flow never sent a move")
+
+
+def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, shots: Path) -> None:
+    base = f"http://127.0.0.1:{server}"
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/moves") and r.request.method == "POST" else None)
+
+    # ---------------------------------------------------------------- new game and the setup guide
+    page.goto(f"{base}/")
+    page.select_option("#game-select", "la-granja")
+    page.locator("#variants select[name='hide_vp']").wait_for()  # La Granja's flags replaced Key Harvest's
+    names = page.locator("#new-game input[name='player']")
+    assert names.count() == 4
+    for i, name in enumerate(NAMES):
+        names.nth(i).fill(name)
+    page.screenshot(path=str(shots / "lg-01-new-game.png"), full_page=True)
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+/setup$"))
+    game_id = page.url.split("/")[-2]
+    api = Api(page, base, game_id)
+    guide = api.get("/setup")["guide"]
+    steps = page.locator(".setup-step")
+    steps.first.wait_for()
+    assert steps.count() == 7
+    for step in range(7):
+        current = page.locator(".setup-step:not([hidden])")
+        key = current.get_attribute("data-key")
+        text = current.inner_text()
+        if key == "lg_setup.step_box":
+            assert "For 3 players" in text and "7 yield dice" in text and "25 markers" in text and "PROVISIONAL" in text
+        if key == "lg_setup.step_start":
+            assert f"{NAMES[guide['first_player']]} is start player" in text
+        if key == "lg_setup.step_locks":
+            for lock in guide["locks"]:
+                assert f"Lock marker {lock['lock']} and 1 VP go on building {lock['die']}, {lock['name']}" in text
+        if key == "lg_setup.step_roofs":
+            assert [r["marker"] for r in guide["roof_display"]] == \
+                current.locator("[data-marker]").evaluate_all("els => els.map(e => e.dataset.marker)")
+        page.screenshot(path=str(shots / f"lg-02-setup-{step + 1}.png"), full_page=True)
+        if step < 6:
+            page.click("#setup-next")
+    page.click("#setup-start")
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    page.locator("#flow:not([hidden]) .flow-verb").first.wait_for()
+    assert "PROVISIONAL" in page.inner_text("#provisional")
+    assert page.locator("#farms .board").count() == 3
+
+    # each player's private page in its own browser context (its own device)
+    seats = []
+    for seat in api.seats:
+        own = browser.new_context(viewport={"width": 420, "height": 900}, locale="en-US")
+        own.set_default_timeout(TIMEOUT)
+        seat_page = own.new_page()
+        seat_page.on("pageerror", lambda error: errors.append(str(error)))
+        seat_page.goto(base + seat["page"])
+        seat_page.locator("#hand [data-card]").first.wait_for()
+        seats.append(seat_page)
+
+    # ---------------------------------------------------------------- farm phase: cards from the hand on the seat page
+    game = api.get()
+    first = game["to_move"]
+    assert f"{NAMES[first]} decides" in page.inner_text("#flow-who")
+    assert NAMES[first] in page.inner_text("#flow-private")  # the table points to the private page for the cards
+    assert page.locator(".flow-verb[data-verb='place']").count() == 0  # no card of a hand on the shared table
+    page.screenshot(path=str(shots / "lg-03-table-farm.png"), full_page=True)
+    own = seats[first]
+    own.locator("button[data-move^='place '][data-move$=' field']").first.wait_for()
+    own.screenshot(path=str(shots / "lg-04-seat-hand.png"), full_page=True)
+    before = log_count(page)
+    placed = sends(own, lambda: own.locator("button[data-move^='place '][data-move$=' field']").first.click())
+    assert placed["status"] == 200
+    card = re.search(r"place (\d+) field", placed["played"][0])[1]  # type: ignore[index]
+    wait_log_past(page, before)
+    page.locator(f"#farms .board[data-seat='{first}']").get_by_text(re.compile(rf"\b{card} ")).first.wait_for()
+
+    # a typed move the rules refuse: its rule and reason, nothing changes
+    before = log_count(page)
+    page.click("#expert summary")
+    page.fill("#move", "roof R1")
+    refused = sends(page, lambda: page.click("#play"))
+    assert refused["status"] == 422 and refused["error"]["rule"] == "3.1"
+    page.locator("#error .rule[data-rule='3.1']").wait_for()
+    assert "does not fit now" in page.inner_text("#error") and log_count(page) == before
+    page.screenshot(path=str(shots / "lg-05-refused.png"))
+    page.click("#expert summary")
+
+    # Undo takes the placed card back to the hand
+    with page.expect_response(lambda r: r.url.endswith("/undo")) as undone:
+        page.click("#undo")
+    assert undone.value.ok
+    page.wait_for_function(f"() => ({LOG_COUNT})() === {before - 1}")
+    assert api.get("/private/" + api.seats[first]["url"].rsplit("/", 1)[1])["view"]["players"][first]["hand_size"] == 4
+    own.locator(f"#hand [data-card='{card}']").wait_for()
+    before = log_count(page)
+    sends(own, lambda: own.locator(f"button[data-move='place {card} field']").click())
+    wait_log_past(page, before)
+
+    # ---------------------------------------------------------------- the rest of the round, decision by decision
+    donkeys = {0: 3, 1: 1, 2: 2}
+    seen_kinds: list[str] = []
+    shots_taken: set[str] = set()
+    for _ in range(120):
+        game = api.get()
+        view = game["view"]
+        if view["round"] == 2:
+            break
+        waiting = view["waiting"]
+        kind, seat = waiting["kind"], waiting["player"]
+        seen_kinds.append(kind)
+        before = log_count(page)
+        page.wait_for_function(f"() => document.querySelector('#flow')?.dataset.seat === '{seat}'")
+        if kind == "donkey":
+            # the table shows who has chosen, never what; the choice is made on the own page
+            page.locator(f"#flow-private:not([hidden])").wait_for()
+            assert page.locator("#flow-options .flow-verb").count() == 0
+            farm = page.inner_text("#farms")
+            assert farm.count("chosen (hidden until everyone has chosen)") == seat
+            assert "-donkey marker" not in farm
+            if "donkey" not in shots_taken:
+                shots_taken.add("donkey")
+                seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").wait_for()
+                seats[seat].screenshot(path=str(shots / "lg-08-seat-donkey.png"), full_page=True)
+            answer = sends(seats[seat], lambda: seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").click())
+            assert answer["status"] == 200
+            if seat == 1:
+                page.wait_for_function("() => document.querySelector('#flow')?.dataset.seat === '2'")
+                page.screenshot(path=str(shots / "lg-09-table-donkeys-hidden.png"), full_page=True)
+                seats[2].locator("#legal button[data-move^='donkey']").first.wait_for()
+                assert "-donkey marker" not in seats[2].inner_text("#farms, #my-farm")
+        elif kind == "discard":
+            sends(seats[seat], lambda: seats[seat].locator("button[data-move^='discard ']").first.click())
+        elif kind == "play":
+            sends(page, lambda: page.click("#flow:not([hidden]) .flow-verb[data-verb='done']"))
+        elif kind in ("roof", "upgrade", "deliver", "card"):
+            sends(page, lambda: page.click(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']"))
+        else:
+            if kind == "pick" and "dice" not in shots_taken:
+                shots_taken.add("dice")
+                page.screenshot(path=str(shots / "lg-06-table-dice.png"), full_page=True)
+            answer = tap_words(page, kind, answers)
+            assert answer["status"] == 200, answer
+            if kind == "pick":
+                value = int(answer["played"][0].split()[-1]) if answer["played"][0].split()[-2] == "die" else None
+                taken = page.locator(f"#dice .die.taken[data-seat='{seat}']")
+                taken.first.wait_for()
+                if value is not None:
+                    assert page.locator(f"#dice .yield-space[data-face='{value}'] .die.taken[data-seat='{seat}']").count() >= 1
+        wait_log_past(page, before)
+        if kind == "face" and "face" not in shots_taken:
+            shots_taken.add("face")
+            page.screenshot(path=str(shots / "lg-07-table-draft.png"), full_page=True)
+            page.locator("#flow").scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / "lg-07-table-draft-screen.png"))
+    else:
+        raise AssertionError(f"round 1 did not end: {seen_kinds[-10:]}")
+
+    # ---------------------------------------------------------------- after the round: dice, donkeys, ledger
+    assert {"play", "discard", "roof", "pick", "donkey", "extra"} <= set(seen_kinds), seen_kinds
+    assert seen_kinds.count("pick") == 6  # 2 dice each, in turn order
+    game = api.get()
+    assert [p["donkeys_used"] for p in game["view"]["players"]] == [[3], [1], [2]]
+    page.wait_for_function("() => document.querySelector('#turn')?.textContent.includes('Round 2')")
+    for summary in page.locator("#farms .ledger-box summary").all():
+        summary.click()
+    for seat, player in enumerate(game["view"]["players"]):  # every entry with its reason, as the core keeps it
+        lines = page.locator(f"#farms .board[data-seat='{seat}'] .ledger li")
+        assert lines.count() == len(player["ledger"])
+        for line, entry in zip(lines.all_inner_texts(), player["ledger"]):
+            assert line.startswith(f"{entry['amount']:+d} round {entry['round']}, ") and line.endswith(entry["note"])
+    ledger = page.inner_text("#farms .board[data-seat='0'] .ledger")
+    assert "round 1, starting VP: start" in ledger and "round 1, market stalls: market stalls" in ledger
+    score = page.inner_text("#score")
+    for row in game["view"]["score"]:
+        assert row["name"] in score
+    assert "V14" in score and "V1" in score
+    page.screenshot(path=str(shots / "lg-10-round-2.png"), full_page=True)
+    assert errors == []
+
+
+def test_hidden_vp_four_players_and_solo_in_german(server: int, browser: Any, shots: Path) -> None:
+    """House rule hide_vp: the table shows no VP and no ledger, each private page only its own; a solo
+    table shows the neutral player's market stall. Both in German, without a script error."""
+    base = f"http://127.0.0.1:{server}"
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="de-DE")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    created = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben", "Cleo", "Dora"],
+                                                           "options": {"hide_vp": "yes"}})
+    assert created.status == 201
+    game_id = created.json()["id"]
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#farms .board").nth(3).wait_for()
+    assert page.locator("#farms .board .vp").all_inner_texts() == ["SP verdeckt"] * 4
+    assert "Runde 1 von 6" in page.inner_text("#turn") and "Hofphase" in page.inner_text("#turn")
+    assert "Bis zum Ende verdeckt" in page.inner_text("#score")
+    assert page.locator("#dice .yield-space").count() == 6 and "4 Silber" in page.inner_text("#dice")
+    page.screenshot(path=str(shots / "lg-11-hidden-vp-de.png"), full_page=True)
+    seat = Api(page, base, game_id).seats[2]
+    page.goto(base + seat["page"])
+    page.locator("#my-farm .board .vp").wait_for()
+    assert page.inner_text("#my-farm .board .vp") == "1 SP"
+    assert page.locator("#hand [data-card]").count() == 4
+
+    solo = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Sola"]}).json()
+    page.goto(f"{base}/games/{solo['id']}")
+    page.locator("#market [data-space]").first.wait_for()
+    assert "neutral" in page.inner_text("#market")
+    page.goto(f"{base}/games/{solo['id']}/setup")
+    page.locator(".setup-step").first.wait_for()
+    page.click("#setup-next")
+    assert "Der Solospieler zieht das Reihenfolge-Plättchen" in page.inner_text(".setup-step:not([hidden])")
+    assert errors == []
+
+
+def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) -> None:
+    """A whole 2-player game (each decision from the decider's private API), then the table: game over,
+    the final VP table with the conversion (V15) and ranks, every hand shown."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben"]}).json()["id"]
+    api = Api(page, base, game_id)
+    preferred = ("done", "pass", "skip", "die", "extra", "discard", "donkey", "stall", "release", "take", "option")
+    for _ in range(1000):
+        game = api.get()
+        if game["status"] == "over":
+            break
+        legal = page.request.get(base + api.seats[game["to_move"]]["url"]).json()["legal"]
+        move = min((m for m in legal if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
+        assert page.request.post(f"{api.path}/moves", data={"move": move}).ok, move
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#score .score-table").wait_for()
+    winners = [row["name"] for row in api.get("/score")["players"] if row["rank"] == 1]
+    assert f"The game is over. Most VP (then most silver): {', '.join(winners)}." in page.inner_text("#turn")
+    assert page.locator("#flow").is_hidden() and page.locator("#undo").is_disabled()
+    score = page.inner_text("#score")
+    assert "V15" in score and "final conversion" in score
+    for row in api.get("/score")["players"]:
+        assert f"{row['name']} ({row['rank']})" in score
+    assert page.locator("#farms .board").nth(0).get_by_text("Cards", exact=True).count() == 1  # hands are shown at the end
+    page.screenshot(path=str(shots / "lg-12-game-over.png"), full_page=True)
+    assert errors == []

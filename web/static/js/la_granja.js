@@ -1,0 +1,509 @@
+// La Granja on the tablet: the shared table (/games/<id>) and a seat's private page, from the JSON API
+// (docs/api.md). The shared table shows the public view and offers the decider's `choices` (which
+// never name a card in a hand or a donkey choice: those are made on the seat pages) as a short flow:
+// a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
+// rule ID and reason. Data is always inserted as text.
+
+import { t } from "./i18n.js";
+import {
+  api, byId, clearError, fill, follow, gamePath, h, paintSeat, playerName, renderLog, renderSeatLinks,
+  renderWarnings, seatColour, seatDot, showDeleted, showError, showPlayed,
+} from "./ui.js";
+
+const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
+const FACES = [1, 2, 3, 4, 5, 6];
+/** Verbs offered first on the table, then the others as the game gives them, then these last. */
+const FIRST_VERBS = ["die", "option", "take", "roof", "deliver", "extra", "stall", "release", "upgrade", "draw"];
+const LAST_VERBS = ["done", "pass", "skip"];
+/** Verbs naming a card in hand or the secret donkey: the API's public `choices` never hold them. */
+const PRIVATE_VERBS = ["place", "discard", "donkey"];
+/** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
+const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
+
+/** A known key's text, else the raw value (a code the dictionary does not name yet). */
+function known(key, fallback, vars = {}) {
+  const text = t(key, vars);
+  return text === key ? fallback : text;
+}
+
+const goodName = (good) => known(`lg_goods.${good}`, good);
+const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
+const phaseName = (phase) => known(`lg_phases.${phase}`, phase);
+const sourceName = (source) => known(`lg_sources.${source}`, source);
+
+// ------------------------------------------------------------------ shared pieces of both pages
+
+/** "Round 2 · Yield phase" and who decides about what. */
+function renderStatus(game) {
+  const view = game.view;
+  const over = view.phase === "over" || game.to_move == null;
+  const winners = (view.score || []).filter((row) => row.rank === 1).map((row) => row.name);
+  fill("turn", over ? [h("strong", {}, t("game_over")), winners.length ? h("span", { class: "winners" }, " ", t("lg_winners", { names: winners.join(", ") })) : null]
+    : [h("strong", {}, t("lg_round", { n: view.round })), " · ", phaseName(view.phase)]);
+  const waiting = view.waiting;
+  const el = fill("pending", over ? null : describeWaiting(game, waiting));
+  el.dataset.kind = waiting ? waiting.kind : over ? "over" : "chance";
+  el.dataset.player = waiting && waiting.player != null ? String(waiting.player) : "";
+}
+
+function describeWaiting(game, waiting) {
+  if (game.to_move === "chance" || !waiting || waiting.player == null) return t("companion_draws");
+  const vars = { name: playerName(game, waiting.player), n: waiting.count, detail: waiting.detail };
+  const sentence = known(`lg_waiting.${waiting.kind}`, t("lg_waiting_other", { ...vars, kind: waiting.kind }), vars);
+  return [seatDot(game, waiting.player), sentence];
+}
+
+/** The dice by yield space (1-6): each die, who took it, and what the face gives. */
+function renderDice(game) {
+  const view = game.view;
+  const rolled = view.dice.rolled;
+  const left = [...view.dice.left];
+  const takers = view.players.flatMap((p) => p.dice.map((value) => ({ value, seat: p.seat })));
+  const lastDie = left.length === 1 && takers.length === rolled.length - 1;
+  const earlier = rolled.length && view.phase !== "yield"; // the dice stay on the board until the next roll
+  fill("dice-note", !rolled.length ? t("lg_dice_none") : earlier ? t("lg_dice_previous")
+    : lastDie ? t("lg_dice_last", { value: left[0] }) : null);
+  fill("dice", FACES.map((face) => {
+    const taken = takers.filter((x) => x.value === face);
+    const free = left.filter((v) => v === face).length;
+    const dice = [
+      ...taken.map((x) => paintSeat(h("li", { class: "die taken", "data-value": face, "data-seat": x.seat },
+        h("span", { class: "pip" }, String(face)), " ", seatDot(game, x.seat), t("lg_taken_by", { name: playerName(game, x.seat) })),
+        seatColour(game, x.seat))),
+      ...Array.from({ length: free }, () => h("li", { class: "die free", "data-value": face },
+        h("span", { class: "pip" }, String(face)), " ", t(lastDie ? "lg_die_shared" : "lg_die_free"))),
+    ];
+    return h("li", { class: "yield-space", "data-face": face },
+      h("div", { class: "yield-head" }, h("strong", { class: "face" }, t("lg_yield_space", { n: face })),
+        h("span", { class: "gives muted" }, t(`lg_faces.${face}`))),
+      h("ul", { class: "dice-list" }, dice.length ? dice : h("li", { class: "muted" }, "—")));
+  }));
+}
+
+function goodsChips(player) {
+  const chips = [
+    h("li", { class: "chip", "data-good": "silver" }, t("lg_silver", { n: player.silver })),
+    h("li", { class: "chip", "data-good": "trade" }, t("lg_trade_goods", { n: player.trade_goods })),
+    ...GOODS.filter((g) => player.goods[g]).map((g) => h("li", { class: `chip good-${g}`, "data-good": g },
+      `${player.goods[g]} ${goodName(g)}`)),
+  ];
+  return h("ul", { class: "chips" }, chips);
+}
+
+function ledgerList(ledger) {
+  if (ledger == null) return h("p", { class: "muted" }, t("lg_vp_hidden"));
+  return h("ol", { class: "ledger" }, ledger.map((entry) => h("li", { "data-source": entry.source, "data-amount": entry.amount },
+    h("span", { class: "amount" }, `${entry.amount > 0 ? "+" : ""}${entry.amount}`), " ",
+    t("lg_ledger_line", { round: entry.round, source: sourceName(entry.source), note: entry.note }))));
+}
+
+/** The donkey line of a player: chosen in secret (hidden), chosen (own page or after the reveal), or nothing. */
+function donkeyText(game, player) {
+  const waiting = game.view.waiting;
+  if (player.donkey) return t("lg_donkey_value", { n: player.donkey });
+  if (waiting && waiting.kind === "donkey") {
+    if (player.seat < waiting.player) return t("lg_donkey_chosen");
+    if (player.seat === waiting.player) return t("lg_donkey_choosing");
+    return t("lg_donkey_waiting");
+  }
+  return null;
+}
+
+const openLedgers = new Set(); // the seats whose ledger is unfolded stay so when the table is drawn again
+
+function ledgerBox(player) {
+  const box = h("details", { class: "ledger-box", open: openLedgers.has(player.seat) },
+    h("summary", {}, t("lg_ledger")), ledgerList(player.ledger));
+  box.addEventListener("toggle", () => (box.open ? openLedgers.add(player.seat) : openLedgers.delete(player.seat)));
+  return box;
+}
+
+function farmCard(game, player) {
+  const view = game.view;
+  const deciding = view.waiting && view.waiting.player === player.seat;
+  const donkey = donkeyText(game, player);
+  const fact = (key, value) => (value == null || value === "" ? [] : [h("dt", {}, t(key)), h("dd", {}, value)]);
+  const list = (items) => (items.length ? items.join(", ") : t("none"));
+  const card = h("article", { class: `card board${deciding ? " to-move" : ""}`, "data-seat": player.seat,
+                              "data-colour": seatColour(game, player.seat) },
+    h("header", { class: "board-head" },
+      h("h3", {}, seatDot(game, player.seat), player.name),
+      deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
+      h("strong", { class: "vp count", "data-vp": player.vp ?? "" }, player.vp == null ? t("lg_vp_hidden_short") : t("lg_vp", { n: player.vp }))),
+    goodsChips(player),
+    h("dl", { class: "facts" },
+      fact("lg_hand", t("lg_hand_size", { n: player.hand_size, limit: player.hand_limit })),
+      player.hand ? fact("lg_hand_cards", list(player.hand)) : [],
+      fact("lg_fields", list(player.fields.map((f) => `${f.card} ${goodName(f.crop)}${f.grown ? " ●" : ""}`))),
+      fact("lg_carts", list(player.carts.map((c) => t("lg_cart", { card: c.card, vp: c.vp,
+        filled: c.filled.filter(Boolean).length, of: c.symbols.length })))),
+      fact("lg_extensions", list(player.extensions)),
+      fact("lg_helpers", list(player.helpers.map((x) => `${x.card} ${x.name}${x.used ? ` (${t("lg_used")})` : ""}`))),
+      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${r.effect}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
+      fact("lg_crafts", list(player.crafts.map((c) => `${c.building} (${t(`lg_side_${c.side}`)})`))),
+      fact("lg_dice_taken", list(player.dice)),
+      fact("lg_donkey", donkey),
+      fact("lg_siesta_pos", String(player.siesta)),
+      fact("lg_stalls", String(player.stalls)),
+      fact("lg_markers", t("lg_markers_of", { n: player.markers_in_use }))),
+    ledgerBox(player));
+  return paintSeat(card, seatColour(game, player.seat));
+}
+
+function renderFarms(game) {
+  fill("farms", game.view.players.map((player) => farmCard(game, player)));
+}
+
+function renderBoard(game) {
+  const view = game.view;
+  const holder = (x) => (x == null ? t("lg_free") : x === "neutral" ? t("lg_neutral") : playerName(game, x));
+  fill("turn-order", view.turn_order.map((seat) => h("li", { "data-seat": seat }, seatDot(game, seat), playerName(game, seat))));
+  fill("siesta", view.siesta.map((stack, space) => h("li", { class: `slot${stack.length ? " filled" : " empty"}`, "data-space": space },
+    h("span", { class: "space" }, String(space)), " ",
+    stack.map((seat) => h("span", { class: "disc", "data-seat": seat }, seatDot(game, seat), playerName(game, seat))))));
+  fill("market", view.market.map((m) => h("li", { class: `slot${m.holder == null ? " empty" : " filled"}`, "data-space": m.space },
+    h("strong", {}, m.space), ` (${m.value}${m.x ? " ✗" : ""}) `, holder(m.holder))));
+  fill("buildings", view.buildings.map((b) => h("li", { "data-building": b.building },
+    h("strong", {}, b.name), " ",
+    h("span", { class: "muted" }, b.row.map(goodName).join(" · ")), " ",
+    b.lock ? h("span", { class: "badge lock" }, t("lg_lock", { n: b.lock })) : null, " ",
+    t("lg_craft_left", { n: b.craft_markers }), b.first_vp ? ` · ${t("lg_first_vp")}` : "",
+    b.completed_by.length ? ` · ${t("lg_completed_by", { names: b.completed_by.map((s) => playerName(game, s)).join(", ") })}` : "")));
+  fill("roof-display", view.roof_display.length
+    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${r.effect}`))
+    : h("li", { class: "muted" }, t("none")));
+  fill("pile", t("lg_pile", { n: view.draw_pile, discards: view.discards.length }));
+}
+
+function renderProvisional(game) {
+  const provisional = game.view.data.provisional;
+  const el = fill("provisional", provisional.length
+    ? [h("strong", {}, t("lg_provisional", { name: game.view.data.name })), " ",
+       ...provisional.map((part) => h("span", { class: "badge provisional", "data-part": part }, part)),
+       " ", t("lg_provisional_fix")]
+    : null);
+  if (el) el.hidden = !provisional.length;
+}
+
+function renderScore(game) {
+  const rows = game.view.score;
+  if (!rows) return fill("score", h("p", { class: "muted" }, t("lg_vp_hidden")));
+  const sources = [...new Set(rows.flatMap((row) => Object.keys(row.ledger)))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  return fill("score", h("table", { class: "score-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("lg_player")), sources.map((s) => h("th", { title: sourceName(s) }, s)), h("th", {}, t("lg_total")))),
+    h("tbody", {}, rows.map((row, seat) => h("tr", { "data-seat": seat },
+      h("th", {}, seatDot(game, seat), row.name, row.rank ? ` (${row.rank})` : ""),
+      sources.map((s) => h("td", {}, String(row.ledger[s] ?? ""))),
+      h("td", { class: "total" }, String(row.total)))))),
+    h("p", { class: "muted" }, t("lg_sources_note")),
+    h("ul", { class: "muted source-names" }, sources.map((s) => h("li", {}, `${s}: ${sourceName(s)}`))));
+}
+
+// ------------------------------------------------------------------ the move flow on the shared table
+
+/** The order of verb buttons: the private ones (seat page), FIRST_VERBS, the others, LAST_VERBS. */
+function verbRank(verb) {
+  if (PRIVATE_VERBS.includes(verb)) return -10 + PRIVATE_VERBS.indexOf(verb);
+  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
+  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
+}
+
+function verbsOf(choices) {
+  return [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
+}
+
+/** The distinct next words after `picked`, and whether `picked` is itself a whole move. */
+function nextWords(choices, picked) {
+  const next = [];
+  let complete = false;
+  for (const move of choices) {
+    const words = move.split(" ");
+    if (!picked.every((word, i) => words[i] === word)) continue;
+    if (words.length === picked.length) complete = true;
+    else if (!next.includes(words[picked.length])) next.push(words[picked.length]);
+  }
+  return { next, complete };
+}
+
+function wordLabel(verb, word) {
+  if (verb === "die") return t("lg_die_label", { n: word, gives: t(`lg_faces.${word}`) });
+  if (verb === "option") return known(`lg_options.${word}`, word);
+  if (GOODS.includes(word)) return goodName(word);
+  return word;
+}
+
+function createFlow(play) {
+  let game = null;
+  let shown = -1;
+  let picked = [];
+  let busy = false;
+
+  const send = async (move) => {
+    busy = true;
+    try {
+      await play(move);
+    } finally {
+      busy = false;
+      picked = [];
+      if (game) render(game);
+    }
+  };
+
+  const pick = (word) => {
+    if (busy || !game) return;
+    const words = [...picked, word];
+    const { next, complete } = nextWords(game.choices, words);
+    if (complete && !next.length) {
+      send(words.join(" "));
+      return;
+    }
+    picked = words;
+    render(game);
+  };
+
+  function render(newGame) {
+    if (newGame.version !== shown) {
+      shown = newGame.version;
+      if (!busy) picked = [];
+    }
+    game = newGame;
+    const panel = byId("flow");
+    const waiting = game.view.waiting;
+    const seat = typeof game.to_move === "number" ? game.to_move : null;
+    const choices = game.choices || [];
+    const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
+    if (seat == null) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    panel.dataset.seat = String(seat);
+    paintSeat(panel, seatColour(game, seat));
+    fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
+    fill("flow-private", secret ? t(waiting.kind === "donkey" ? "lg_on_seat_page_donkey" : "lg_on_seat_page",
+                                     { name: playerName(game, seat) }) : null);
+    byId("flow-private").hidden = !secret;
+    fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w)}`)] : null);
+    byId("flow-back").hidden = !picked.length;
+    if (!choices.length) {
+      fill("flow-options");
+      return;
+    }
+    if (!picked.length) {
+      fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
+        h("div", { class: "flow-verbs" }, verbsOf(choices).map((verb) => {
+          const whole = nextWords(choices, [verb]);
+          const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
+                                       "data-verb": verb }, verbName(verb));
+          button.addEventListener("click", () => pick(verb));
+          return button;
+        })));
+      return;
+    }
+    const verb = picked[0];
+    const { next, complete } = nextWords(choices, picked);
+    const buttons = next.map((word) => {
+      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word));
+      button.addEventListener("click", () => pick(word));
+      return button;
+    });
+    let finish = null;
+    if (complete) {
+      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": picked.join(" ") },
+        t("flow_finish", { move: picked.join(" ") }));
+      finish.addEventListener("click", () => send(picked.join(" ")));
+    }
+    fill("flow-options", h("p", { class: "flow-prompt" }, t("lg_choose_next", { verb: verbName(verb) })),
+      h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
+  }
+
+  byId("flow-back").addEventListener("click", () => {
+    picked = picked.slice(0, -1);
+    render(game);
+  });
+  return { render };
+}
+
+// ------------------------------------------------------------------ the shared table
+
+function renderTable(game) {
+  const title = t("game_line", { title: game.title, players: game.players.join(", ") });
+  document.title = title;
+  fill("game-title", title);
+  renderWarnings(game.warnings);
+  renderProvisional(game);
+  renderStatus(game);
+  renderDice(game);
+  renderFarms(game);
+  renderBoard(game);
+  renderScore(game);
+  renderLog(game.log);
+  const over = game.to_move == null;
+  for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
+  document.body.classList.toggle("over", over);
+}
+
+function initTable() {
+  const gameId = document.body.dataset.gameId;
+  let shown = -1;
+  let flow = null;
+  const show = (game) => {
+    if (game.version < shown) return;
+    if (shown >= 0 && game.version > shown) {
+      clearError();
+      fill("played");
+    }
+    shown = game.version;
+    renderTable(game);
+    flow.render(game);
+  };
+  const controls = ["move", "play", "undo"].map(byId);
+  const post = async (path, body) => {
+    controls.forEach((c) => { c.disabled = true; });
+    const answer = await api("POST", gamePath(gameId, path), body);
+    controls.forEach((c) => { c.disabled = document.body.classList.contains("over"); });
+    if (!answer.ok) {
+      showError(answer.data);
+      return null;
+    }
+    clearError();
+    show(answer.data.game);
+    return answer.data;
+  };
+  const play = async (text) => {
+    const played = await post("/moves", { move: text });
+    if (played) showPlayed(played.played);
+    return played;
+  };
+  flow = createFlow(play);
+  byId("move-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = byId("move");
+    const text = input.value.trim();
+    if (!text) return input.focus();
+    if (await play(text)) input.value = "";
+    return input.focus();
+  });
+  byId("undo").addEventListener("click", async () => {
+    if (await post("/undo")) showPlayed([t("undone")]);
+  });
+  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
+  api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
+  renderSeatLinks(gameId);
+}
+
+// ------------------------------------------------------------------ a seat's private page
+
+function legalGroups(legal) {
+  const groups = new Map();
+  for (const move of legal) {
+    const verb = move.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(move);
+  }
+  return [...groups].sort(([a], [b]) => verbRank(a) - verbRank(b));
+}
+
+function moveButton(move, label) {
+  return h("button", { type: "button", class: "move", "data-move": move }, label);
+}
+
+/** Card placements, one row per card of the hand: its sides and payments as short buttons. */
+function placeRows(moves) {
+  const byCard = new Map();
+  for (const move of moves) {
+    const card = move.split(" ")[1];
+    if (!byCard.has(card)) byCard.set(card, []);
+    byCard.get(card).push(move);
+  }
+  return [...byCard].map(([card, list]) => h("div", { class: "place-row", "data-card": card },
+    h("strong", {}, t("lg_card_n", { n: card })), " ",
+    list.map((move) => moveButton(move, move.split(" ").slice(2).join(" ")))));
+}
+
+/** A private page's button: the die with what it gives, the donkey marker in words, else the notation. */
+function moveLabel(move) {
+  const [verb, word] = move.split(" ");
+  if (verb === "die") return wordLabel("die", word);
+  if (verb === "donkey") return t("lg_donkey_value", { n: word });
+  if (verb === "option") return wordLabel("option", word);
+  return move;
+}
+
+function renderLegal(legal) {
+  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
+  return fill("legal", legalGroups(legal).map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
+    h("h3", {}, verbName(verb)),
+    h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
+}
+
+function renderSeat(data, colours) {
+  const game = { players: data.view.players.map((p) => p.name), colours, view: data.view, to_move: data.view.to_move };
+  const me = data.view.players[data.seat];
+  document.title = t("seat_title", { name: data.name });
+  const header = fill("seat-name", seatDot(game, data.seat), t("seat_title", { name: data.name }));
+  paintSeat(header.closest(".card"), seatColour(game, data.seat));
+  renderStatus(game);
+  fill("hand", me.hand && me.hand.length ? me.hand.map((card) => h("li", { class: "chip card-chip", "data-card": card }, String(card)))
+    : h("li", { class: "muted" }, t("none")));
+  fill("my-donkey", me.donkey ? t("lg_donkey_value", { n: me.donkey }) : t("lg_donkey_none"),
+    me.donkeys_used.length ? ` · ${t("lg_donkeys_used", { list: me.donkeys_used.join(", ") })}` : "");
+  fill("my-farm", farmCard(game, me));
+  renderLegal(data.legal);
+  renderLog(data.log);
+}
+
+function initSeat() {
+  const { gameId, token } = document.body.dataset;
+  const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
+  let colours = [];
+  let last = null;
+  let busy = false;
+  let again = false;
+  const refresh = async () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    do {
+      again = false;
+      const answer = await api("GET", path);
+      if (answer.ok) {
+        last = answer.data;
+        renderSeat(last, colours);
+      } else if (answer.status === 404) showDeleted();
+      else showError(answer.data);
+    } while (again);
+    busy = false;
+  };
+  byId("legal").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-move]");
+    if (!button) return;
+    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
+    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
+    if (answer.ok) {
+      clearError();
+      showPlayed(answer.data.played);
+    } else {
+      showError(answer.data);
+    }
+    refresh();
+  });
+  follow(gameId, {
+    update: (update) => {
+      renderWarnings(update.game.warnings);
+      colours = update.game.colours || colours;
+      if (last) renderSeat(last, colours);
+      refresh();
+    },
+    deleted: showDeleted,
+  });
+  refresh();
+}
+
+// ------------------------------------------------------------------ start (companion.js has set the language)
+
+const PAGES = { "lg-table": initTable, "lg-seat": initSeat };
+const init = PAGES[document.body.dataset.page];
+if (init) init();
