@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -30,6 +31,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from companion.codes import load_registry
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.errors import CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError
+from companion.games.key_harvest import KeyHarvest
+from companion.games.key_harvest.board import Layout
 from companion.games.key_harvest.snapshot import score_snapshot
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
@@ -49,9 +52,10 @@ bp = Blueprint("camera", __name__, url_prefix="/camera")
 class Camera:
     """The configured frame source behind a scanner, opened on first use."""
 
-    def __init__(self, spec: str, threaded: bool = True) -> None:
+    def __init__(self, spec: str, threaded: bool = True, data_dir: Path | None = None) -> None:
         self.spec = spec.strip() or "off"
         self.threaded = threaded
+        self.data_dir = data_dir
         self.error: str | None = None
         self._scanner: Scanner | None = None
         self._registry: CodeRegistry | None = None
@@ -60,11 +64,16 @@ class Camera:
         self._asked = time.monotonic()
         self._lock = threading.Lock()
 
+    def layout(self) -> Layout:
+        """The layout new games of this service use: the one installed in its data folder, else the default."""
+        game = KeyHarvest()
+        return game.with_installed_data(self.data_dir).layout if self.data_dir is not None else game.layout
+
     @property
     def registry(self) -> CodeRegistry:
-        """The stickers of the layout new games use (the user's, else the shipped default)."""
+        """The stickers of that layout's labels."""
         if self._registry is None:
-            self._registry = load_registry()
+            self._registry = load_registry(self.layout().labels)
         return self._registry
 
     def scanner(self) -> Scanner | None:
@@ -125,7 +134,8 @@ class Camera:
 
 
 def init_app(app: Flask) -> None:
-    camera = Camera(str(app.config.get("CAMERA", "off")), bool(app.config.get("CAMERA_THREAD", True)))
+    camera = Camera(str(app.config.get("CAMERA", "off")), bool(app.config.get("CAMERA_THREAD", True)),
+                    Path(app.config["DATA_DIR"]))
     app.extensions[EXTENSION] = camera
     atexit.register(camera.close)
 
@@ -238,25 +248,20 @@ def board() -> Response | tuple[Response, int]:
 
 def _alone(read: BoardRead) -> dict[str, Any]:
     """The board's own points (workers and groups); majorities need the other screens."""
-    from companion.games.key_harvest import KeyHarvest
-
-    layout = KeyHarvest().layout
+    layout = get_camera().layout()
     try:
         player = read.player("photo", layout)
     except CompanionError as exc:
         return {"player": None, "score": None, "score_error": str(exc), "disagreements": None}
     if read.conflicts:
         return {"player": player, "score": None, "score_error": _conflict_text(read), "disagreements": None}
-    nobody = {"name": "-", "tiles": [], "workers": [], "stones": {}}
-    row = score_snapshot({"game": "key-harvest", "players": [player, nobody]}, layout=layout)["players"][0]
+    (row,) = score_snapshot({"game": "key-harvest", "players": [player]}, layout=layout)["players"]
     row.update(majority_points=None, rank=None)
     return {"player": player, "score": row, "score_error": None, "disagreements": None}
 
 
 def _against_game(read: BoardRead, session: Session, seat: int) -> dict[str, Any]:
     """The table's score with this seat's board as photographed, and what differs from the tracked game."""
-    from companion.games.key_harvest import KeyHarvest
-
     game = session.game
     assert isinstance(game, KeyHarvest)
     tracked = game.snapshot(session.state)

@@ -28,6 +28,7 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def serve_command(args: argparse.Namespace) -> int:
     """Serve the app with waitress, a production WSGI server, until interrupted."""
+    import os
     import signal
     import sys
 
@@ -38,6 +39,8 @@ def serve_command(args: argparse.Namespace) -> int:
     # systemd stops the service with SIGTERM: exit normally so that atexit closes the panel's devices
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 
+    if args.data:  # the rest of this process (installed data files, the camera's stickers) reads the same folder
+        os.environ["KEYDOM_DATA_DIR"] = args.data
     config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
                                             ("PANEL", args.panel), ("CAMERA", args.camera)) if value}
     app = create_app(config or None)

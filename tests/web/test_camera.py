@@ -87,6 +87,25 @@ def test_the_board_alone_scores_its_workers_and_groups(photo_app: Flask) -> None
     assert score["majority_points"] is None and score["total"] == 11 and board["disagreements"] is None
 
 
+def test_the_board_read_uses_the_layout_the_table_installed_on_the_tablet(tmp_path: Path) -> None:
+    """A crop corrected in the layout form (saved in this service's --data folder, not the user's
+    default one) shows in the board read."""
+    photo_app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "tablet"), "CAMERA_THREAD": False,
+                            "CAMERA": str(save(board_photo(), tmp_path / "alice.png"))})
+    client = photo_app.test_client()
+    steps(photo_app, 2)
+    before = client.get("/camera/board").get_json()["player"]["tiles"][0]
+    layout = client.get("/api/data/key-harvest/layout").get_json()["data"]
+    space = next(s for s in layout["spaces"] if s["label"] == before["label"])
+    space["crop"] = "wine" if before["crop"] != "wine" else "hops"
+    assert client.put("/api/data/key-harvest/layout", json=layout).status_code == 200
+    after = next(t for t in client.get("/camera/board").get_json()["player"]["tiles"] if t["label"] == before["label"])
+    assert after["crop"] == space["crop"] != before["crop"]
+    with photo_app.app_context():
+        get_camera().close()
+    photo_app.extensions["keydom_table"].close()
+
+
 @pytest.mark.parametrize("seed", ["camera-1", "camera-test"])  # Bob starts with G2/G3, or with B5/B6 (on the photo)
 def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_app: Flask, seed: str) -> None:
     from companion.session import Session
