@@ -175,3 +175,9 @@ def test_new_game_form_has_seat_colours_and_the_pages_show_them(client: FlaskCli
     assert "game.colours" in script and "update.game.colours" in script
     css = (WEB / "static" / "css" / "companion.css").read_text()
     assert ".seat-dot" in css and "var(--seat" in css
+
+
+def test_the_index_links_the_camera_the_panel_and_the_data_forms(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for path in ("/camera", "/panel", "/data"):
+        assert f'href="{path}"' in page and client.get(path).status_code == 200

@@ -26,6 +26,10 @@ export const en = {
   // index
   games_heading: "Games",
   no_games: "No stored games yet.",
+  more_heading: "More",
+  camera_link: "Camera: read a board from a photo",
+  panel_link: "Virtual panel: the buttons and lights",
+  data_link: "Your box's printed values (board layout, La Granja data)",
   game_line: "{title}: {players}",
   status_playing: "playing",
   status_over: "over",
@@ -521,6 +525,10 @@ export const de = {
   // index
   games_heading: "Spiele",
   no_games: "Noch keine gespeicherten Spiele.",
+  more_heading: "Mehr",
+  camera_link: "Kamera: ein Tableau vom Foto lesen",
+  panel_link: "Virtuelle Tafel: Knöpfe und Lichter",
+  data_link: "Die gedruckten Werte deiner Schachtel (Tableau, La-Granja-Daten)",
   game_line: "{title}: {players}",
   status_playing: "läuft",
   status_over: "beendet",
