@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import serial
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import protocol as P
@@ -58,8 +58,14 @@ def test_arbitrary_bytes_never_crash_the_parser(data: bytes, cuts: list[int]) ->
 
 @given(frames, st.integers(1, 6))
 def test_a_cut_frame_is_dropped_and_the_next_one_read(frame: P.Frame, cut: int) -> None:
-    """A frame cut short: the frame after it is read at once, or when the line goes quiet."""
+    """A frame cut short: the frame after it is read at once, or when the line goes quiet.
+
+    Not when the lost bytes happen to equal the next frame's first bytes (a CRC ending in AA):
+    then the cut frame is whole again and read as sent, the next one is lost to the scan and
+    comes again by the link's retry (hardware/PROTOCOL.md, "Receiving").
+    """
     after = P.Frame(9, P.PING)
+    assume(frame.encode()[-cut:] != after.encode()[:cut])
     stream = frame.encode()[:-cut] + after.encode()
     parser = P.Parser()
     assert parser.feed(stream) + parser.drop_partial() == [after]
@@ -103,3 +109,12 @@ def test_lights_payload_round_trip_and_limits() -> None:
         assert "at most 40 runs" in str(error)
     else:
         raise AssertionError("an oversized LIGHTS message was accepted")
+
+
+def test_a_frame_cut_where_the_next_frame_restores_the_lost_byte_is_read_as_sent() -> None:
+    """The one case framing without byte stuffing cannot tell: never a wrong frame, one lost frame."""
+    frame = next(P.Frame(1, P.LIGHTS, bytes([n])) for n in range(256)
+                 if P.Frame(1, P.LIGHTS, bytes([n])).encode()[-1] == P.SYNC[0])
+    after = P.Frame(9, P.PING)
+    parser = P.Parser()
+    assert parser.feed(frame.encode()[:-1] + after.encode()) + parser.drop_partial() == [frame]

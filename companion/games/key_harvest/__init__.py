@@ -95,7 +95,7 @@ class KeyHarvest(Game[State, KHMove]):
         if not layout.provisional:
             return []
         return [f"the {layout.name} board layout is PROVISIONAL (not the printed board); "
-                "install yours with: companion layout FILE --install"]
+                "enter yours on the tablet's /data page, or: companion layout FILE --install"]
 
     # ------------------------------------------------------------ protocol
 

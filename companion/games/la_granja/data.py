@@ -124,8 +124,8 @@ class Edition:
         if not self.provisional:
             return []
         return [f"La Granja data {self.name!r} is PROVISIONAL for: {', '.join(self.provisional)} "
-                f"(not the printed game; save your box's values as {USER_EDITION_FILE} in the data folder, "
-                "see docs/la-granja-data.md)"]
+                "(not the printed game; enter your box's values on the tablet's /data page, or with "
+                "companion data la-granja FILE --install: docs/la-granja-data.md)"]
 
     @classmethod
     def from_json(cls, data: Any) -> Edition:
