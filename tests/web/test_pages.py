@@ -167,7 +167,7 @@ def test_new_game_form_has_seat_colours_and_the_pages_show_them(client: FlaskCli
     """Each player name gets a colour input preset to its seat's default; the pages read game.colours."""
     index = client.get("/").get_data(as_text=True)
     assert 'id="players"' in index and 'id="new-game"' in index  # the fields are built into #players by the script
-    script = (WEB / "static" / "js" / "companion.js").read_text()
+    script = "".join((WEB / "static" / "js" / name).read_text() for name in ("companion.js", "ui.js"))
     assert 'type: "color", name: "colour"' in script and '"data-seat": n - 1' in script
     for default in ("#c0392b", "#2471a3", "#d4ac0d", "#239b56"):
         assert default in script, default

@@ -10,7 +10,7 @@ import {
   CROPS, TRACK_SPACES, OFFICE_SLOTS, HEX, SQRT3, h, svg,
   byId, fill, cropName, workerName, workerKind, eventName, listText, cropChip,
   stoneChips, api, gamePath, showError, clearError, follow, showDeleted, showPlayed,
-  playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog, renderSeatLinks,
+  playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog, renderSeatLinks, runSeatPage,
 } from "./ui.js";
 
 // Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
@@ -410,53 +410,7 @@ function renderSeat(data, colours) {
 }
 
 function initSeat() {
-  const { gameId, token } = document.body.dataset;
-  const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
-  let busy = false;
-  let again = false;
-  let colours = []; // the seats' colours, from the public game (the private view has none)
-  let last = null;
-  const refresh = async () => {
-    if (busy) {
-      again = true; // one more fetch once this one is done
-      return;
-    }
-    busy = true;
-    do {
-      again = false;
-      const answer = await api("GET", path);
-      if (answer.ok) {
-        last = answer.data;
-        renderSeat(last, colours);
-      }
-      else if (answer.status === 404) showDeleted();
-      else showError(answer.data);
-    } while (again);
-    busy = false;
-  };
-  byId("legal").addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-move]");
-    if (!button) return;
-    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
-    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
-    if (answer.ok) {
-      clearError();
-      showPlayed(answer.data.played);
-    } else {
-      showError(answer.data);
-    }
-    refresh();
-  });
-  follow(gameId, {
-    update: (update) => {
-      renderWarnings(update.game.warnings);
-      colours = update.game.colours || colours;
-      if (last) renderSeat(last, colours);
-      refresh();
-    },
-    deleted: showDeleted,
-  });
-  refresh();
+  runSeatPage(renderSeat);
 }
 
 // ------------------------------------------------------------------ the games list and the new-game form

@@ -6,7 +6,7 @@
 
 import { t } from "./i18n.js";
 import {
-  api, byId, clearError, fill, follow, gamePath, h, paintSeat, playerName, renderLog, renderSeatLinks,
+  api, byId, clearError, fill, follow, gamePath, h, paintSeat, playerName, renderLog, renderSeatLinks, runSeatPage,
   renderWarnings, seatColour, seatDot, showDeleted, showError, showPlayed,
 } from "./ui.js";
 
@@ -454,52 +454,7 @@ function renderSeat(data, colours) {
 }
 
 function initSeat() {
-  const { gameId, token } = document.body.dataset;
-  const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
-  let colours = [];
-  let last = null;
-  let busy = false;
-  let again = false;
-  const refresh = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    do {
-      again = false;
-      const answer = await api("GET", path);
-      if (answer.ok) {
-        last = answer.data;
-        renderSeat(last, colours);
-      } else if (answer.status === 404) showDeleted();
-      else showError(answer.data);
-    } while (again);
-    busy = false;
-  };
-  byId("legal").addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-move]");
-    if (!button) return;
-    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
-    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
-    if (answer.ok) {
-      clearError();
-      showPlayed(answer.data.played);
-    } else {
-      showError(answer.data);
-    }
-    refresh();
-  });
-  follow(gameId, {
-    update: (update) => {
-      renderWarnings(update.game.warnings);
-      colours = update.game.colours || colours;
-      if (last) renderSeat(last, colours);
-      refresh();
-    },
-    deleted: showDeleted,
-  });
-  refresh();
+  runSeatPage(renderSeat);
 }
 
 // ------------------------------------------------------------------ start (companion.js has set the language)

@@ -212,3 +212,55 @@ export async function renderSeatLinks(gameId) {
       h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
   }));
 }
+
+/** A seat's private page: fetch it, draw it with ``renderSeat(data, colours)``, play a tapped
+ * legal move (buttons with data-move inside #legal), and fetch again on every live update. */
+export function runSeatPage(renderSeat) {
+  const { gameId, token } = document.body.dataset;
+  const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
+  let busy = false;
+  let again = false;
+  let colours = []; // the seats' colours, from the public game (the private view has none)
+  let last = null;
+  const refresh = async () => {
+    if (busy) {
+      again = true; // one more fetch once this one is done
+      return;
+    }
+    busy = true;
+    do {
+      again = false;
+      const answer = await api("GET", path);
+      if (answer.ok) {
+        last = answer.data;
+        renderSeat(last, colours);
+      }
+      else if (answer.status === 404) showDeleted();
+      else showError(answer.data);
+    } while (again);
+    busy = false;
+  };
+  byId("legal").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-move]");
+    if (!button) return;
+    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
+    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
+    if (answer.ok) {
+      clearError();
+      showPlayed(answer.data.played);
+    } else {
+      showError(answer.data);
+    }
+    refresh();
+  });
+  follow(gameId, {
+    update: (update) => {
+      renderWarnings(update.game.warnings);
+      colours = update.game.colours || colours;
+      if (last) renderSeat(last, colours);
+      refresh();
+    },
+    deleted: showDeleted,
+  });
+  refresh();
+}
