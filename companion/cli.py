@@ -10,11 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
 from companion.core.options import Options
 from companion.core.rng import new_seed
+from companion.paths import install_json
 
 PROG = "companion"
 EXIT_OK = 0
@@ -183,7 +185,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from companion.console import console
     from companion.paths import default_db_path
@@ -216,41 +217,45 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_layout(args: argparse.Namespace) -> int:
-    import shutil
+_Loaded = TypeVar("_Loaded")
 
+
+def _in_use(file: str | None, user_path: Path, load: Callable[[Any], _Loaded]) -> tuple[_Loaded, str]:
+    """A data file read by the core's loader: FILE if given, else the user's installed one, else the
+    shipped default; and where it came from."""
+    if file is not None:
+        return load(file), file
+    if user_path.exists():
+        return load(user_path), str(user_path)
+    return load(None), "shipped default"
+
+
+def _install(file: str | None, target: Path, load: Callable[[Any], object], what: str) -> None:
+    """Install a checked FILE as the user's ``target`` (atomically, checked again on the copy)."""
+    if file is None:
+        raise MalformedInputError(f"--install needs a {what} FILE")
+    install_json(target, _read_json(file), load)
+    print(f"installed as {target}; new games use it")
+
+
+def _cmd_layout(args: argparse.Namespace) -> int:
     from companion.games.key_harvest import user_layout_path
     from companion.games.key_harvest.board import load_layout
 
-    if args.file is None:
-        path = user_layout_path()
-        layout = load_layout(path if path.exists() else None)
-        where = str(path) if path.exists() else "shipped default"
-    else:
-        layout, where = load_layout(args.file), args.file
+    layout, where = _in_use(args.file, user_layout_path(), load_layout)
     state = "PROVISIONAL (placeholder values, not the printed board)" if layout.provisional else "transcribed"
     print(f"layout {layout.name!r} from {where}: {layout.size} spaces, {state}")
     if layout.note:
         print(layout.note)
     if args.install:
-        if args.file is None:
-            raise MalformedInputError("--install needs a layout FILE")
-        shutil.copyfile(args.file, user_layout_path())
-        print(f"installed as {user_layout_path()}; new games use it")
+        _install(args.file, user_layout_path(), load_layout, "layout")
     return EXIT_OK
 
 
 def _cmd_data(args: argparse.Namespace) -> int:
-    import shutil
-
     from companion.games.la_granja.data import load_edition, user_edition_path
 
-    if args.file is None:
-        path = user_edition_path()
-        edition = load_edition(path if path.exists() else None)
-        where = str(path) if path.exists() else "shipped default"
-    else:
-        edition, where = load_edition(args.file), args.file
+    edition, where = _in_use(args.file, user_edition_path(), load_edition)
     if args.template:
         print(json.dumps(edition.raw, indent=1, ensure_ascii=False))
         return EXIT_OK
@@ -258,10 +263,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
     print(f"La Granja data {edition.name!r} from {where}: {len(edition.cards)} cards, "
           f"{len(edition.spaces)} market spaces, {state}")
     if args.install:
-        if args.file is None:
-            raise MalformedInputError("--install needs a data pack FILE")
-        shutil.copyfile(args.file, user_edition_path())
-        print(f"installed as {user_edition_path()}; new games use it")
+        _install(args.file, user_edition_path(), load_edition, "data pack")
     return EXIT_OK
 
 
@@ -364,6 +366,7 @@ def _stones(given: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, i
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
     from companion.games.key_harvest import user_layout_path
+    from companion.games.key_harvest.board import load_layout
     from companion.vision.board import read_board_photo
     from companion.vision.calibrate import calibrated_layout
     from companion.vision.sources import read_image
@@ -381,7 +384,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         _warn("crops and start pairs are still the provisional placeholders: check them (docs/key-harvest-layout.md)")
     if args.install:
         path = user_layout_path()
-        path.write_text(text + "\n", encoding="utf-8")
+        install_json(path, layout.to_json(), load_layout)
         print(f"installed as {path}; new games use it")
     else:
         print(text)
@@ -389,8 +392,6 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _cmd_stickers(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from companion.codes import load_registry
     from companion.codes.stickers import sheet, write_pdf, write_pngs
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 APP_NAME = "keydom-companion"
 
@@ -26,3 +30,23 @@ def default_data_dir() -> Path:
 def default_db_path() -> Path:
     """The SQLite file holding the saved games."""
     return default_data_dir() / "games.sqlite3"
+
+
+def install_json(target: Path, data: Any, check: Callable[[Path], object]) -> None:
+    """Write ``data`` next to ``target``, check that file with the core's loader, then move it in place.
+
+    A refused file is removed and ``target`` is untouched; a crash midway leaves at most a stray temp file.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1, ensure_ascii=False)
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
+        check(Path(temp))
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.core.errors import CompanionError, MalformedInputError
+from companion.paths import install_json
 from companion.games.key_harvest import user_layout_path
 from companion.games.key_harvest.board import CROP_KEYS, load_layout
 from companion.games.la_granja.data import CROPS, PHASES, ROOF_EFFECTS, SECTIONS, load_edition, user_edition_path
@@ -136,25 +135,6 @@ def key_harvest_in_use() -> dict[str, Any]:
             "name": layout.name, "provisional": layout.provisional, "data": layout.to_json()}
 
 
-def install(target: Path, data: Any, check: Callable[[Path], object]) -> None:
-    """Write ``data`` next to ``target``, check that file with the core's loader, then move it in place.
-
-    A refused file is removed and ``target`` is untouched; a crash midway leaves at most a stray temp file.
-    """
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1, ensure_ascii=False)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        check(Path(temp))
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
@@ -178,7 +158,7 @@ def get_la_granja() -> Response:
 @bp.put("/api/data/la-granja")
 def put_la_granja() -> Response:
     """Install a whole data pack (checked by ``load_edition`` first)."""
-    install(user_edition_path(data_dir()), _body(), load_edition)
+    install_json(user_edition_path(data_dir()), _body(), load_edition)
     return jsonify(la_granja_in_use())
 
 
@@ -189,7 +169,7 @@ def put_la_granja_section(section: str) -> Response:
     with _SAVING:
         pack = copy.deepcopy(dict(la_granja_in_use()["data"]))
         pack[_section(section)] = body
-        install(user_edition_path(data_dir()), pack, load_edition)
+        install_json(user_edition_path(data_dir()), pack, load_edition)
     return jsonify(la_granja_in_use())
 
 
@@ -208,7 +188,7 @@ def get_key_harvest() -> Response:
 @bp.put("/api/data/key-harvest/layout")
 def put_key_harvest() -> Response:
     """Install a board layout (checked by ``load_layout``: ``Layout.from_json`` and ``check``)."""
-    install(user_layout_path(data_dir()), _body(), load_layout)
+    install_json(user_layout_path(data_dir()), _body(), load_layout)
     return jsonify(key_harvest_in_use())
 
 

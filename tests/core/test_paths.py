@@ -30,3 +30,23 @@ def test_home_fallback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert default_data_dir() == tmp_path / ".local" / "share" / "keydom-companion"
     assert default_data_dir().is_dir()
+
+
+def test_install_json_checks_the_file_and_a_refusal_changes_nothing(tmp_path: Path) -> None:
+    import json
+
+    from companion.core.errors import MalformedInputError
+    from companion.paths import install_json
+
+    target = tmp_path / "data.json"
+    target.write_text('{"good": true}\n')
+
+    def check(path: Path) -> None:
+        if not json.loads(path.read_text()).get("good"):
+            raise MalformedInputError("not good")
+
+    with pytest.raises(MalformedInputError, match="not good"):
+        install_json(target, {"good": False}, check)
+    assert json.loads(target.read_text()) == {"good": True} and [p.name for p in tmp_path.iterdir()] == ["data.json"]
+    install_json(target, {"good": 2}, check)
+    assert json.loads(target.read_text()) == {"good": 2}
