@@ -9,8 +9,8 @@ import { initSetup } from "./setup.js";
 import {
   CROPS, TRACK_SPACES, OFFICE_SLOTS, HEX, SQRT3, h, svg,
   byId, fill, cropName, workerName, workerKind, eventName, listText, cropChip,
-  stoneChips, api, gamePath, showError, clearError, follow, showDeleted, showPlayed,
-  playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog, renderSeatLinks, runSeatPage,
+  stoneChips, api, gamePath, showError, playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog,
+  runSeatPage, runTablePage,
 } from "./ui.js";
 
 // Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
@@ -320,54 +320,11 @@ function renderTable(game) {
 }
 
 function initTable() {
-  const gameId = document.body.dataset.gameId;
-  let shown = -1;
-  const final = createFinal(gameId);
-  let flows = null;
-  const show = (game) => {
-    if (game.version < shown) return; // an update older than what is on screen
-    if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
-      clearError();
-      fill("played");
-    }
-    shown = game.version;
+  const final = createFinal(document.body.dataset.gameId);
+  runTablePage((game) => {
     renderTable(game);
-    flows.render(game);
     final.render(game);
-  };
-  const controls = ["move", "play", "undo"].map(byId);
-  const send = async (path, body) => {
-    controls.forEach((control) => { control.disabled = true; }); // no double taps
-    const answer = await api("POST", gamePath(gameId, path), body);
-    controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
-    if (!answer.ok) {
-      showError(answer.data);
-      return null;
-    }
-    clearError();
-    show(answer.data.game);
-    return answer.data;
-  };
-  const play = async (text) => {
-    const played = await send("/moves", { move: text });
-    if (played) showPlayed(played.played);
-    return played;
-  };
-  flows = createFlows(play);
-  byId("move-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const input = byId("move");
-    const text = input.value.trim();
-    if (!text) return input.focus();
-    if (await play(text)) input.value = "";
-    input.focus();
-  });
-  byId("undo").addEventListener("click", async () => {
-    if (await send("/undo")) showPlayed([t("undone")]);
-  });
-  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
-  api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
-  renderSeatLinks(gameId);
+  }, createFlows);
 }
 
 // ------------------------------------------------------------------ a seat's private page

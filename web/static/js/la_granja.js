@@ -6,8 +6,7 @@
 
 import { t } from "./i18n.js";
 import {
-  api, byId, clearError, fill, follow, gamePath, h, paintSeat, playerName, renderLog, renderSeatLinks, runSeatPage,
-  renderWarnings, seatColour, seatDot, showDeleted, showError, showPlayed,
+  byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
 } from "./ui.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
@@ -344,52 +343,7 @@ function renderTable(game) {
 }
 
 function initTable() {
-  const gameId = document.body.dataset.gameId;
-  let shown = -1;
-  let flow = null;
-  const show = (game) => {
-    if (game.version < shown) return;
-    if (shown >= 0 && game.version > shown) {
-      clearError();
-      fill("played");
-    }
-    shown = game.version;
-    renderTable(game);
-    flow.render(game);
-  };
-  const controls = ["move", "play", "undo"].map(byId);
-  const post = async (path, body) => {
-    controls.forEach((c) => { c.disabled = true; });
-    const answer = await api("POST", gamePath(gameId, path), body);
-    controls.forEach((c) => { c.disabled = document.body.classList.contains("over"); });
-    if (!answer.ok) {
-      showError(answer.data);
-      return null;
-    }
-    clearError();
-    show(answer.data.game);
-    return answer.data;
-  };
-  const play = async (text) => {
-    const played = await post("/moves", { move: text });
-    if (played) showPlayed(played.played);
-    return played;
-  };
-  flow = createFlow(play);
-  byId("move-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const input = byId("move");
-    const text = input.value.trim();
-    if (!text) return input.focus();
-    if (await play(text)) input.value = "";
-    return input.focus();
-  });
-  byId("undo").addEventListener("click", async () => {
-    if (await post("/undo")) showPlayed([t("undone")]);
-  });
-  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
-  api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
-  renderSeatLinks(gameId);
+  runTablePage(renderTable, createFlow);
 }
 
 // ------------------------------------------------------------------ a seat's private page

@@ -264,3 +264,55 @@ export function runSeatPage(renderSeat) {
   });
   refresh();
 }
+
+/** The shared table of any game: draw each new version of the public game with ``render(game)``,
+ * drive the touch flow ``createFlow(play)`` (an object with ``render(game)``), the notation box and
+ * Undo, and follow live updates. */
+export function runTablePage(render, createFlow) {
+  const gameId = document.body.dataset.gameId;
+  let shown = -1;
+  let flows = null;
+  const show = (game) => {
+    if (game.version < shown) return; // an update older than what is on screen
+    if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
+      clearError();
+      fill("played");
+    }
+    shown = game.version;
+    render(game);
+    flows.render(game);
+  };
+  const controls = ["move", "play", "undo"].map(byId);
+  const send = async (path, body) => {
+    controls.forEach((control) => { control.disabled = true; }); // no double taps
+    const answer = await api("POST", gamePath(gameId, path), body);
+    controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
+    if (!answer.ok) {
+      showError(answer.data);
+      return null;
+    }
+    clearError();
+    show(answer.data.game);
+    return answer.data;
+  };
+  const play = async (text) => {
+    const played = await send("/moves", { move: text });
+    if (played) showPlayed(played.played);
+    return played;
+  };
+  flows = createFlow(play);
+  byId("move-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = byId("move");
+    const text = input.value.trim();
+    if (!text) return input.focus();
+    if (await play(text)) input.value = "";
+    input.focus();
+  });
+  byId("undo").addEventListener("click", async () => {
+    if (await send("/undo")) showPlayed([t("undone")]);
+  });
+  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
+  api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
+  renderSeatLinks(gameId);
+}
