@@ -17,9 +17,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-TIMEOUT = 15_000
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+
 NAMES = ["Ana", "Ben", "Cleo"]
-LOG_COUNT = "() => Number(document.querySelector('#log')?.getAttribute('start') || 0)"
 # On the shared table, what each public decision taps: the verb, then the first offered word until sent.
 TABLE_VERB = {"play": "done", "card": "skip", "roof": "pass", "pick": "die", "face": "option", "take": "take",
               "upgrade": "done", "deliver": "done", "extra": "extra", "stall": "stall", "release": "release"}
@@ -40,22 +40,10 @@ class Api:
         return data
 
 
-def log_count(page: Any) -> int:
-    count: int = page.evaluate(LOG_COUNT)
-    return count
-
 
 def wait_log_past(page: Any, count: int) -> None:
     page.wait_for_function(f"() => ({LOG_COUNT})() > {count}", timeout=TIMEOUT)
 
-
-def sends(page: Any, click: Any) -> dict[str, Any]:
-    """Run ``click`` and return the API's answer to the move it sent."""
-    with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-        click()
-    data: dict[str, Any] = answer.value.json()
-    data["status"] = answer.value.status
-    return data
 
 
 def tap_words(page: Any, kind: str, answers: list[Any]) -> dict[str, Any]:
@@ -149,7 +137,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     own.locator("button[data-move^='place '][data-move$=' field']").first.wait_for()
     own.screenshot(path=str(shots / "lg-04-seat-hand.png"), full_page=True)
     before = log_count(page)
-    placed = sends(own, lambda: own.locator("button[data-move^='place '][data-move$=' field']").first.click())
+    placed = sends_move(own, lambda: own.locator("button[data-move^='place '][data-move$=' field']").first.click())
     assert placed["status"] == 200
     card = re.search(r"place (\d+) field", placed["played"][0])[1]  # type: ignore[index]
     wait_log_past(page, before)
@@ -159,7 +147,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     before = log_count(page)
     page.click("#expert summary")
     page.fill("#move", "roof R1")
-    refused = sends(page, lambda: page.click("#play"))
+    refused = sends_move(page, lambda: page.click("#play"))
     assert refused["status"] == 422 and refused["error"]["rule"] == "3.1"
     page.locator("#error .rule[data-rule='3.1']").wait_for()
     assert "does not fit now" in page.inner_text("#error") and log_count(page) == before
@@ -174,7 +162,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     assert api.get("/private/" + api.seats[first]["url"].rsplit("/", 1)[1])["view"]["players"][first]["hand_size"] == 4
     own.locator(f"#hand [data-card='{card}']").wait_for()
     before = log_count(page)
-    sends(own, lambda: own.locator(f"button[data-move='place {card} field']").click())
+    sends_move(own, lambda: own.locator(f"button[data-move='place {card} field']").click())
     wait_log_past(page, before)
 
     # ---------------------------------------------------------------- the rest of the round, decision by decision
@@ -202,7 +190,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
                 shots_taken.add("donkey")
                 seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").wait_for()
                 seats[seat].screenshot(path=str(shots / "lg-08-seat-donkey.png"), full_page=True)
-            answer = sends(seats[seat], lambda: seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").click())
+            answer = sends_move(seats[seat], lambda: seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").click())
             assert answer["status"] == 200
             if seat == 1:
                 page.wait_for_function("() => document.querySelector('#flow')?.dataset.seat === '2'")
@@ -210,11 +198,11 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
                 seats[2].locator("#legal button[data-move^='donkey']").first.wait_for()
                 assert "-donkey marker" not in seats[2].inner_text("#farms, #my-farm")
         elif kind == "discard":
-            sends(seats[seat], lambda: seats[seat].locator("button[data-move^='discard ']").first.click())
+            sends_move(seats[seat], lambda: seats[seat].locator("button[data-move^='discard ']").first.click())
         elif kind == "play":
-            sends(page, lambda: page.click("#flow:not([hidden]) .flow-verb[data-verb='done']"))
+            sends_move(page, lambda: page.click("#flow:not([hidden]) .flow-verb[data-verb='done']"))
         elif kind in ("roof", "upgrade", "deliver", "card"):
-            sends(page, lambda: page.click(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']"))
+            sends_move(page, lambda: page.click(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']"))
         else:
             if kind == "pick" and "dice" not in shots_taken:
                 shots_taken.add("dice")

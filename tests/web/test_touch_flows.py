@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+
 CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
-TIMEOUT = 15_000
-LOG_COUNT = "() => Number(document.querySelector('#log')?.getAttribute('start') || 0)"
 
 
 class Api:
@@ -50,22 +50,10 @@ class Api:
         return data
 
 
-def log_count(page: Any) -> int:
-    count: int = page.evaluate(LOG_COUNT)
-    return count
-
 
 def wait_log(page: Any, count: int) -> None:
     page.wait_for_function(f"() => ({LOG_COUNT})() === {count}", timeout=TIMEOUT)
 
-
-def flow_sends(page: Any, click: Any) -> dict[str, Any]:
-    """Run `click` and return the API's answer to the move it sends."""
-    with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-        click()
-    data: dict[str, Any] = answer.value.json()
-    data["status"] = answer.value.status
-    return data
 
 
 def undo(page: Any) -> None:
@@ -148,13 +136,13 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert lit == expected
     page.screenshot(path=str(shots / "touch-03-place-worker.png"))
     label = sorted(lit)[0]
-    played = flow_sends(page, lambda: page.locator(f".board[data-seat='{seat}'] .space.choice[data-label='{label}']")
+    played = sends_move(page, lambda: page.locator(f".board[data-seat='{seat}'] .space.choice[data-label='{label}']")
                        .click())
     assert played["status"] == 200 and played["played"][0] == f"play {worker} {label}"
     wait_log(page, start + len(played["played"]))
     page.locator(f".board[data-seat='{seat}'] g.worker[data-worker='{worker}'][data-label='{label}']").wait_for()
     while api.get()["view"]["pending"]:  # the worker's ability may ask: decline it by tapping
-        flow_sends(page, lambda: page.click(".flow-verb[data-verb='decline']"))
+        sends_move(page, lambda: page.click(".flow-verb[data-verb='decline']"))
     undo(page)
     while api.get()["view"]["actions"]:  # back to the start of the turn
         undo(page)
@@ -173,7 +161,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     office.first.click()  # the land-office tile itself is tapped
     assert page.locator(".stepper-row").count() == 5  # every crop: the table does not learn what is behind the screen
     page.click(f".stepper-row[data-crop='{missing}'] .more")
-    refused = flow_sends(page, lambda: page.click(".flow-send"))
+    refused = sends_move(page, lambda: page.click(".flow-send"))
     assert refused["status"] == 422 and refused["error"]["rule"] == "R-D3"
     page.locator("#error .rule[data-rule='R-D3']").wait_for()
     assert missing in page.inner_text("#error")
@@ -199,7 +187,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     tiles = page.locator(f".board[data-seat='{seat}'] .hex.choice")
     assert tiles.count() >= 1 and page.locator(".board .hex.choice").count() == tiles.count()  # only own tiles light up
     first = tiles.first.get_attribute("data-label")
-    harvested = flow_sends(page, tiles.first.click)
+    harvested = sends_move(page, tiles.first.click)
     assert harvested["status"] == 200 and harvested["played"][0].startswith(f"harvest {first}")
     page.locator(f".board[data-seat='{seat}'] .hex[data-label='{first}'][data-harvested='true']").wait_for()
     if api.get()["view"]["pending"]:  # the rest of the group in one tap, then done
@@ -208,7 +196,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
         for label in group:
             page.locator(f".board[data-seat='{seat}'] .hex[data-label='{label}'][data-harvested='true']").wait_for()
         if api.get()["view"]["pending"]:
-            flow_sends(page, lambda: page.click(".flow-verb[data-verb='done']"))
+            sends_move(page, lambda: page.click(".flow-verb[data-verb='done']"))
     page.locator("#turn", has_text="Actions taken: A").wait_for()
 
     page.click(".flow-verb[data-verb='bid']")
@@ -216,11 +204,11 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     page.click(f".stepper-row[data-crop='{have}'] .more")
     assert page.inner_text(f".stepper-row[data-crop='{have}'] .count") == "1"
     page.screenshot(path=str(shots / "touch-05-bid-stepper.png"))
-    placed = flow_sends(page, lambda: page.click(".flow-send"))
+    placed = sends_move(page, lambda: page.click(".flow-send"))
     assert placed["played"][0] == f"bid {tile} {have}"
     page.locator("#error").wait_for(state="hidden")
     page.locator(".flow-verb[data-verb='done']").wait_for()
-    fixed = flow_sends(page, lambda: page.click(".flow-verb[data-verb='done']"))
+    fixed = sends_move(page, lambda: page.click(".flow-verb[data-verb='done']"))
     assert fixed["played"][0] == "done" and any("take field tile" in line or "event" in line
                                                 for line in fixed["played"][1:])  # the refill names the piece
     page.locator(f".board[data-seat='{seat}'] .warehouse-tile[data-label='{tile}']").wait_for()
@@ -229,7 +217,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     while api.get()["to_move"] == seat and api.get()["view"]["active"] == seat:
         choices = api.get()["choices"]
         verb = "end" if "end" in choices else "done" if "done" in choices else "decline"
-        flow_sends(page, lambda: page.click(f".flow-verb[data-verb='{verb}']"))
+        sends_move(page, lambda: page.click(f".flow-verb[data-verb='{verb}']"))
     page.locator(f"#flow[data-seat='{1 - seat}']").wait_for()
 
     # ---------------------------------------------------------------- on to an event, answered on the table
@@ -255,7 +243,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
                 who.append(decider)
                 decline = page.locator(".flow-verb[data-verb='decline']")
                 target = decline if decline.count() else page.locator(".flow-verb, .flow-token").first
-                assert flow_sends(page, target.click)["status"] in (200, 422)
+                assert sends_move(page, target.click)["status"] in (200, 422)
                 continue
         legal = api.private(decider)["legal"]
         moves = [m for m in legal if m != "end"] if rng.random() < 0.7 else legal
@@ -367,17 +355,17 @@ def tap(page: Any, move: str, choices: list[str]) -> dict[str, Any]:
     verb = page.locator(f"#flow .flow-verb[data-verb='{tokens[0]}']")
     if verb.count():  # (a decision with one verb skips its button)
         if len(tokens) == 1 and not longer(tokens):
-            return flow_sends(page, verb.click)
+            return sends_move(page, verb.click)
         verb.click()
     for i, token in enumerate(tokens[1:], start=1):
         if page.locator("#flow .stepper").count():  # one stone of this crop, then send
             page.click(f".stepper-row[data-crop='{token}'] .more")
-            return flow_sends(page, lambda: page.click(".flow-send"))
+            return sends_move(page, lambda: page.click(".flow-send"))
         button = page.locator(f"#flow .flow-token[data-token='{token}']")
         if i == len(tokens) - 1 and not longer(tokens):
-            return flow_sends(page, button.click)
+            return sends_move(page, button.click)
         button.click()
-    return flow_sends(page, lambda: page.click("#flow .flow-finish"))
+    return sends_move(page, lambda: page.click("#flow .flow-finish"))
 
 
 def test_random_legal_moves_are_all_made_by_tapping(server: int, browser: Any) -> None:

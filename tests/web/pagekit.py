@@ -1,0 +1,24 @@
+"""What the Chromium tests share: waiting on the game log, and catching the move a tap sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TIMEOUT = 15_000
+"""Milliseconds a browser test waits for the page to catch up."""
+LOG_COUNT = "() => Number(document.querySelector('#log')?.getAttribute('start') || 0)"
+"""JavaScript: how many lines the page's game log has."""
+
+
+def log_count(page: Any) -> int:
+    count: int = page.evaluate(LOG_COUNT)
+    return count
+
+
+def sends_move(page: Any, click: Any) -> dict[str, Any]:
+    """Run ``click`` and return the API's answer to the move it sent, with its HTTP ``status``."""
+    with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
+        click()
+    data: dict[str, Any] = answer.value.json()
+    data["status"] = answer.value.status
+    return data
