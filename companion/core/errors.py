@@ -34,6 +34,15 @@ class UnknownGameError(CompanionError, LookupError):
     """No game (or no stored game) by that name or id."""
 
 
+class StaleMoveError(CompanionError, RuntimeError):
+    """A move or undo chosen from a version of the game the table has moved on from (another device, or another
+    process, changed it first). ``version`` is the game's version now."""
+
+    def __init__(self, version: int, reason: str = "the table has moved on") -> None:
+        self.version = version
+        super().__init__(reason)
+
+
 class UndoError(CompanionError, ValueError):
     """Nothing may be undone: no player move since the last chance step."""
 

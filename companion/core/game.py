@@ -23,6 +23,9 @@ CHANCE = -1
 """``current_player`` while the game waits for a chance step (a draw, a roll, a shuffle)."""
 TERMINAL = -2
 """``current_player`` once the game is over."""
+SIMULTANEOUS = -3
+"""``current_player`` while several seats decide at once, each in secret (``deciders`` says who is still
+to choose; each move names its seat, ``seat_of``). The choices are revealed together once all are made."""
 
 
 class Move:
@@ -157,6 +160,29 @@ class Game(ABC, Generic[S, M]):
     def invariant_violations(self, state: S) -> list[str]:
         """Broken invariants of ``state`` (conservation of pieces and the like); empty if sound."""
         return []
+
+    def deciders(self, state: S) -> tuple[int, ...]:
+        """The seats that may move now: the current player, or at a ``SIMULTANEOUS`` step every seat
+        still to choose (empty at a draw or the end)."""
+        who = self.current_player(state)
+        return (who,) if who >= 0 else ()
+
+    def seat_of(self, state: S, move: M) -> int | None:
+        """The seat ``move`` is made by (``None`` for a chance outcome). Games with ``SIMULTANEOUS`` steps
+        override it: their moves name the seat."""
+        who = self.current_player(state)
+        return who if who >= 0 else None
+
+    def is_secret(self, state: S, move: M) -> bool:
+        """Whether the table must not learn what ``move`` is (a draw only its player sees, a choice made
+        behind a screen). ``describe(state, move, None)`` masks it; the indistinguishability tests swap such
+        moves for others to build states that differ only in hidden information."""
+        return False
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """A stored log ``(text, is_chance)`` written in an older notation, rewritten in today's (one decision
+        that used to take several moves becomes one move). The session rewrites a stored game once with it."""
+        return list(moves)
 
     def public_moves(self, state: S) -> list[M]:
         """The moves of whoever decides now, as the whole table may know them (empty at a draw or the end).
