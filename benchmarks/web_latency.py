@@ -256,7 +256,7 @@ def measure_latency(api: Api, game: dict[str, Any], seat_urls: dict[int, str], c
             break  # the game is over
         move = "end" if number % 2 == 0 and "end" in legal else rng.choice(legal)
         before = time.perf_counter()
-        answer = api.ok("POST", f"/api/games/{game['id']}/moves", {"move": move})
+        answer = api.ok("POST", f"/api/games/{game['id']}/moves", {"move": move, "version": game["version"]})
         round_trips.append((time.perf_counter() - before) * 1000.0)
         game = answer["game"]
         version = int(game["version"])
@@ -281,7 +281,8 @@ def reach_end_turn(api: Api, game: dict[str, Any], seat_urls: dict[int, str], rn
             return game
         if not legal:
             raise RuntimeError("the game ended before the throughput run")
-        game = api.ok("POST", f"/api/games/{game['id']}/moves", {"move": rng.choice(legal)})["game"]
+        game = api.ok("POST", f"/api/games/{game['id']}/moves",
+                      {"move": rng.choice(legal), "version": game["version"]})["game"]
     raise RuntimeError('"end" did not become legal within 50 moves')
 
 
@@ -293,7 +294,7 @@ def measure_throughput(api: Api, game: dict[str, Any], clients: list[LiveClient]
     start = time.perf_counter()
     for _ in range(THROUGHPUT_MOVES):
         watchdog.check()
-        game = api.ok("POST", path, {"move": "end"})["game"]
+        game = api.ok("POST", path, {"move": "end", "version": game["version"]})["game"]
         count += 1
     posted = time.perf_counter() - start
     last = int(game["version"])

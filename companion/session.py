@@ -14,12 +14,18 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.core.errors import CorruptSaveError, IllegalMoveError, MalformedInputError, UndoError
-from companion.core.game import CHANCE, Game, Move
+from companion.core.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    MalformedInputError,
+    StaleMoveError,
+    UndoError,
+)
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Move
 from companion.core.options import Options
 from companion.core.rng import new_seed, step_rng
 from companion.games import find_game
-from companion.store import OVER, GameRecord, GameStore
+from companion.store import OVER, PLAYING, GameRecord, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +33,12 @@ CHANCE_RULE = "CHANCE"
 """Rule ID for a move of the wrong kind: a player's move at a chance step, or a chance outcome
 at a player's turn. Games should use it too when ``validate`` sees a chance outcome out of turn."""
 
+ENGINE_RULE = "ENGINE"
+"""Rule ID when applying a move (or the draws it sets off) raises inside the game's code: the move is refused and
+nothing is stored, so a stored game can always go on."""
+
 Listener = Callable[["Session", list[Move]], None]
-"""Called after each change with the new moves (an empty list after an undo)."""
+"""Called after each change with the new moves (an empty list after an undo or a reload)."""
 
 
 SEAT_COLOURS = ("#c0392b", "#2471a3", "#d4ac0d", "#239b56")
@@ -49,7 +59,11 @@ def check_colours(colours: Sequence[str] | None, seats: int) -> tuple[str, ...]:
 
 
 class Session:
-    """A game from the store, played move by move. Create with ``new`` or ``open``."""
+    """A game from the store, played move by move. Create with ``new`` or ``open``.
+
+    Every change names the ``version`` it was chosen from; a change chosen from an older version is refused with
+    ``StaleMoveError`` (the table has moved on), also when another process changed the stored game first.
+    """
 
     def __init__(
         self, store: GameStore, record: GameRecord, game: Game[Any, Any], options: Options, state: Any, auto_chance: bool
@@ -59,8 +73,12 @@ class Session:
         self._game = game
         self._options = options
         self._status = record.status
+        self._setup = state
         self._states: list[Any] = [state]  # _states[i] is the state before _history[i]
         self._history: list[Move] = []
+        self._version = record.version
+        self._plies_at: dict[int, int] = {}
+        """Since the last undo or reload: how many moves the log held at each version this session reached."""
         self._listeners: list[Listener] = []
         self._lock = threading.RLock()
         self.auto_chance = auto_chance
@@ -94,12 +112,13 @@ class Session:
                                seat_colours)
         session = cls(store, store.get(game_id), game, chosen, state, auto_chance)
         with session._lock:
-            session._settle()
+            session._commit(*session._draws([], [state]))
         return session
 
     @classmethod
     def open(cls, store: GameStore, game_id: str, auto_chance: bool = True) -> Session:
-        """Resume a stored game by replaying its log from the setup, checking every move."""
+        """Resume a stored game by replaying its log from the setup, checking every move. A log in an older
+        notation is rewritten once in today's (``Game.upgrade_log``)."""
         record = store.get(game_id)
         try:
             game = find_game(record.game).with_edition(record.edition)
@@ -109,14 +128,8 @@ class Session:
             raise CorruptSaveError(f"saved game {game_id} cannot be set up again: {error}") from error
         session = cls(store, record, game, options, state, auto_chance)
         with session._lock:
-            for ply, text, is_chance in store.moves(game_id):
-                try:
-                    session._replay(ply, text, is_chance)
-                except Exception as error:
-                    raise CorruptSaveError(
-                        f"saved game {game_id}: move {ply} ({text!r}) cannot be replayed: {error}"
-                    ) from error
-            session._settle()  # finish chance steps cut short by a crash
+            session._load()
+            session._commit(*session._draws([], [session.state]))  # finish chance steps cut short by a crash
         return session
 
     # What the session holds.
@@ -142,8 +155,18 @@ class Session:
         return self._status
 
     @property
+    def version(self) -> int:
+        """The stored game's version this session shows: every move and undo raises it."""
+        return self._version
+
+    @property
     def state(self) -> Any:
         return self._states[-1]
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while the session changes: hold it to read several things of one version together."""
+        return self._lock
 
     @property
     def history(self) -> list[Move]:
@@ -166,38 +189,76 @@ class Session:
 
     # Playing.
 
-    def play(self, move: Move | str) -> list[Move]:
+    def play(self, move: Move | str, version: int | None = None, seat: int | None = None) -> list[Move]:
         """Check, apply and store ``move`` (then any chance steps); return every new move.
 
-        An illegal move raises ``IllegalMoveError`` and changes nothing.
+        ``version`` is the version the move was chosen from: if the game has changed since, ``StaleMoveError``
+        (except at a simultaneous step, where other seats' secret choices do not change this seat's options).
+        ``seat``, when given, must be the seat the move belongs to. An illegal move raises ``IllegalMoveError``
+        and changes nothing; so does a move whose application fails inside the game's code.
         """
         with self._lock:
+            self.sync()
             move = self._game.parse_move(move) if isinstance(move, str) else move
-            at_chance = self._game.current_player(self.state) == CHANCE
+            state = self.state
+            self._check_version(version, state, move)
+            at_chance = self._game.current_player(state) == CHANCE
             if at_chance and self.auto_chance:
                 raise IllegalMoveError(CHANCE_RULE, "the companion makes the draws itself", str(move))
+            if seat is not None and self._game.current_player(state) not in (CHANCE, TERMINAL):
+                owner = self._game.seat_of(state, move)
+                if owner != seat:
+                    raise IllegalMoveError("SEAT", "It is not this seat's decision now.", str(move))
             error = self._check(move)
             if error is not None:
                 raise error
-            self._push(move, at_chance, save=True)
-            new = [move, *self._settle()]
+            chain, states = self._draws([move], [state, self._apply(state, move, move)])
+            self._commit(chain, states)
+            new = [m for m, _ in chain]
             self._notify(new)
             return new
 
-    def undo(self) -> Move:
-        """Take back the last move, if it was a player's move made after the last chance step."""
+    def undoable(self) -> tuple[Move | None, str | None]:
+        """The move an undo would take back, or ``None`` and the reason nothing may be undone."""
         with self._lock:
             if not self._history:
-                raise UndoError("there is nothing to undo yet")
+                return None, "there is nothing to undo yet"
             if self.is_over:
-                raise UndoError("the game is over; its moves can no longer be undone")
+                return None, "the game is over; its moves can no longer be undone"
             if self._game.current_player(self._states[-2]) == CHANCE:
-                raise UndoError("the last step was a draw; a draw cannot be undone")
-            self._store.truncate(self.id, len(self._history) - 1)
+                return None, "the last step was a draw; a draw cannot be undone"
+            return self._history[-1], None
+
+    def undo(self, version: int | None = None) -> Move:
+        """Take back the last move, if it was a player's move made after the last chance step. With ``version``,
+        the undo is refused (``StaleMoveError``) if the game has changed since that version."""
+        with self._lock:
+            self.sync()
+            if version is not None and version != self._version:
+                raise StaleMoveError(self._version)
+            move, reason = self.undoable()
+            if move is None:
+                raise UndoError(reason or "nothing may be undone")
+            try:
+                self._version = self._store.truncate(self.id, len(self._history) - 1, self._version)
+            except StaleMoveError:
+                self._reload()
+                raise
             self._states.pop()
-            move = self._history.pop()
+            self._history.pop()
+            self._status = PLAYING
+            self._plies_at = {}
             self._notify([])
             return move
+
+    def sync(self) -> bool:
+        """Catch up with moves another process stored (``companion play`` beside the service); whether the game
+        changed. Listeners are told, as after any change."""
+        with self._lock:
+            if self._store.version(self.id) == self._version:
+                return False
+            self._reload()
+            return True
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(session, new_moves)`` after each change; returns the unsubscriber."""
@@ -233,15 +294,43 @@ class Session:
                 **self._revealed(),
             }
 
+    def table_refusal(self, error: IllegalMoveError) -> IllegalMoveError:
+        """``error`` as a shared screen (the tablet, the terminal, the panel) may show it (``Game.table_refusal``)."""
+        with self._lock:
+            try:
+                move = self._game.parse_move(error.move)
+            except MalformedInputError:
+                return error
+            return self._game.table_refusal(self.state, move, error)
+
+    def undo_info(self) -> dict[str, Any]:
+        """What Undo would take back, as the whole table may read it, or why it is not possible."""
+        with self._lock:
+            move, reason = self.undoable()
+            text = None if move is None else self._game.describe(self._states[-2], move, None)
+            return {"possible": move is not None, "move": text, "reason": reason}
+
     # Internals (called with the lock held).
 
     def _revealed(self) -> dict[str, str]:
         """The seed, but only once the game is over: before that it would tell every draw."""
         return {"seed": self._record.seed} if self.is_over else {}
 
-    def _check(self, move: Move) -> IllegalMoveError | None:
-        """Why ``move`` may not be played now, or ``None``."""
-        state = self.state
+    def _check_version(self, version: int | None, state: Any, move: Move) -> None:
+        """Refuse a move chosen from an older version, unless only other seats' simultaneous choices came since."""
+        if version is None or version == self._version:
+            return
+        plies = self._plies_at.get(version)
+        if plies is None or self._game.current_player(state) != SIMULTANEOUS:
+            raise StaleMoveError(self._version)
+        seat = self._game.seat_of(state, move)
+        for before, done in zip(self._states[plies:-1], self._history[plies:]):
+            if self._game.current_player(before) != SIMULTANEOUS or self._game.seat_of(before, done) == seat:
+                raise StaleMoveError(self._version)
+
+    def _check(self, move: Move, state: Any = None) -> IllegalMoveError | None:
+        """Why ``move`` may not be played in ``state`` (default: now), or ``None``."""
+        state = self.state if state is None else state
         error = self._game.validate(state, move)
         if error is None and self._game.current_player(state) == CHANCE:
             outcomes = [outcome for outcome, weight in self._game.chance_outcomes(state) if weight > 0]
@@ -249,38 +338,94 @@ class Session:
                 error = IllegalMoveError(CHANCE_RULE, "the game is waiting for a draw, and that is not one", str(move))
         return error
 
-    def _push(self, move: Move, is_chance: bool, save: bool) -> None:
-        """Apply a checked move; with ``save``, commit it to the store first."""
-        state = self._game.apply(self.state, move)
-        if save:
-            self._store.append(self.id, len(self._history), str(move), is_chance)
-        self._states.append(state)
-        self._history.append(move)
+    def _apply(self, state: Any, move: Move, decided: Move) -> Any:
+        """``game.apply``; if the game's code raises, the player's move ``decided`` is refused with the reason."""
+        try:
+            return self._game.apply(state, move)
+        except Exception as error:
+            log.exception("game %s: applying %r failed", self.id, str(move))
+            what = "this move" if move == decided else f"the draw that follows it ({move})"
+            raise IllegalMoveError(
+                ENGINE_RULE,
+                f"The companion could not apply {what}: {type(error).__name__}: {error}. Nothing was recorded; "
+                "play it at the table and tell us (the game log shows where).",
+                str(decided),
+            ) from error
 
-    def _replay(self, ply: int, text: str, is_chance: bool) -> None:
+    def _draws(self, moves: list[Move], states: list[Any]) -> tuple[list[tuple[Move, bool]], list[Any]]:
+        """``moves`` (``states`` holds the state before the first and after each) followed by the chance steps
+        the game then waits for, each with whether it is a chance step; and the state after each. Nothing is
+        stored yet."""
+        chain = [(move, self._game.current_player(before) == CHANCE) for move, before in zip(moves, states)]
+        decided = moves[0] if moves else None
+        while self.auto_chance and self._game.current_player(states[-1]) == CHANCE:
+            rng = step_rng(self._record.seed, len(self._history) + len(chain))
+            draw = self._game.sample_chance(states[-1], rng)
+            states.append(self._apply(states[-1], draw, decided or draw))
+            chain.append((draw, True))
+        return chain, states[1:]
+
+    def _commit(self, chain: list[tuple[Move, bool]], states: list[Any]) -> None:
+        """Store ``chain`` (the moves leading to ``states``) in one transaction at the version this session shows,
+        then hold it."""
+        over = bool(states) and self._game.is_over(states[-1])
+        status = OVER if over and self._status != OVER else None
+        if not chain and status is None:
+            return
+        try:
+            self._version = self._store.append(self.id, len(self._history), [(str(m), c) for m, c in chain],
+                                               self._version, status)
+        except StaleMoveError:
+            self._reload()
+            raise
+        self._plies_at[self._version - 1] = len(self._history)
+        self._states.extend(states)
+        self._history.extend(m for m, _ in chain)
+        if over:
+            self._status = OVER
+
+    def _load(self) -> None:
+        """Replay the stored log from the setup (upgrading an old notation once, in the store too)."""
+        stored = self._store.moves(self.id)
+        version = self._store.version(self.id)
+        for index, (ply, text, _) in enumerate(stored):
+            if ply != index:
+                raise CorruptSaveError(f"saved game {self.id}: move {ply} ({text!r}) cannot be replayed: "
+                                       f"the log skips from move {index - 1} to move {ply}")
+        texts = [(text, is_chance) for _, text, is_chance in stored]
+        upgraded = self._game.upgrade_log(texts)
+        for ply, (text, is_chance) in enumerate(upgraded):
+            try:
+                self._replay(text, is_chance)
+            except Exception as error:
+                raise CorruptSaveError(
+                    f"saved game {self.id}: move {ply} ({text!r}) cannot be replayed: {error}"
+                ) from error
+        self._version = version
+        if upgraded != texts:
+            self._version = self._store.rewrite(self.id, upgraded, version)
+            log.info("game %s: log rewritten in today's notation (%d moves -> %d)", self.id, len(texts), len(upgraded))
+
+    def _reload(self) -> None:
+        """Forget the moves in memory and replay the stored log again (another process changed it)."""
+        self._record = self._store.get(self.id)
+        self._status = self._record.status
+        self._states = [self._setup]
+        self._history = []
+        self._plies_at = {}
+        self._load()
+        self._notify([])
+
+    def _replay(self, text: str, is_chance: bool) -> None:
         """Play one stored move again, checking it like a new one."""
-        if ply != len(self._history):
-            raise ValueError(f"the log skips from move {len(self._history) - 1} to move {ply}")
         move = self._game.parse_move(text)
         if is_chance != (self._game.current_player(self.state) == CHANCE):
             raise ValueError(f"it is stored as a {'chance step' if is_chance else 'player move'} but is not one")
         error = self._check(move)
         if error is not None:
             raise error
-        self._push(move, is_chance, save=False)
-
-    def _settle(self) -> list[Move]:
-        """Make the chance steps the game waits for (with ``auto_chance``); mark the end."""
-        drawn: list[Move] = []
-        while self.auto_chance and self._game.current_player(self.state) == CHANCE:
-            rng = step_rng(self._record.seed, len(self._history))
-            move = self._game.sample_chance(self.state, rng)
-            self._push(move, is_chance=True, save=True)
-            drawn.append(move)
-        if self.is_over and self._status != OVER:
-            self._store.set_status(self.id, OVER)
-            self._status = OVER
-        return drawn
+        self._states.append(self._game.apply(self.state, move))
+        self._history.append(move)
 
     def _notify(self, moves: list[Move]) -> None:
         for listener in list(self._listeners):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import base64
 import builtins
 import json
+import logging
 import secrets
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,9 +22,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.core.errors import CorruptSaveError, UnknownGameError
+from companion.core.errors import CorruptSaveError, StaleMoveError, UnknownGameError
 
-SCHEMA_VERSION = 1
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
 """Stored in ``PRAGMA user_version``; raise it (and add a migration) when the tables change."""
 
 PLAYING = "playing"
@@ -39,7 +43,8 @@ CREATE TABLE games (
     colours TEXT NOT NULL,
     status TEXT NOT NULL,
     created TEXT NOT NULL,
-    updated TEXT NOT NULL
+    updated TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE moves (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -52,7 +57,8 @@ CREATE TABLE moves (
 """
 
 _COLUMNS = {
-    "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated"],
+    "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated",
+              "version"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
 }
 
@@ -71,6 +77,8 @@ class GameRecord:
     status: str
     created: str
     updated: str
+    version: int = 0
+    """Raised by every change to the game's log (a move, an undo): a move chosen from an older one is stale."""
 
 
 def _now() -> str:
@@ -120,10 +128,28 @@ class GameStore:
                         if statement.strip():
                             tx.execute(statement)
                     tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        elif version < SCHEMA_VERSION:
+            self._migrate(version)
         for table, expected in _COLUMNS.items():
             found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             if found != expected:
                 raise CorruptSaveError(f"{self.path} has a damaged schema: table {table!r} has columns {found}")
+
+    def _migrate(self, version: int) -> None:
+        """Bring a file of an older schema up to date, after copying it aside (``<name>.v<N>.bak``)."""
+        backup = self.path.with_name(f"{self.path.name}.v{version}.bak")
+        with self._lock:
+            self._conn.execute("PRAGMA wal_checkpoint(FULL)")
+            if not backup.exists():
+                shutil.copy2(self.path, backup)
+            with self._transaction() as tx:
+                if tx.execute("PRAGMA user_version").fetchone()[0] != version:
+                    return  # another process migrated it meanwhile
+                if version == 1:  # schema 2: each game's version, so stale moves can be refused
+                    tx.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+                    tx.execute("UPDATE games SET version = (SELECT count(*) FROM moves WHERE game_id = games.id)")
+                tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        log.info("migrated %s from schema %d to %d (backup: %s)", self.path, version, SCHEMA_VERSION, backup)
 
     @property
     def _conn(self) -> sqlite3.Connection:
@@ -144,11 +170,18 @@ class GameStore:
         db.execute("COMMIT")
 
     @contextmanager
-    def _write(self, game_id: str) -> Iterator[sqlite3.Connection]:
-        """A locked transaction on an existing game, whose ``updated`` time it sets."""
+    def _write(self, game_id: str, expected: int | None = None) -> Iterator[sqlite3.Connection]:
+        """A locked transaction on an existing game, whose ``updated`` time it sets and whose version it raises.
+
+        With ``expected``, the game must still be at that version (else ``StaleMoveError``): another process
+        or device that changed it first wins, and this change is refused whole."""
         with self._lock, self._transaction() as db:
-            if db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id)).rowcount == 0:
+            row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
                 raise UnknownGameError(f"no saved game {game_id!r}")
+            if expected is not None and row[0] != expected:
+                raise StaleMoveError(row[0])
+            db.execute("UPDATE games SET updated = ?, version = version + 1 WHERE id = ?", (_now(), game_id))
             yield db
 
     def create(
@@ -164,7 +197,7 @@ class GameStore:
         now = _now()
         with self._lock, self._transaction() as db:
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
                 (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
                  json.dumps(dict(edition or {})), json.dumps(list(colours)), PLAYING, now, now),
             )
@@ -201,20 +234,53 @@ class GameStore:
             ).fetchall()
         return [(ply, text, bool(is_chance)) for ply, text, is_chance in rows]
 
-    def append(self, game_id: str, ply: int, text: str, is_chance: bool) -> None:
-        """Add one move to a game's log."""
-        with self._write(game_id) as db:
-            db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", (game_id, ply, text, int(is_chance), _now()))
+    def version(self, game_id: str) -> int:
+        """The game's version now (every change to its log raises it)."""
+        with self._lock:
+            row = self._conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no saved game {game_id!r}")
+        return int(row[0])
 
-    def truncate(self, game_id: str, ply: int) -> None:
-        """Delete the moves from ``ply`` on (for undo)."""
-        with self._write(game_id) as db:
+    def append(
+        self, game_id: str, ply: int, moves: Sequence[tuple[str, bool]], expected: int | None = None,
+        status: str | None = None,
+    ) -> int:
+        """Add ``moves`` (text, is_chance) to a game's log from ``ply`` on, in one transaction, and set its
+        ``status`` if given; the new version. ``StaleMoveError`` if the game is no longer at ``expected``."""
+        with self._write(game_id, expected) as db:
+            try:
+                db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                               [(game_id, ply + n, text, int(is_chance), _now()) for n, (text, is_chance) in enumerate(moves)])
+            except sqlite3.IntegrityError:  # those plies were written by someone else
+                raise StaleMoveError(self._version_in(db, game_id)) from None
+            if status is not None:
+                db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            return self._version_in(db, game_id)
+
+    def truncate(self, game_id: str, ply: int, expected: int | None = None) -> int:
+        """Delete the moves from ``ply`` on (for undo); the new version (``StaleMoveError`` as ``append``)."""
+        with self._write(game_id, expected) as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute("UPDATE games SET status = ? WHERE id = ?", (PLAYING, game_id))
+            return self._version_in(db, game_id)
+
+    def rewrite(self, game_id: str, moves: Sequence[tuple[str, bool]], expected: int | None = None) -> int:
+        """Replace a game's whole log (a log upgraded to today's notation); the new version."""
+        with self._write(game_id, expected) as db:
+            db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
+                           [(game_id, n, text, int(is_chance), _now()) for n, (text, is_chance) in enumerate(moves)])
+            return self._version_in(db, game_id)
 
     def set_status(self, game_id: str, status: str) -> None:
         """Record the game's status (``PLAYING`` or ``OVER``)."""
         with self._write(game_id) as db:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    @staticmethod
+    def _version_in(db: sqlite3.Connection, game_id: str) -> int:
+        return int(db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()[0])
 
     def close(self) -> None:
         """Close the file; calling it again does nothing."""
@@ -231,8 +297,8 @@ class GameStore:
     ) -> None:
         self.close()
 
-    def _record(self, row: tuple[str, ...]) -> GameRecord:
-        game_id, game, players, options, seed, edition, colours, status, created, updated = row
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        game_id, game, players, options, seed, edition, colours, status, created, updated, version = row
         try:
             player_list = json.loads(players)
             option_map = json.loads(options)
@@ -249,4 +315,4 @@ class GameStore:
         except ValueError as error:
             raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
         return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, tuple(colour_list),
-                          status, created, updated)
+                          status, created, updated, int(version))

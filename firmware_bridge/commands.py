@@ -42,24 +42,26 @@ class CommandRefused(CompanionError, ValueError):
 
 
 def press(session: Session, button: Button, rng: random.Random | None = None,
-          choice: str | None = None) -> list[Move]:
+          choice: str | None = None, version: int | None = None) -> list[Move]:
     """Carry out ``button`` on ``session``; return the moves it made (the session's new moves).
 
     DRAW and ROLL make the chance step the game waits for (picked with ``rng``, by default the
     OS's secure source); NEXT plays the end-turn move; UNDO takes back the last move; OK plays
-    ``choice``, the move shown on the tablet. Raises a ``CompanionError`` when refused.
+    ``choice``, the move shown on the tablet. ``version`` is the game's version the panel showed
+    when pressed: a press on an older one is refused (``StaleMoveError``). Raises a
+    ``CompanionError`` when refused.
     """
     if button in (Button.DRAW, Button.ROLL):
-        return _chance(session, button, rng or random.SystemRandom())
+        return _chance(session, button, rng or random.SystemRandom(), version)
     if button is Button.NEXT:
         if session.is_over:
             raise CommandRefused("the game is over")
-        return _play(session, END_TURN, f"{session.game.title} has no end-turn move; use the tablet")
+        return _play(session, END_TURN, f"{session.game.title} has no end-turn move; use the tablet", version)
     if button is Button.UNDO:
-        return [session.undo()]
+        return [session.undo(version)]
     if not choice:
         raise CommandRefused("choose a move on the tablet first, then press OK")
-    return session.play(choice)
+    return session.play(choice, version)
 
 
 def chance_kind(game: Game[Any, Any], state: Any) -> Button:
@@ -72,23 +74,24 @@ def chance_kind(game: Game[Any, Any], state: Any) -> Button:
     return Button.ROLL if verb in ROLL_VERBS else Button.DRAW
 
 
-def _chance(session: Session, button: Button, rng: random.Random) -> list[Move]:
+def _chance(session: Session, button: Button, rng: random.Random, version: int | None) -> list[Move]:
     game, state = session.game, session.state
     if session.is_over:
         raise CommandRefused("the game is over: there is nothing left to draw")
     if game.current_player(state) != CHANCE:
-        raise CommandRefused(f"nothing waits for {'a roll' if button is Button.ROLL else 'a draw'} now: "
-                             f"it is {session.players[game.current_player(state)]}'s turn")
+        names = [session.players[seat] for seat in game.deciders(state)]
+        whose = f"it is {names[0]}'s turn" if len(names) == 1 else f"{' and '.join(names)} are choosing"
+        raise CommandRefused(f"nothing waits for {'a roll' if button is Button.ROLL else 'a draw'} now: {whose}")
     wanted = chance_kind(game, state)
     if wanted is not button:
         raise CommandRefused("the game waits for a roll of the dice: press ROLL" if wanted is Button.ROLL
                              else "the game waits for a draw from the bag: press DRAW")
-    return session.play(game.sample_chance(state, rng))
+    return session.play(game.sample_chance(state, rng), version)
 
 
-def _play(session: Session, text: str, unknown: str) -> list[Move]:
+def _play(session: Session, text: str, unknown: str, version: int | None) -> list[Move]:
     try:
         move = session.game.parse_move(text)
     except MalformedInputError:
         raise CommandRefused(unknown) from None
-    return session.play(move)
+    return session.play(move, version)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import Move
 from companion.session import Session
 from firmware_bridge.commands import HOLD_BUTTONS, Button, press
@@ -51,6 +51,8 @@ class PanelController:
         self.choice: str | None = None
         self.message: dict[str, Any] = {"text": "", "ok": True}
         self.lights: Lights = NO_GAME
+        self.shown_version: int | None = None
+        """The version of the game the lights show: a physical press is chosen from it."""
         self._error_until = 0.0
         self._lock = threading.Lock()
         self._out = threading.Lock()  # one light update at a time, in order
@@ -89,6 +91,7 @@ class PanelController:
     def refresh(self) -> None:
         """Compute the lights again from the session and send them to every panel."""
         session = self.session
+        self.shown_version = None if session is None else session.version
         self._send(lights_for(session) if session is not None else NO_GAME)
 
     # ------------------------------------------------------------ presses
@@ -100,8 +103,10 @@ class PanelController:
         except Exception:
             log.exception("panel press %s failed", button)
 
-    def press(self, button: Button | str, kind: int = PRESS) -> dict[str, Any]:
-        """Carry out a press; returns ``{"ok", "text", "button"}`` as the tablet shows it."""
+    def press(self, button: Button | str, kind: int = PRESS, version: int | None = None) -> dict[str, Any]:
+        """Carry out a press; returns ``{"ok", "text", "button"}`` as the tablet shows it. ``version`` is the game's
+        version the pressing device showed (the virtual panel sends it); a physical panel's press is chosen from
+        the version its lights last showed. Refusals read as on any shared screen (nothing behind a screen)."""
         button = Button(button)
         session = self.session
         if button in HOLD_BUTTONS and kind != HOLD:
@@ -112,19 +117,22 @@ class PanelController:
         if session is None:
             return self._refuse(button, "no game is open on the tablet")
         rng = self.rng_for(session) if self.rng_for is not None else None
+        shown = self.shown_version if version is None else version
+        undone = session.undo_info()["move"]
         try:
-            moves = press(session, button, rng=rng, choice=self.choice)
+            moves = press(session, button, rng=rng, choice=self.choice, version=shown)
+        except IllegalMoveError as error:
+            return self._refuse(button, str(session.table_refusal(error)))
+        except StaleMoveError:
+            return self._refuse(button, "the table has moved on: look at the lights and press again")
         except CompanionError as error:
             return self._refuse(button, str(error))
         if button is Button.OK:
             self.choice = None
-        return self._say(button, True, self._describe(session, button, moves))
-
-    def _describe(self, session: Session, button: Button, moves: list[Move]) -> str:
         if button is Button.UNDO:
-            return f"took back: {moves[0]}"
+            return self._say(button, True, f"took back: {undone}")
         log_lines: list[str] = session.export(None)["log"]
-        return "; ".join(log_lines[-len(moves):]) if moves else ""
+        return self._say(button, True, "; ".join(log_lines[-len(moves):]) if moves else "")
 
     def _refuse(self, button: Button, reason: str) -> dict[str, Any]:
         self._error_until = time.monotonic() + self.error_seconds
@@ -147,6 +155,7 @@ class PanelController:
         """The session moved or undid (under its lock): show its new state."""
         if session is not self.session:
             return
+        self.shown_version = session.version
         lights = lights_for(session)
         if lights.status == OVER and self.lights.status != OVER and self.lights is not NO_GAME:
             self._start_show(lights)
@@ -201,7 +210,7 @@ class PanelController:
         return {"game": session.id if session is not None else None,
                 "title": session.game.title if session is not None else None,
                 "players": list(session.players) if session is not None else [], "lights": shown.to_json(),
-                "message": dict(self.message), "choice": self.choice,
+                "message": dict(self.message), "choice": self.choice, "version": self.shown_version,
                 "panels": [panel.status() for panel in self.panels],
                 "buttons": [button.value for button in Button],
                 "hold_buttons": sorted(button.value for button in HOLD_BUTTONS),

@@ -15,6 +15,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="samples", STREAM_HEARTBEAT_SECONDS=15.0,
+                            STREAM_SYNC_SECONDS=1.0,
                             PUBLIC_URL=None)
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -15,26 +15,39 @@ from companion.core.errors import (
     CorruptSaveError,
     IllegalMoveError,
     MalformedInputError,
+    StaleMoveError,
     UndoError,
     UnknownGameError,
 )
 from companion.games import find_game
+from companion.session import Session
 from web.table import get_table, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 STATUS = {IllegalMoveError: 422, MalformedInputError: 400, UnknownGameError: 404, UndoError: 409,
-          CorruptSaveError: 500}
+          StaleMoveError: 409, CorruptSaveError: 500}
+
+
+class VersionRequired(MalformedInputError):
+    """A move or undo that does not name the version of the game it was chosen from (HTTP 428)."""
 
 
 @bp.errorhandler(CompanionError)
 def companion_error(error: CompanionError) -> tuple[Response, int]:
-    """A refused request: the error's kind, the rule ID where there is one, and the reason."""
-    status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
+    """A refused request: the error's kind, the rule ID where there is one, and the reason. A stale move also
+    carries the game as it is now, so the device can show it at once."""
+    status = 428 if isinstance(error, VersionRequired) else next(
+        (code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
     body: dict[str, Any] = {"type": type(error).__name__, "reason": str(error)}
     if isinstance(error, IllegalMoveError):
         body.update(error.to_dict())
-    return jsonify(error=body), status
+    if not isinstance(error, StaleMoveError):
+        return jsonify(error=body), status
+    body["version"] = error.version
+    game_id = (request.view_args or {}).get("game_id")
+    fresh = public_game(get_table().session(game_id)) if isinstance(game_id, str) else None
+    return jsonify(error=body, game=fresh), status
 
 
 @bp.app_errorhandler(HTTPException)
@@ -51,6 +64,32 @@ def body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MalformedInputError("the request body must be a JSON object")
     return data
+
+
+def chosen_version(data: dict[str, Any]) -> int:
+    """The game version a move or undo was chosen from: ``"version"`` in the body, or an ``If-Match`` header."""
+    version = data.get("version")
+    if version is None and request.headers.get("If-Match"):
+        version = request.headers["If-Match"].strip().strip('"').removeprefix("W/").strip('"')
+    if version is None:
+        raise VersionRequired('name the version of the game the move was chosen from: {"move": ..., "version": N} '
+                              "(the game's \"version\"), or an If-Match header")
+    try:
+        number = int(version)
+    except (TypeError, ValueError):
+        raise MalformedInputError(f"version must be a whole number, not {version!r}") from None
+    if isinstance(version, bool) or number < 0:
+        raise MalformedInputError(f"version must be a whole number, not {version!r}")
+    return number
+
+
+def move_request() -> tuple[str, int]:
+    """The move text and the version it was chosen from: ``{"move": "bid 31 wheat", "version": 12}``."""
+    data = body()
+    text = data.get("move")
+    if not isinstance(text, str) or not text.strip():
+        raise MalformedInputError('give a move as {"move": "...", "version": N}')
+    return text.strip(), chosen_version(data)
 
 
 @bp.get("/games")
@@ -80,7 +119,7 @@ def create_game() -> tuple[Response, int]:
     game = str(data.get("game", "key-harvest"))
     session = get_table().new_game(game, [p.strip() for p in players], {str(k): str(v) for k, v in options.items()},
                                    colours)
-    return jsonify(public_game(session, get_table())), 201
+    return jsonify(public_game(session)), 201
 
 
 @bp.get("/games/options/<name>")
@@ -94,8 +133,7 @@ def game_options(name: str) -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    table = get_table()
-    return jsonify(public_game(table.session(game_id), table))
+    return jsonify(public_game(get_table().session(game_id)))
 
 
 @bp.delete("/games/<game_id>")
@@ -106,27 +144,30 @@ def delete_game(game_id: str) -> tuple[str, int]:
 
 @bp.post("/games/<game_id>/moves")
 def play_move(game_id: str) -> Response:
-    """Play one move: plain text (``bid 31 wheat``) or ``{"move": "bid 31 wheat"}``."""
-    if request.mimetype == "application/json":
-        text = body().get("move")
-    else:
-        text = request.get_data(as_text=True)
-    if not isinstance(text, str) or not text.strip():
-        raise MalformedInputError('give a move as text, or as {"move": "..."}')
-    table = get_table()
-    session = table.session(game_id)
-    before = len(session.history)
-    session.play(text.strip())
-    game = public_game(session, table)
+    """Play one move from the shared table: ``{"move": "bid 31 wheat", "version": 12}``. A move chosen from an
+    older version is refused (409, with the game now); a refusal whose reason lies behind a screen reads
+    "not possible: check your screen" (the player's own page gives the reason)."""
+    text, version = move_request()
+    session = get_table().session(game_id)
+    with session.lock:
+        before = len(session.history)
+        try:
+            session.play(text, version)
+        except IllegalMoveError as error:
+            raise session.table_refusal(error) from None
+        game = public_game(session)
     return jsonify(played=game["log"][before:], game=game)
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    table = get_table()
-    session = table.session(game_id)
-    session.undo()
-    return jsonify(game=public_game(session, table))
+    """Take back the last move: ``{"version": 12}`` (the version whose Undo button was pressed)."""
+    version = chosen_version(body())
+    session = get_table().session(game_id)
+    with session.lock:
+        undone = session.undo_info()["move"]
+        session.undo(version)
+        return jsonify(undone=undone, game=public_game(session))
 
 
 @bp.get("/games/<game_id>/score")
@@ -175,16 +216,38 @@ def seats(game_id: str) -> Response:
                           for (seat, name), token in zip(enumerate(session.players), tokens)])
 
 
+def private_view(session: Session, seat: int) -> dict[str, Any]:
+    """One seat's own view (its screen, its hidden draws), its legal moves when it is to decide (at a simultaneous
+    step: its own choices) and the version they were computed from."""
+    game = session.game
+    with session.lock:
+        state = session.state
+        mine = seat in game.deciders(state)
+        legal = [str(m) for m in game.legal_moves(state) if game.seat_of(state, m) == seat] if mine else []
+        return {"seat": seat, "name": session.players[seat], "version": session.version, "view": session.view(seat),
+                "log": session.export(seat)["log"], "deciding": mine, "legal": legal}
+
+
 @bp.get("/games/<game_id>/private/<token>")
 def private(game_id: str, token: str) -> Response:
-    """One seat's own view (its screen, its hidden draws) and its legal moves when it is to decide."""
+    table = get_table()
+    session = table.session(game_id)
+    return jsonify(private_view(session, table.seat_of(session, token)))
+
+
+@bp.post("/games/<game_id>/private/<token>/moves")
+def private_move(game_id: str, token: str) -> Response:
+    """Play one of this seat's moves from its own page: ``{"move": ..., "version": N}``; a refusal gives the precise
+    reason (this page may know what is behind the seat's screen)."""
+    text, version = move_request()
     table = get_table()
     session = table.session(game_id)
     seat = table.seat_of(session, token)
-    game, state = session.game, session.state
-    mine = game.current_player(state) == seat
-    return jsonify(seat=seat, name=session.players[seat], view=session.view(seat),
-                   log=session.export(seat)["log"], legal=[str(m) for m in game.legal_moves(state)] if mine else [])
+    with session.lock:
+        before = len(session.history)
+        session.play(text, version, seat=seat)
+        mine = private_view(session, seat)
+        return jsonify(played=mine["log"][before:], private=mine, game=public_game(session))
 
 
 @bp.get("/games/<game_id>/stream")
@@ -194,18 +257,25 @@ def stream(game_id: str) -> Response:
     session = table.session(game_id)
     inbox = table.listen(game_id)
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
-    first = {"event": "update", "version": table.version(game_id), "game": public_game(session, table)}
+    tick = min(heartbeat, float(current_app.config["STREAM_SYNC_SECONDS"]))
+    first = {"event": "update", "version": session.version, "game": public_game(session)}
 
     def events() -> Iterator[str]:
+        quiet = 0.0
         try:
             yield ": connected\n\n"
             yield sse(first)
             while True:
                 try:
-                    update = inbox.get(timeout=heartbeat)
+                    update = inbox.get(timeout=tick)
                 except queue.Empty:
-                    yield ": heartbeat\n\n"
+                    table.refresh(game_id)  # moves stored by another process reach the inbox
+                    quiet += tick
+                    if quiet >= heartbeat:
+                        quiet = 0.0
+                        yield ": heartbeat\n\n"
                     continue
+                quiet = 0.0
                 yield sse(update)
                 if update["event"] == "deleted":
                     return

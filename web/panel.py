@@ -150,7 +150,8 @@ def follow() -> Response:
 
 @bp.post("/api/panel/press")
 def press() -> Response:
-    """A button of the virtual panel: ``{"button": "DRAW", "kind": "press"|"hold", "game": ID?}``."""
+    """A button of the virtual panel: ``{"button": "DRAW", "kind": "press"|"hold", "game": ID?, "version": N?}``
+    (``version``: the game's version the page showed; a press on an older one is refused)."""
     data = _body()
     try:
         button = Button(str(data.get("button", "")).upper())
@@ -161,9 +162,12 @@ def press() -> Response:
     kind = data.get("kind", "press")
     if kind not in kinds:
         raise MalformedInputError("kind is 'press' or 'hold'")
+    version = data.get("version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise MalformedInputError("version is the game's version number")
     _follow_from(data)
     service = get_panel()
-    result = service.controller.press(button, kinds[kind])
+    result = service.controller.press(button, kinds[kind], version)
     return jsonify(result=result, panel=service.state())
 
 

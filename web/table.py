@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from companion.core.errors import UnknownGameError
-from companion.core.game import CHANCE, TERMINAL, Move
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Move
 from companion.session import Session
 from companion.store import GameStore
 
@@ -30,7 +30,6 @@ class Table:
         """The folder new games read the table's installed data from (layouts, data packs)."""
         self._sessions: dict[str, Session] = {}
         self._listeners: dict[str, list[queue.Queue[dict[str, Any]]]] = {}
-        self._versions: dict[str, int] = {}
         self._lock = threading.Lock()
         self.on_change: list[Callable[[Session], None]] = []
         """Told when a game is created or opened and after its every move or undo (the panel follows it)."""
@@ -48,29 +47,44 @@ class Table:
         return session
 
     def session(self, game_id: str) -> Session:
-        """The open session of ``game_id`` (opened from the store on first use)."""
+        """The open session of ``game_id`` (opened from the store on first use), caught up with any moves another
+        process stored meanwhile (its listeners hear of them)."""
         with self._lock:
             session = self._sessions.get(game_id)
             if session is None:
                 session = Session.open(self.store, game_id)
                 self._attach(session)
-            return session
+                return session
+        session.sync()
+        return session
+
+    def refresh(self, game_id: str) -> None:
+        """Catch an open game up with the store (a stream's tick): another process may have moved."""
+        with self._lock:
+            session = self._sessions.get(game_id)
+        if session is not None:
+            try:
+                session.sync()
+            except UnknownGameError:  # deleted by another process
+                self._forget(game_id)
 
     def delete(self, game_id: str) -> None:
         self.store.get(game_id)
+        self._forget(game_id)
+        self.store.delete(game_id)
+
+    def _forget(self, game_id: str) -> None:
         with self._lock:
             self._sessions.pop(game_id, None)
             for listener in self._listeners.pop(game_id, []):
                 listener.put({"event": "deleted", "version": -1})
-        self.store.delete(game_id)
 
     def version(self, game_id: str) -> int:
-        """How many changes the game has seen since it was opened (for clients to skip stale updates)."""
-        return self._versions.get(game_id, 0)
+        """The stored game's version (every move and undo raises it; clients skip older updates)."""
+        return self.session(game_id).version
 
     def _attach(self, session: Session) -> None:
         self._sessions[session.id] = session
-        self._versions.setdefault(session.id, 0)
         session.subscribe(self._changed)
         for hook in list(self.on_change):
             hook(session)
@@ -94,11 +108,10 @@ class Table:
         for hook in list(self.on_change):
             hook(session)
         with self._lock:
-            self._versions[session.id] = self._versions.get(session.id, 0) + 1
             inboxes = list(self._listeners.get(session.id, []))
             if not inboxes:  # nobody is watching: no need to build the update
                 return
-            update = {"event": "update", "version": self._versions[session.id], "game": public_game(session, self)}
+            update = {"event": "update", "version": session.version, "game": public_game(session)}
             for inbox in inboxes:
                 inbox.put(update)
 
@@ -120,24 +133,30 @@ class Table:
         return hmac.new(seed.encode(), f"{game_id}:seat:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def public_game(session: Session, table: Table | None = None) -> dict[str, Any]:
-    """What the shared table may show: no screen, no hidden draw, no seed before the end."""
-    game, state = session.game, session.state
-    who = game.current_player(state)
-    return {
-        "id": session.id,
-        "game": game.name,
-        "title": game.title,
-        "players": list(session.players),
-        "colours": list(session.colours),
-        "status": session.status,
-        "version": table.version(session.id) if table else 0,
-        "to_move": "chance" if who == CHANCE else None if who == TERMINAL else who,
-        "view": session.view(None),
-        "log": session.export(None)["log"],
-        "warnings": game.data_warnings(),
-        "choices": [str(move) for move in game.public_moves(state)],
-    }
+def public_game(session: Session) -> dict[str, Any]:
+    """What the shared table may show: a function of public information only (no screen, no hidden draw, no seed
+    before the end; tests/test_hidden_information.py compares it across states that differ only in hidden things).
+    ``version`` is what a move chosen from this view must name."""
+    game = session.game
+    with session.lock:
+        state = session.state
+        who = game.current_player(state)
+        return {
+            "id": session.id,
+            "game": game.name,
+            "title": game.title,
+            "players": list(session.players),
+            "colours": list(session.colours),
+            "status": session.status,
+            "version": session.version,
+            "to_move": {CHANCE: "chance", TERMINAL: None, SIMULTANEOUS: "together"}.get(who, who),
+            "deciders": list(game.deciders(state)),
+            "view": session.view(None),
+            "log": session.export(None)["log"],
+            "warnings": game.data_warnings(),
+            "choices": [str(move) for move in game.public_moves(state)],
+            "undo": session.undo_info(),
+        }
 
 
 def setup_state(session: Session) -> Any:

@@ -28,6 +28,10 @@ SIMULTANEOUS = -3
 to choose; each move names its seat, ``seat_of``). The choices are revealed together once all are made."""
 
 
+SCREEN_RULE = "SCREEN"
+"""Rule ID of a refusal on a shared screen whose reason lies behind a player's screen (``table_refusal``)."""
+
+
 class Move:
     """Base of every game's moves: frozen values whose ``str()`` is their text notation.
 
@@ -193,7 +197,19 @@ class Game(ABC, Generic[S, M]):
         out; the core refuses those with its reason when played. The default is
         ``legal_moves``, for a game whose decider hides nothing that changes their moves.
         """
-        return [] if self.current_player(state) in (CHANCE, TERMINAL) else self.legal_moves(state)
+        return [] if self.current_player(state) in (CHANCE, TERMINAL, SIMULTANEOUS) else self.legal_moves(state)
+
+    def table_refusal(self, state: S, move: M, error: IllegalMoveError) -> IllegalMoveError:
+        """``error`` as a shared screen may show it. A move the table was offered (``public_moves``) can only be
+        refused for what is behind a screen, so its reason would tell it: the table reads a generic sentence and
+        the player's own page gives the reason. Any other refusal depends on public information only (each game's
+        ``validate`` checks the public conditions first) and is shown as it is. At a simultaneous step the choices
+        are secret: they are made on the players' own pages."""
+        if self.current_player(state) == SIMULTANEOUS:
+            return IllegalMoveError(SCREEN_RULE, "Each player makes this choice in secret, on their own page.", str(move))
+        if move in self.public_moves(state):
+            return IllegalMoveError(SCREEN_RULE, "Not possible: check your screen.", str(move))
+        return error
 
     def setup_guide(self, state: S) -> dict[str, Any] | None:
         """What to lay out on the table once the setup draws are made (``state`` is the state when

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.core.errors import CorruptSaveError, UnknownGameError
+from companion.core.errors import CorruptSaveError, StaleMoveError, UnknownGameError
 from companion.store import OVER, PLAYING, SCHEMA_VERSION, GameStore
 
 
@@ -34,7 +34,8 @@ def test_unknown_id(store: GameStore) -> None:
     for call in (
         lambda: store.get("nope"),
         lambda: store.moves("nope"),
-        lambda: store.append("nope", 0, "draw", False),
+        lambda: store.append("nope", 0, [("draw", False)]),
+        lambda: store.version("nope"),
         lambda: store.truncate("nope", 0),
         lambda: store.set_status("nope", OVER),
         lambda: store.delete("nope"),
@@ -46,15 +47,48 @@ def test_unknown_id(store: GameStore) -> None:
 def test_moves_append_truncate(store: GameStore) -> None:
     game_id = store.create("toy", ["Ann", "Bob"], {}, "x")
     assert store.moves(game_id) == []
-    store.append(game_id, 0, "token 3", True)
-    store.append(game_id, 1, "draw", False)
-    store.append(game_id, 2, "token 5", True)
+    assert store.append(game_id, 0, [("token 3", True)]) == 1
+    assert store.append(game_id, 1, [("draw", False), ("token 5", True)]) == 2
     assert store.moves(game_id) == [(0, "token 3", True), (1, "draw", False), (2, "token 5", True)]
-    with pytest.raises(sqlite3.IntegrityError):
-        store.append(game_id, 2, "stop", False)
+    with pytest.raises(StaleMoveError):  # ply 2 was written already: the whole batch is refused
+        store.append(game_id, 2, [("stop", False), ("token 1", True)])
     assert len(store.moves(game_id)) == 3
     store.truncate(game_id, 1)
     assert store.moves(game_id) == [(0, "token 3", True)]
+
+
+def test_a_change_from_an_older_version_is_refused_whole(store: GameStore) -> None:
+    game_id = store.create("toy", ["Ann", "Bob"], {}, "x")
+    assert store.version(game_id) == 0
+    assert store.append(game_id, 0, [("token 3", True)], expected=0) == 1
+    with pytest.raises(StaleMoveError) as stale:
+        store.append(game_id, 1, [("draw", False), ("token 4", True)], expected=0)
+    assert stale.value.version == 1
+    with pytest.raises(StaleMoveError):
+        store.truncate(game_id, 0, expected=0)
+    assert store.moves(game_id) == [(0, "token 3", True)] and store.version(game_id) == 1
+    assert store.truncate(game_id, 0, expected=1) == 2
+
+
+def test_a_schema_1_file_is_backed_up_and_migrated(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as raw:  # the schema of the previous release, with one game of 2 moves
+        raw.executescript(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL, options TEXT NOT NULL,"
+            " seed TEXT NOT NULL, edition TEXT NOT NULL, colours TEXT NOT NULL, status TEXT NOT NULL,"
+            " created TEXT NOT NULL, updated TEXT NOT NULL);"
+            "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, ply INTEGER NOT NULL,"
+            " text TEXT NOT NULL, is_chance INTEGER NOT NULL, created TEXT NOT NULL, PRIMARY KEY (game_id, ply));"
+            "INSERT INTO games VALUES ('g1', 'toy', '[\"A\", \"B\"]', '{}', 's', '{}', '[]', 'playing', 't', 't');"
+            "INSERT INTO moves VALUES ('g1', 0, 'token 3', 1, 't'), ('g1', 1, 'draw', 0, 't');"
+            "PRAGMA user_version=1;"
+        )
+    with GameStore(db_path) as store:
+        assert store.get("g1").version == 2
+        assert store.moves("g1") == [(0, "token 3", True), (1, "draw", False)]
+    backup = db_path.with_name(db_path.name + ".v1.bak")
+    with sqlite3.connect(backup) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+        assert raw.execute("SELECT count(*) FROM moves").fetchone() == (2,)
 
 
 def test_status_and_updated(store: GameStore) -> None:
@@ -66,7 +100,7 @@ def test_status_and_updated(store: GameStore) -> None:
 
 def test_list_newest_first_and_delete(store: GameStore) -> None:
     ids = [store.create("toy", ["Ann", "Bob"], {}, str(n)) for n in range(4)]
-    store.append(ids[1], 0, "token 1", True)
+    store.append(ids[1], 0, [("token 1", True)])
     assert [record.id for record in store.list()] == ids[::-1]
     store.delete(ids[1])
     assert [record.id for record in store.list()] == [ids[3], ids[2], ids[0]]
@@ -78,7 +112,7 @@ def test_list_newest_first_and_delete(store: GameStore) -> None:
 
 def test_writes_are_committed(store: GameStore, db_path: Path) -> None:
     game_id = store.create("toy", ["Ann", "Bob"], {}, "x")
-    store.append(game_id, 0, "token 2", True)
+    store.append(game_id, 0, [("token 2", True)])
     with GameStore(db_path) as other:
         assert other.get(game_id).players == ("Ann", "Bob")
         assert other.moves(game_id) == [(0, "token 2", True)]
@@ -150,7 +184,7 @@ def test_shared_between_threads(store: GameStore) -> None:
     def play(n: int) -> None:
         game_id = store.create("toy", [f"P{n}", "Q"], {}, str(n))
         for ply in range(20):
-            store.append(game_id, ply, "draw", False)
+            store.append(game_id, ply, [("draw", False)], expected=ply)
 
     threads = [threading.Thread(target=play, args=(n,)) for n in range(8)]
     for thread in threads:

@@ -1,5 +1,6 @@
 """The virtual panel through the web service: presses, the lights' state, the live stream, back ends."""
 
+from tests.web.apikit import post_move
 from __future__ import annotations
 
 import json
@@ -68,9 +69,9 @@ def test_draw_by_button_refills_the_office_through_the_api(app: Flask, client: F
     gid = Session.new(table.store, "key-harvest", ["Alice", "Bob"], seed="draw-button").id  # known draws
     session = table.session(gid)  # opened by the service: the panel follows it
     bid = next(str(m) for m in session.game.legal_moves(session.state) if str(m).startswith("bid "))
-    assert client.post(f"/api/games/{gid}/moves", json={"move": bid}).status_code == 200
+    assert post_move(client, gid, bid).status_code == 200
     while client.get(f"/api/games/{gid}").get_json()["to_move"] != "chance":
-        client.post(f"/api/games/{gid}/moves", json={"move": "done"})
+        post_move(client, gid, "done")
     assert None in client.get(f"/api/games/{gid}").get_json()["view"]["land_office"]
     assert client.get("/api/panel").get_json()["lights"]["status"] == "draw"
     result = press(client, "DRAW")
@@ -93,7 +94,7 @@ def test_a_refused_press_says_why_and_changes_nothing(client: FlaskClient) -> No
 
 def test_undo_from_the_virtual_panel_needs_the_hold(client: FlaskClient) -> None:
     game = new_game(client)
-    client.post(f"/api/games/{game['id']}/moves", json={"move": "end"})
+    post_move(client, game["id"], "end")
     short = press(client, "UNDO")
     assert short["result"]["ok"] and "keep holding UNDO" in short["result"]["text"]
     assert client.get(f"/api/games/{game['id']}").get_json()["to_move"] != game["to_move"]

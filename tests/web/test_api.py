@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.web.apikit import post_move, post_undo
 from web.table import get_table
 
 
@@ -85,12 +86,12 @@ def test_options_chosen_at_creation_are_kept(client: FlaskClient) -> None:
 
 def test_a_legal_move_is_played_and_logged(client: FlaskClient, game: dict[str, Any]) -> None:
     bid = next(m for m in legal_for(client, game) if m.startswith("bid"))
-    response = client.post(f"/api/games/{game['id']}/moves", json={"move": bid})
+    response = post_move(client, game["id"], bid)
     assert response.status_code == 200
     data = response.get_json()
     assert data["played"] == [bid]
     assert data["game"]["view"]["pending"]["kind"] == "bid"
-    as_text = client.post(f"/api/games/{game['id']}/moves", data="done", content_type="text/plain")
+    as_text = post_move(client, game["id"], "done")
     assert as_text.status_code == 200
     played = as_text.get_json()["played"]
     assert played[0] == "done"
@@ -101,7 +102,7 @@ def test_a_legal_move_is_played_and_logged(client: FlaskClient, game: dict[str, 
 def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(client: FlaskClient,
                                                                        game: dict[str, Any]) -> None:
     before = client.get(f"/api/games/{game['id']}").get_json()
-    response = client.post(f"/api/games/{game['id']}/moves", json={"move": "add wheat"})
+    response = post_move(client, game["id"], "add wheat")
     assert response.status_code == 422
     error = response.get_json()["error"]
     assert error["rule"] == "R-D4" and error["move"] == "add wheat" and "fixed" in error["reason"]
@@ -110,8 +111,11 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(client: Fl
 
 
 @pytest.mark.parametrize("payload,content_type", [
-    ("", "text/plain"), ("fly away", "text/plain"), (json.dumps({"move": 3}), "application/json"),
-    (json.dumps({"nomove": "end"}), "application/json"), ("[1, 2]", "application/json"),
+    ("", "text/plain"), ("end", "text/plain"), (json.dumps({"move": 3, "version": 0}), "application/json"),
+    (json.dumps({"nomove": "end", "version": 0}), "application/json"), ("[1, 2]", "application/json"),
+    (json.dumps({"move": "fly away", "version": 0}), "application/json"),
+    (json.dumps({"move": "end", "version": "latest"}), "application/json"),
+    (json.dumps({"move": "end", "version": True}), "application/json"),
 ])
 def test_malformed_moves_are_400(client: FlaskClient, game: dict[str, Any], payload: str, content_type: str) -> None:
     response = client.post(f"/api/games/{game['id']}/moves", data=payload, content_type=content_type)
@@ -121,12 +125,12 @@ def test_malformed_moves_are_400(client: FlaskClient, game: dict[str, Any], payl
 
 def test_undo_takes_back_a_move_but_never_a_draw(client: FlaskClient, game: dict[str, Any]) -> None:
     url = f"/api/games/{game['id']}"
-    refused = client.post(f"{url}/undo")  # the last step was a setup draw
+    refused = post_undo(client, game["id"])  # the last step was a setup draw
     assert refused.status_code == 409 and "draw" in refused.get_json()["error"]["reason"]
     harvest = next(m for m in legal_for(client, game) if m.startswith("play"))
     before = client.get(url).get_json()
-    client.post(f"{url}/moves", json={"move": harvest})
-    undone = client.post(f"{url}/undo")
+    post_move(client, game["id"], harvest)
+    undone = post_undo(client, game["id"])
     assert undone.status_code == 200
     assert undone.get_json()["game"]["view"] == before["view"]
 
@@ -134,7 +138,7 @@ def test_undo_takes_back_a_move_but_never_a_draw(client: FlaskClient, game: dict
 def test_unknown_games_are_404_everywhere(client: FlaskClient) -> None:
     for method, path in [("get", ""), ("delete", ""), ("post", "/moves"), ("post", "/undo"), ("get", "/score"),
                          ("get", "/seats"), ("get", "/stream"), ("get", "/private/abc")]:
-        response = getattr(client, method)(f"/api/games/nope{path}", json={"move": "end"})
+        response = getattr(client, method)(f"/api/games/nope{path}", json={"move": "end", "version": 0})
         assert response.status_code == 404, (method, path)
         assert response.get_json()["error"]["type"] == "UnknownGameError"
 
@@ -215,13 +219,13 @@ def test_stream_sends_the_game_then_every_change(client: FlaskClient, game: dict
     chunks = iter(response.response)
     first = read_event(chunks)
     assert first["game"]["log"] == game["log"]
-    other_device = client.post(f"{url}/moves", json={"move": "end"})
+    other_device = post_move(client, game["id"], "end")
     assert other_device.status_code == 200
     update = read_event(chunks)
     assert update["version"] == first["version"] + 1
     assert update["game"]["view"]["active"] != game["view"]["active"]
-    client.post(f"{url}/moves", json={"move": "add wheat"})  # refused: no update is sent
-    client.post(f"{url}/moves", json={"move": "end"})
+    post_move(client, game["id"], "add wheat")  # refused: no update is sent
+    post_move(client, game["id"], "end")
     assert read_event(chunks)["version"] == first["version"] + 2
     response.close()
 

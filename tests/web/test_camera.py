@@ -1,6 +1,7 @@
 """The camera page's endpoints: frames with outlines, the codes, the board read and scored, the
 disagreements with a tracked game, the scan station; a missing camera leaves the service running."""
 
+from tests.web.apikit import post_move
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -154,7 +155,7 @@ def test_the_scan_station_offers_the_moves_naming_the_tile_shown(tmp_path: Path)
     assert offer["code"] == f"KH:F:{label}:U" and offer["moves"]
     assert bid in offer["moves"] and all(label in move.split() for move in offer["moves"])
     assert client.get("/camera/station").get_json()["offer"]["moves"] == []  # no game chosen: named, no moves
-    played = client.post(f"/api/games/{game['id']}/moves", json={"move": offer["moves"][0]})
+    played = post_move(client, game["id"], offer["moves"][0])
     assert played.status_code == 200
 
 

@@ -35,7 +35,7 @@ def test_serve_plays_a_move_and_streams_it_live(server: int) -> None:
 
     first = next_event()
     started = time.perf_counter()
-    status, _ = request(server, "POST", f"/api/games/{game['id']}/moves", {"move": "end"})
+    status, _ = request(server, "POST", f"/api/games/{game['id']}/moves", {"move": "end", "version": game["version"]})
     update = next_event()
     elapsed = time.perf_counter() - started
     assert status == 200 and update["version"] == first["version"] + 1  # type: ignore[operator]

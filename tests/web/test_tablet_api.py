@@ -1,5 +1,6 @@
 """The API behind the tablet's touch flows, setup guide and scoring screen (docs/api.md)."""
 
+from tests.web.apikit import post_move
 from __future__ import annotations
 
 import random
@@ -43,7 +44,7 @@ def test_the_public_game_offers_the_deciders_moves_without_telling_their_stones(
     mine = private["view"]["players"][seat]["stones"]
     missing = next(crop for crop in CROPS if not mine[crop])
     before = client.get(f"/api/games/{game['id']}").get_json()
-    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": f"bid {office[0]} {missing}"})
+    refused = post_move(client, game["id"], f"bid {office[0]} {missing}")
     assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "R-D3"
     after = client.get(f"/api/games/{game['id']}").get_json()
     assert after["log"] == before["log"] and after["choices"] == before["choices"]
@@ -54,7 +55,7 @@ def test_choices_follow_the_pending_decision_and_vanish_at_the_end(app: Flask, c
     office = next(label for label in game["view"]["land_office"] if label)
     seat = game["to_move"]
     crop = next(c for c in CROPS if private_of(client, game["id"], seat)["view"]["players"][seat]["stones"][c])
-    played = client.post(f"/api/games/{game['id']}/moves", json={"move": f"bid {office} {crop}"}).get_json()["game"]
+    played = post_move(client, game["id"], f"bid {office} {crop}").get_json()["game"]
     assert played["view"]["pending"]["kind"] == "bid"
     screens = [private_of(client, game["id"], s)["view"]["players"][s]["stones"] for s in range(len(game["players"]))]
     behind = {f"add {c}" for c in CROPS if any(stones[c] for stones in screens)}  # the table may rule out the rest
@@ -86,7 +87,7 @@ def test_the_setup_guide_names_each_piece_for_three_players(client: FlaskClient,
 
 def test_the_setup_guide_stays_the_setup_after_moves(client: FlaskClient, game: dict[str, Any]) -> None:
     before = client.get(f"/api/games/{game['id']}/setup").get_json()
-    assert client.post(f"/api/games/{game['id']}/moves", json={"move": "end"}).status_code == 200
+    assert post_move(client, game["id"], "end").status_code == 200
     assert client.get(f"/api/games/{game['id']}/setup").get_json() == before
 
 

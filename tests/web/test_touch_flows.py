@@ -44,7 +44,8 @@ class Api:
         return data
 
     def play(self, move: str) -> dict[str, Any]:
-        answer = self.request.post(self.path + "/moves", data={"move": move})
+        version = self.request.get(self.path).json()["version"]
+        answer = self.request.post(self.path + "/moves", data={"move": move, "version": version})
         assert answer.ok, (move, answer.text())
         data: dict[str, Any] = answer.json()
         return data

@@ -69,6 +69,10 @@ export const en = {
   play: "Play",
   undo: "Undo",
   undone: "The last move was taken back.",
+  undone_move: "Taken back: {move}",
+  undo_names: "Undo: take back {move}",
+  undo_confirm: "Take back {move}?",
+  moved_on: "The table has moved on: look at the table again and choose anew.",
 
   // table: pending decisions (spec 9.7)
   pending_harvest: "{name} is harvesting a group: harvest another tile of it, or say done.",
@@ -568,6 +572,10 @@ export const de = {
   play: "Ausführen",
   undo: "Rückgängig",
   undone: "Der letzte Zug wurde zurückgenommen.",
+  undone_move: "Zurückgenommen: {move}",
+  undo_names: "Rückgängig: {move} zurücknehmen",
+  undo_confirm: "{move} zurücknehmen?",
+  moved_on: "Am Tisch ist inzwischen etwas passiert: schaut noch einmal hin und wählt neu.",
 
   // table: pending decisions (spec 9.7)
   pending_harvest: "{name} erntet eine Gruppe: ein weiteres Feldplättchen davon ernten oder „done“.",

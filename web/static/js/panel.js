@@ -67,6 +67,7 @@ let gameId = root ? root.dataset.gameId || "" : "";
 let holdSeconds = 1;
 let holdButtons = ["UNDO"];
 let built = false;
+let shownVersion = null; // the game's version these lights show: a press names it (a stale press is refused)
 
 function light(el, colour) {
   el.style.background = colour;
@@ -92,7 +93,9 @@ function say(text, ok) {
 
 async function press(button, kind) {
   try {
-    const data = await post("/api/panel/press", { button, kind, game: gameId || undefined });
+    const data = await post("/api/panel/press", {
+      button, kind, game: gameId || undefined, version: shownVersion === null ? undefined : shownVersion,
+    });
     render(data.panel);
   } catch (error) {
     say(error.message, false);
@@ -136,6 +139,7 @@ function buildButtons(state) {
 function render(state) {
   if (!built) buildButtons(state);
   if (state.game) gameId = state.game;
+  shownVersion = state.version === undefined ? null : state.version;
   $("panel-game").textContent = state.game
     ? t("game", { title: state.title, players: state.players.join(", ") }) : t("no_game");
   const link = $("panel-table-link");

@@ -244,7 +244,7 @@ export function runSeatPage(renderSeat) {
     const button = event.target.closest("button[data-move]");
     if (!button) return;
     for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
-    const answer = await api("POST", gamePath(gameId, "/moves"), { move: button.dataset.move });
+    const answer = await api("POST", `${path}/moves`, { move: button.dataset.move, version: last ? last.version : null });
     if (answer.ok) {
       clearError();
       showPlayed(answer.data.played);
@@ -279,20 +279,34 @@ export function runTablePage(render, createFlow) {
       fill("played");
     }
     shown = game.version;
+    undo = game.undo || undo;
     render(game);
     flows.render(game);
+    enable();
   };
   const controls = ["move", "play", "undo"].map(byId);
+  let undo = { possible: false, move: null };
+  const enable = () => {
+    controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
+    const button = byId("undo");
+    button.disabled = button.disabled || !undo.possible;
+    button.title = undo.possible ? t("undo_names", { move: undo.move }) : (undo.reason || "");
+  };
+  // Every move and undo names the version on screen: if the table moved on meanwhile (another device, a
+  // double tap), the service refuses it (409) and answers the game as it is now, which is shown at once.
   const send = async (path, body) => {
     controls.forEach((control) => { control.disabled = true; }); // no double taps
-    const answer = await api("POST", gamePath(gameId, path), body);
-    controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
+    const answer = await api("POST", gamePath(gameId, path), { ...body, version: shown });
     if (!answer.ok) {
-      showError(answer.data);
+      if (answer.status === 409 && answer.data.game) show(answer.data.game);
+      enable();
+      showError(answer.status === 409 && answer.data.error && answer.data.error.type === "StaleMoveError"
+        ? { error: { reason: t("moved_on") } } : answer.data);
       return null;
     }
     clearError();
     show(answer.data.game);
+    enable();
     return answer.data;
   };
   const play = async (text) => {
@@ -310,7 +324,9 @@ export function runTablePage(render, createFlow) {
     input.focus();
   });
   byId("undo").addEventListener("click", async () => {
-    if (await send("/undo")) showPlayed([t("undone")]);
+    if (!undo.possible || !window.confirm(t("undo_confirm", { move: undo.move }))) return;
+    const answer = await send("/undo", {});
+    if (answer) showPlayed([t("undone_move", { move: answer.undone })]);
   });
   follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
   api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));

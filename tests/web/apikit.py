@@ -1,0 +1,33 @@
+"""Posting moves and undos through the JSON API as a device does: naming the version it shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+
+def version_of(client: FlaskClient, game_id: str) -> int:
+    """The game's version now, as a device that just fetched the game shows it."""
+    version: int = client.get(f"/api/games/{game_id}").get_json()["version"]
+    return version
+
+
+def post_move(client: FlaskClient, game_id: str, move: str, version: int | None = None) -> TestResponse:
+    """POST a move from the shared table, chosen from ``version`` (default: the version now)."""
+    chosen = version_of(client, game_id) if version is None else version
+    return client.post(f"/api/games/{game_id}/moves", json={"move": move, "version": chosen})
+
+
+def post_undo(client: FlaskClient, game_id: str, version: int | None = None) -> TestResponse:
+    chosen = version_of(client, game_id) if version is None else version
+    return client.post(f"/api/games/{game_id}/undo", json={"version": chosen})
+
+
+def played(client: FlaskClient, game_id: str, move: str) -> dict[str, Any]:
+    """Play ``move`` (it must be accepted); the game after it."""
+    answer = post_move(client, game_id, move)
+    assert answer.status_code == 200, answer.get_json()
+    game: dict[str, Any] = answer.get_json()["game"]
+    return game
