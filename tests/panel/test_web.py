@@ -1,6 +1,5 @@
 """The virtual panel through the web service: presses, the lights' state, the live stream, back ends."""
 
-from tests.web.apikit import post_move
 from __future__ import annotations
 
 import json
@@ -17,6 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.core.errors import MalformedInputError
 from companion.session import Session
 from web import create_app
+from tests.web.apikit import post_move
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:

@@ -22,3 +22,15 @@ def sends_move(page: Any, click: Any) -> dict[str, Any]:
     data: dict[str, Any] = answer.value.json()
     data["status"] = answer.value.status
     return data
+
+
+def accept_dialogs(page: Any) -> list[str]:
+    """Accept every confirmation the page asks (Undo asks one, naming the move); the list of their messages."""
+    messages: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        messages.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return messages

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.web.pagekit import accept_dialogs
 
 def test_a_table_in_the_browser(server: int, browser: Any, shots: Path) -> None:
     base = f"http://127.0.0.1:{server}"
@@ -47,6 +48,8 @@ def test_a_table_in_the_browser(server: int, browser: Any, shots: Path) -> None:
     assert phone.inner_text("#turn") != first_turn
     phone.screenshot(path=str(shots / "04-second-device.png"), full_page=True)
 
+    asked = accept_dialogs(tablet)
     tablet.click("#undo")
     phone.wait_for_function("turn => document.querySelector('#turn').innerText === turn", arg=first_turn,
                             timeout=3000)
+    assert asked == ["Take back end?"]  # the shared screen asks first, naming the move

@@ -1,7 +1,6 @@
 """The camera page's endpoints: frames with outlines, the codes, the board read and scored, the
 disagreements with a tracked game, the scan station; a missing camera leaves the service running."""
 
-from tests.web.apikit import post_move
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from flask.testing import FlaskClient
 from web import create_app
 from web.camera import get_camera
 from tests.vision.photos import BOARD, board_photo, save, tile_photo
+from tests.web.apikit import post_move
 
 
 def make_app(tmp_path: Path, camera: str) -> Flask:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from tests.web.apikit import post_move, post_undo
 
 # Task moves a player may always make to move the game on, most neutral first (never anytime actions).
 PREFERRED = ("done", "pass", "skip", "die", "option", "take", "extra", "discard", "donkey", "stall", "release",
@@ -32,7 +33,7 @@ def private(client: FlaskClient, url: str) -> dict[str, Any]:
 
 
 def play(client: FlaskClient, game_id: str, move: str) -> dict[str, Any]:
-    response = client.post(f"/api/games/{game_id}/moves", json={"move": move})
+    response = post_move(client, game_id, move)
     assert response.status_code == 200, (move, response.get_json())
     data: dict[str, Any] = response.get_json()
     return data
@@ -67,16 +68,16 @@ def test_create_a_game_shows_round_phase_decider_and_provisional_data(client: Fl
 def test_a_move_an_illegal_move_and_undo(client: FlaskClient) -> None:
     game = create(client)
     gid, first = game["id"], game["to_move"]
-    refused = client.post(f"/api/games/{gid}/moves", json={"move": "roof R1"})
+    refused = post_move(client, gid, "roof R1")
     assert refused.status_code == 422
     error = refused.get_json()["error"]
     assert error["rule"] == "3.1" and "cards to place" in error["reason"] and error["move"] == "roof R1"
     assert client.get(f"/api/games/{gid}").get_json()["log"] == game["log"]  # nothing changed
-    malformed = client.post(f"/api/games/{gid}/moves", json={"move": "die four"})
+    malformed = post_move(client, gid, "die four")
     assert malformed.status_code == 400
     answer = play(client, gid, "done")
     assert answer["played"] and answer["game"]["to_move"] != first
-    undone = client.post(f"/api/games/{gid}/undo").get_json()["game"]
+    undone = post_undo(client, gid).get_json()["game"]
     assert undone["to_move"] == first and undone["log"] == game["log"]
 
 

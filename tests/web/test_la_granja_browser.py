@@ -155,6 +155,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     page.click("#expert summary")
 
     # Undo takes the placed card back to the hand
+    page.once("dialog", lambda dialog: dialog.accept())  # the shared screen asks first
     with page.expect_response(lambda r: r.url.endswith("/undo")) as undone:
         page.click("#undo")
     assert undone.value.ok
@@ -301,7 +302,7 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
             break
         legal = page.request.get(base + api.seats[game["to_move"]]["url"]).json()["legal"]
         move = min((m for m in legal if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
-        assert page.request.post(f"{api.path}/moves", data={"move": move}).ok, move
+        assert page.request.post(f"{api.path}/moves", data={"move": move, "version": game["version"]}).ok, move
     page.goto(f"{base}/games/{game_id}")
     page.locator("#score .score-table").wait_for()
     winners = [row["name"] for row in api.get("/score")["players"] if row["rank"] == 1]

@@ -1,6 +1,5 @@
 """The API behind the tablet's touch flows, setup guide and scoring screen (docs/api.md)."""
 
-from tests.web.apikit import post_move
 from __future__ import annotations
 
 import random
@@ -11,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web.table import get_table
+from tests.web.apikit import post_move
 
 CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
 
@@ -45,7 +45,13 @@ def test_the_public_game_offers_the_deciders_moves_without_telling_their_stones(
     missing = next(crop for crop in CROPS if not mine[crop])
     before = client.get(f"/api/games/{game['id']}").get_json()
     refused = post_move(client, game["id"], f"bid {office[0]} {missing}")
-    assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "R-D3"
+    # the shared tablet must not tell why (that would say what is behind the screen); the seat's page does
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == {"type": "IllegalMoveError", "rule": "SCREEN", "move": f"bid {office[0]} {missing}",
+                                           "reason": "Not possible: check your screen."}
+    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
+    precise = client.post(f"{url}/moves", json={"move": f"bid {office[0]} {missing}", "version": game["version"]})
+    assert precise.status_code == 422 and precise.get_json()["error"]["rule"] == "R-D3"
     after = client.get(f"/api/games/{game['id']}").get_json()
     assert after["log"] == before["log"] and after["choices"] == before["choices"]
 

@@ -58,6 +58,7 @@ def wait_log(page: Any, count: int) -> None:
 
 
 def undo(page: Any) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())  # the shared screen asks first
     with page.expect_response(lambda r: r.url.endswith("/undo")) as answer:
         page.click("#undo")
     assert answer.value.ok, answer.value.text()
@@ -163,8 +164,10 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert page.locator(".stepper-row").count() == 5  # every crop: the table does not learn what is behind the screen
     page.click(f".stepper-row[data-crop='{missing}'] .more")
     refused = sends_move(page, lambda: page.click(".flow-send"))
-    assert refused["status"] == 422 and refused["error"]["rule"] == "R-D3"
-    page.locator("#error .rule[data-rule='R-D3']").wait_for()
+    # the shared tablet must not say why (the stones behind the screen): the player's own page does
+    assert refused["status"] == 422 and refused["error"]["rule"] == "SCREEN"
+    assert refused["error"]["reason"] == "Not possible: check your screen."
+    page.locator("#error .rule[data-rule='SCREEN']").wait_for()
     assert missing in page.inner_text("#error")
     assert log_count(page) == start and api.get()["view"]["land_office"] == game["view"]["land_office"]
     page.screenshot(path=str(shots / "touch-04-refused.png"))

@@ -1,7 +1,6 @@
 """The generic JSON API already serves La Granja: a game starts, seat pages keep hands private and
 list the seat's legal moves, a move plays, an illegal one is refused with its rule ID."""
 
-from tests.web.apikit import post_move
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web import create_app
+from tests.web.apikit import post_move
 
 
 @pytest.fixture
