@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import CHANCE, TERMINAL
 from companion.session import Session
 from companion.store import GameStore
 
 HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat', 'end').
-Other commands: moves (all legal moves), view (the table), score, undo, help, quit."""
+Other commands: moves (the moves the table may see), view (the table), screen (the deciding player's own
+screen: the others look away), score, undo, help, quit. The terminal is a shared screen: it shows what the
+whole table may know, and a move refused for what is behind a screen reads "check your screen"."""
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -95,6 +97,7 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
             return
         out.write(prompt_for(session) + "\n> ")
         out.flush()
+        shown = session.version  # a move typed now is chosen from this version of the game
         line = next(lines, None)
         if line is None:
             out.write("\n")
@@ -108,21 +111,38 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         if command == "help":
             out.write(HELP + "\n")
         elif command == "moves":
-            out.write(", ".join(str(m) for m in game.legal_moves(session.state)) + "\n")
+            out.write(", ".join(str(m) for m in game.public_moves(session.state)) + "\n")
         elif command == "view":
-            out.write(show(session.view(game.current_player(session.state))) + "\n")
+            out.write(show(session.view(None)) + "\n")
+        elif command == "screen":
+            deciders = game.deciders(session.state)
+            for seat in deciders:
+                out.write(f"-- {session.players[seat]}'s screen --\n{show(session.view(seat))}\n")
+            if not deciders:
+                out.write("nobody is deciding now\n")
         elif command == "score":
             out.write(json_scores(session) + "\n")
         elif command == "undo":
+            taken = session.undo_info()["move"]
             try:
-                session.undo()
-                out.write("undone\n")
+                session.undo(shown)
+                out.write(f"took back: {taken}\n")
+            except StaleMoveError:
+                out.write("refused: the table has moved on (another device played); here it is now\n")
+                out.write(show(session.view(None)) + "\n")
             except CompanionError as exc:
                 out.write(f"refused: {exc}\n")
         else:
             before = len(session.history)
             try:
-                moves = session.play(command)
+                moves = session.play(command, shown)
+            except StaleMoveError:
+                out.write("refused: the table has moved on (another device played); here it is now\n")
+                out.write(show(session.view(None)) + "\n")
+                continue
+            except IllegalMoveError as exc:
+                out.write(f"refused: {session.table_refusal(exc)}\n")
+                continue
             except CompanionError as exc:
                 out.write(f"refused: {exc}\n")
                 continue
@@ -132,7 +152,10 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
 
 
 def json_scores(session: Session) -> str:
-    rows = session.game.score(session.state)
+    """The score as the table may see it: final once over, else the game's public projection (no screen)."""
+    rows = session.game.score(session.state) if session.is_over else session.view(None).get("score")
+    if not rows:
+        return "the score is shown at the end (it depends on what is behind the screens)"
     own = session.game.score_text(rows)
     if own is not None:
         return own
