@@ -159,8 +159,10 @@ def json_scores(session: Session) -> str:
     own = session.game.score_text(rows)
     if own is not None:
         return own
-    return "\n".join(
-        f"{row['rank']}. {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
-        f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {row['majority_points']})"
-        for row in sorted(rows, key=lambda r: r["rank"])
-    )
+    def line(row: Mapping[str, Any]) -> str:
+        rank = f"{row['rank']}. " if row.get("rank") else ""
+        majorities = "at the end" if row["majority_points"] is None else row["majority_points"]
+        return (f"{rank}{row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
+                f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {majorities})")
+
+    return "\n".join(line(row) for row in sorted(rows, key=lambda r: r.get("rank") or 0))

@@ -73,7 +73,8 @@ def lights_for(session: Session) -> Lights:
         winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
         seats = tuple(c if seat in winners else scale(c, DIM) for seat, c in enumerate(colours))
         return Lights(seats, OVER, winners=winners)
-    seats = tuple(c if seat == who else scale(c, DIM) for seat, c in enumerate(colours))
+    deciders = game.deciders(state)  # at a simultaneous step, every seat still to choose
+    seats = tuple(c if seat in deciders else scale(c, DIM) for seat, c in enumerate(colours))
     if who == CHANCE:
         status = ROLL if chance_kind(game, state) is Button.ROLL else DRAW
     else:

@@ -309,7 +309,9 @@ def _disagreements(photo: dict[str, Any], tracked: dict[str, Any]) -> dict[str, 
 
 @bp.get("/station")
 def station() -> Response:
-    """The scan station: exactly one component in view is named, with the legal moves that mention it."""
+    """The scan station: exactly one component in view is named, with the moves that mention it among those the
+    whole table may see (``public_moves``: the scan station is a shared screen, it never tells what a player can
+    pay)."""
     camera = get_camera()
     chosen = _chosen_game(seat_required=False)
     scan = camera.latest()
@@ -322,6 +324,6 @@ def station() -> Response:
     moves: list[str] = []
     if chosen is not None:
         session = chosen[0]
-        moves = moves_mentioning(component, [str(m) for m in session.game.legal_moves(session.state)])
+        moves = moves_mentioning(component, [str(m) for m in session.game.public_moves(session.state)])
     return jsonify(offer={"code": component.code, "kind": component.kind, "key": component.key,
                           "title": component.title, "moves": moves}, in_view=1)
