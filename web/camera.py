@@ -322,8 +322,11 @@ def station() -> Response:
     if component is None:
         return jsonify(offer=None, in_view=1)
     moves: list[str] = []
+    version = None
     if chosen is not None:
         session = chosen[0]
-        moves = moves_mentioning(component, [str(m) for m in session.game.public_moves(session.state)])
+        with session.lock:
+            moves = moves_mentioning(component, [str(m) for m in session.game.public_moves(session.state)])
+            version = session.version  # a move played from this offer names it
     return jsonify(offer={"code": component.code, "kind": component.kind, "key": component.key,
-                          "title": component.title, "moves": moves}, in_view=1)
+                          "title": component.title, "moves": moves, "version": version}, in_view=1)

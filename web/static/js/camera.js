@@ -42,6 +42,7 @@ const STRINGS = {
     station_many: "{n} components in view: show just one.",
     station_seen: "{title}",
     station_no_moves: "No legal move names it now.",
+    moved_on: "The table has moved on: scan again.",
     station_choose: "Choose a game to see its moves.",
     played: "Played: {move}",
     other: "not placed: {reason}",
@@ -82,6 +83,7 @@ const STRINGS = {
     station_many: "{n} Teile im Bild: zeige nur eines.",
     station_seen: "{title}",
     station_no_moves: "Kein erlaubter Zug nennt es gerade.",
+    moved_on: "Am Tisch ist inzwischen etwas passiert: bitte neu scannen.",
     station_choose: "Wähle eine Partie, um ihre Züge zu sehen.",
     played: "Gespielt: {move}",
     other: "nicht platziert: {reason}",
@@ -178,13 +180,14 @@ function showBoard(board) {
   }
 }
 
-async function play(move) {
+async function play(move, version) {
   const game = byId("cam-game").value;
   const response = await fetch(`/api/games/${encodeURIComponent(game)}/moves`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move, version }),
   });
   const data = await response.json();
-  byId("cam-played").textContent = response.ok ? s("played", { move }) : data.error.reason;
+  byId("cam-played").textContent = response.ok ? s("played", { move })
+    : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : data.error.reason;
 }
 
 function showStation(station) {
@@ -203,7 +206,7 @@ function showStation(station) {
   if (!station.offer.moves.length) text.textContent += ` — ${s("station_no_moves")}`;
   for (const move of station.offer.moves) {
     const button = el("button", move, { type: "button", class: "primary" });
-    button.addEventListener("click", () => play(move));
+    button.addEventListener("click", () => play(move, station.offer.version));
     const item = el("li");
     item.append(button);
     moves.append(item);
