@@ -155,7 +155,9 @@ def test_the_scan_station_offers_the_moves_naming_the_tile_shown(tmp_path: Path)
     assert offer["code"] == f"KH:F:{label}:U" and offer["moves"]
     assert bid in offer["moves"] and all(label in move.split() for move in offer["moves"])
     assert client.get("/camera/station").get_json()["offer"]["moves"] == []  # no game chosen: named, no moves
-    played = post_move(client, game["id"], offer["moves"][0], offer["version"])  # the version of the offer
+    # the station is a shared screen: it offers the table's moves (every crop for a bid), never what Alice can pay
+    assert {f"bid {label} {crop}" for crop in ("hops", "vegetables", "apples", "wine", "wheat")} <= set(offer["moves"])
+    played = post_move(client, game["id"], bid, offer["version"])  # the version of the offer
     assert played.status_code == 200
 
 
