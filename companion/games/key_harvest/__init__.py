@@ -107,7 +107,9 @@ class KeyHarvest(Game[State, KHMove]):
 
     def with_edition(self, edition: Mapping[str, Any]) -> KeyHarvest:
         """The game on the stored layout (``MalformedInputError`` if it is damaged)."""
-        return KeyHarvest(Layout.from_json(edition["layout"])) if "layout" in edition else self
+        if "layout" not in edition:
+            return self
+        return KeyHarvest(Layout.from_json(edition["layout"], printed_rules=False))  # replays as it was played
 
     def data_warnings(self) -> list[str]:
         layout = self.layout
