@@ -171,8 +171,17 @@ class Layout:
         (``check_printed_rules``); a smaller one is a toy board for examples and tests (spec 12, T20).
         ``printed_rules=False`` skips them: only for a layout a stored game was already played on, which must
         replay as it was played."""
+        if not isinstance(data, dict):
+            raise MalformedInputError(f"layout is malformed: expected an object, not {type(data).__name__}")
+        unknown = sorted(set(data) - set(LAYOUT_KEYS))
+        if unknown:
+            raise MalformedInputError(f"layout: unknown key {unknown[0]!r}; expected {', '.join(LAYOUT_KEYS)}")
         try:
             spaces = data["spaces"]
+            for n, s in enumerate(spaces):
+                extra = sorted(set(s) - set(SPACE_KEYS)) if isinstance(s, dict) else []
+                if extra:
+                    raise MalformedInputError(f"layout spaces[{n}]: unknown key {extra[0]!r}; expected {', '.join(SPACE_KEYS)}")
             labels = tuple(str(s["label"]).strip().upper() for s in spaces)
             coords = tuple((int(s["at"][0]), int(s["at"][1])) for s in spaces)
             crops = tuple(Crop.parse(str(s["crop"])) for s in spaces)
@@ -245,6 +254,8 @@ class Layout:
 
 
 DEFAULT_LAYOUT_FILE = "default-layout.json"
+LAYOUT_KEYS = ("name", "provisional", "note", "spaces")
+SPACE_KEYS = ("label", "at", "crop", "start_pair")
 PRINTED_SPACES = 56
 """Spaces of the printed estate board (DE 45); a layout of that size is held to ``check_printed_rules``."""
 MIN_TWIN_DISTANCE = 3

@@ -97,3 +97,30 @@ def test_a_stored_game_keeps_replaying_on_the_layout_it_was_played_on() -> None:
         Layout.from_json(edition["layout"])
     game = KeyHarvest().with_edition(edition)
     assert game.layout.start_pairs[0] == (game.layout.space("B2"), game.layout.space("B3"))
+
+
+@pytest.mark.parametrize("typo, message", [
+    ({"provisonal": False}, "layout: unknown key 'provisonal'; expected name, provisional, note, spaces"),
+    ({"space": []}, "layout: unknown key 'space'"),
+])
+def test_a_typo_in_a_layout_is_refused_not_defaulted(typo: dict[str, Any], message: str) -> None:
+    """A misspelt key must not fall back to a default (a typo in "provisional" would mark a board provisional)."""
+    with pytest.raises(MalformedInputError, match=message):
+        Layout.from_json(default_json() | typo)
+
+
+def test_a_typo_in_a_layout_space_is_refused() -> None:
+    data = default_json()
+    data["spaces"][3]["start_par"] = "blue"
+    with pytest.raises(MalformedInputError, match=r"layout spaces\[3\]: unknown key 'start_par'"):
+        Layout.from_json(data)
+
+
+@pytest.mark.parametrize("typo", [{"warehouse": {}}, {"land_offices": []}, {"Players": []}])
+def test_a_typo_in_a_snapshot_is_refused(typo: dict[str, Any]) -> None:
+    """The snapshot reader (docs/key-harvest-snapshot.md) refuses unknown top-level keys by name."""
+    from companion.games.key_harvest.snapshot import score_snapshot
+
+    table = {"game": "key-harvest", "players": [{"name": "A", "tiles": [], "workers": [], "stones": {}}]} | typo
+    with pytest.raises(MalformedInputError, match=f"snapshot: unknown key {next(iter(typo))!r}"):
+        score_snapshot(table)
