@@ -14,8 +14,9 @@ from companion.core.game import CHANCE, TERMINAL
 from companion.session import Session
 from companion.store import GameStore
 
-HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat', 'end').
-Other commands: moves (all legal moves), view (the table), score, undo, help, quit."""
+HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat wine', 'end').
+Other commands: moves (the choices, as the whole table may know them), view (the table), score, undo, help, quit.
+The terminal is a shared screen: it never shows what is behind a player's screen."""
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -58,7 +59,7 @@ def prompt_for(session: Session) -> str:
     own = game.prompt_text(state, session.players)
     if own is not None:
         return own
-    view = game.view(state, who)
+    view = game.view(state, None)  # the terminal is a shared screen
     pending = view["pending"]
     name = session.players[who]
     if pending is None:
@@ -108,9 +109,9 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         if command == "help":
             out.write(HELP + "\n")
         elif command == "moves":
-            out.write(", ".join(str(m) for m in game.legal_moves(session.state)) + "\n")
+            out.write(", ".join(str(m) for m in game.public_moves(session.state)) + "\n")
         elif command == "view":
-            out.write(show(session.view(game.current_player(session.state))) + "\n")
+            out.write(show(session.view(None)) + "\n")
         elif command == "score":
             out.write(json_scores(session) + "\n")
         elif command == "undo":
@@ -132,7 +133,9 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
 
 
 def json_scores(session: Session) -> str:
-    rows = session.game.score(session.state)
+    """The score as the table may see it: the live projection of the shared view until the game is over."""
+    live = session.view(None).get("score")
+    rows = live if isinstance(live, list) and not session.is_over else session.game.score(session.state)
     own = session.game.score_text(rows)
     if own is not None:
         return own

@@ -320,6 +320,33 @@ class KeyHarvest(Game[State, KHMove]):
         stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
         return state.with_player(seat, evolve(state.player(seat), stones=stones))
 
+    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+        """Who decides now and about what, from public information only (a shared screen shows it)."""
+        who = rules.actor(state)
+        if who < 0:
+            return "The game is over." if state.over else "The companion is drawing."
+        pending = self._pending(state, None)
+        name = names[who]
+        if pending is None:
+            return f"{name}'s turn (actions taken: {''.join(state.actions) or 'none yet'})"
+        step = state.top
+        assert step is not None
+        if step.kind == "pay":
+            return f"{name} pays {step.n} stones from behind the screen, in one move: pay crop ... ({step.n} crops)"
+        detail = " ".join(str(pending[k]) for k in ("worker", "event", "label") if k in pending)
+        return f"{name} decides: {pending['kind']} {detail}".rstrip()
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        """Score rows as lines; a live projection (majorities ``None``) says the majorities come at the end."""
+        lines = []
+        for row in sorted(rows, key=lambda r: r.get("rank", 0)):
+            majorities = row["majority_points"]
+            shown = "counted at the end (behind the screens)" if majorities is None else str(majorities)
+            place = f"{row['rank']}." if "rank" in row else "-"
+            lines.append(f"{place} {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
+                         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {shown})")
+        return "\n".join(lines)
+
     def setup_guide(self, state: State) -> dict[str, Any]:
         """Spec 2.1 for this table: the pieces to lay out, who starts, each player's start tiles, the
         land office, the bag; each tile by label and crop. Nobody's stones (their private page shows them)."""
