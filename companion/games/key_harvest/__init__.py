@@ -439,6 +439,8 @@ class KeyHarvest(Game[State, KHMove]):
             out["event"] = step.event
         if step.space >= 0 and (step.kind != "trader_choice" or viewer == step.player):
             out["label"] = state.layout.labels[step.space]
+        if step.kind == "pay":
+            out["n"] = step.n  # the stones owed (public: the price of E/G/I/Q/T)
         if step.kind == "draw":
             out["context"] = step.context
             out["purpose"] = step.purpose
