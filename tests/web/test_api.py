@@ -152,7 +152,8 @@ def test_score_is_a_projection_until_the_end(client: FlaskClient, game: dict[str
     assert data["final"] is False
     assert [row["name"] for row in data["players"]] == ["Alice", "Bob", "Cara"]
     assert all(row["majority_points"] is None for row in data["players"])  # majorities would reveal screens
-    assert all(row["largest_group_points"] == 2 for row in data["players"])  # each start pair is a group of 2
+    # the two start tiles lie in different regions (DE 587): two groups of one, 1 + 2 x 1 points
+    assert all(row["largest_group_points"] == 1 and row["second_group_points"] == 2 for row in data["players"])
 
 
 # ---------------------------------------------------------------- hidden information
