@@ -14,7 +14,7 @@ from companion.core.game import CHANCE, TERMINAL
 from companion.session import Session
 from companion.store import GameStore
 
-HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat', 'end').
+HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat wine', 'end').
 Other commands: moves (the moves the table may see), view (the table), screen (the deciding player's own
 screen: the others look away), score, undo, help, quit. The terminal is a shared screen: it shows what the
 whole table may know, and a move refused for what is behind a screen reads "check your screen"."""
@@ -60,7 +60,7 @@ def prompt_for(session: Session) -> str:
     own = game.prompt_text(state, session.players)
     if own is not None:
         return own
-    view = game.view(state, who)
+    view = game.view(state, None)  # the terminal is a shared screen
     pending = view["pending"]
     name = session.players[who]
     if pending is None:

@@ -205,16 +205,16 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
 
     page.click(".flow-verb[data-verb='bid']")
     page.locator(f"#land-office .slot.choice[data-label='{tile}']").click()
-    page.click(f".stepper-row[data-crop='{have}'] .more")
-    assert page.inner_text(f".stepper-row[data-crop='{have}'] .count") == "1"
+    held = api.private(seat)["view"]["players"][seat]["stones"]
+    bid = [crop for crop in CROPS for _ in range(held[crop])][:2]  # two stones: the whole bid is one move
+    for crop in bid:
+        page.click(f".stepper-row[data-crop='{crop}'] .more")
+    assert page.inner_text(f".stepper-row[data-crop='{bid[0]}'] .count") == str(bid.count(bid[0]))
     page.screenshot(path=str(shots / "touch-05-bid-stepper.png"))
     placed = sends_move(page, lambda: page.click(".flow-send"))
-    assert placed["played"][0] == f"bid {tile} {have}"
+    assert placed["played"][0] == f"bid {tile} {' '.join(bid)}"  # one move (issue 10), then the refill at once
+    assert any("take field tile" in line or "event" in line for line in placed["played"][1:])  # the refill names the piece
     page.locator("#error").wait_for(state="hidden")
-    page.locator(".flow-verb[data-verb='done']").wait_for()
-    fixed = sends_move(page, lambda: page.click(".flow-verb[data-verb='done']"))
-    assert fixed["played"][0] == "done" and any("take field tile" in line or "event" in line
-                                                for line in fixed["played"][1:])  # the refill names the piece
     page.locator(f".board[data-seat='{seat}'] .warehouse-tile[data-label='{tile}']").wait_for()
 
     # ---------------------------------------------------------------- end the turn by tapping
@@ -343,6 +343,8 @@ def tokens_of(move: str) -> list[str]:
     """As the flows split a move: "harvest B3/wine" -> harvest, B3, /wine."""
     verb, *args = move.split()
     tokens = [verb]
+    if verb in ("gain", "take", "flip"):  # one unordered pick: whole arguments, in any order
+        return [verb, *args]
     for arg in args:
         label, cut, crop = arg.partition("/")
         tokens += [label, f"/{crop}"] if cut else [arg]
@@ -362,8 +364,9 @@ def tap(page: Any, move: str, choices: list[str]) -> dict[str, Any]:
             return sends_move(page, verb.click)
         verb.click()
     for i, token in enumerate(tokens[1:], start=1):
-        if page.locator("#flow .stepper").count():  # one stone of this crop, then send
-            page.click(f".stepper-row[data-crop='{token}'] .more")
+        if page.locator("#flow .stepper").count():  # every stone of the bid or payment, then one send
+            for crop in tokens[i:]:
+                page.click(f".stepper-row[data-crop='{crop}'] .more")
             return sends_move(page, lambda: page.click(".flow-send"))
         button = page.locator(f"#flow .flow-token[data-token='{token}']")
         if i == len(tokens) - 1 and not longer(tokens):
@@ -397,3 +400,29 @@ def test_random_legal_moves_are_all_made_by_tapping(server: int, browser: Any) -
         verbs.add(move.split()[0])
     print(f"\ntapped verbs: {sorted(verbs)}")
     assert {"play", "bid", "end"} <= verbs, verbs
+
+
+def test_a_two_pick_choice_takes_its_picks_in_either_order(server: int, browser: Any) -> None:
+    """Two stones from the supply (Day Labourer): wheat first still offers every crop second, and the panel
+    says "Pick 1 of 2" (before issue 10 only wheat could follow wheat: the choices were in crop order)."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base}/")
+    result = page.evaluate("""async () => {
+      const flows = await import("/static/js/flows.js");
+      const crops = ["hops", "vegetables", "apples", "wine", "wheat"];
+      const choices = [];
+      crops.forEach((a, i) => crops.slice(i).forEach((b) => choices.push(`gain ${a} ${b}`)));
+      choices.push("decline");
+      return {
+        afterWheat: flows.nextTokens(choices, ["gain", "wheat"]),
+        afterHops: flows.nextTokens(choices, ["gain", "hops"]),
+        both: flows.nextTokens(choices, ["gain", "wheat", "hops"]),
+        bidPattern: flows.isStepperPattern(["bid", "C3"]),
+      };
+    }""")
+    assert sorted(result["afterWheat"]["next"]) == sorted(CROPS) and not result["afterWheat"]["complete"]
+    assert sorted(result["afterHops"]["next"]) == sorted(CROPS)
+    assert result["both"] == {"next": [], "complete": True}
+    assert result["bidPattern"] is True

@@ -28,7 +28,26 @@ from companion.games.key_harvest.state import (
 )
 from companion.games.key_harvest.variants import VARIANT_FLAGS
 
-__all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout"]
+__all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout", "PublicMoves"]
+
+
+class PublicMoves(list[KHMove]):
+    """The table's choices: a list of moves in which ``bid L`` and ``pay`` are patterns. ``move in`` it is
+    true for a listed move and for every ``bid L s...`` or ``pay s...`` that is legal for some stones the
+    table cannot rule out (then only the player's own screen can tell whether it is legal)."""
+
+    def __init__(self, moves: Sequence[KHMove], pooled: State) -> None:
+        super().__init__(moves)
+        self._pooled = pooled
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, KHMove):
+            return False
+        if move.verb == "bid" and len(move.args) > 1:
+            return list.__contains__(self, KHMove("bid", move.args[:1])) and rules.validate(self._pooled, move) is None
+        if move.verb == "pay" and move.args:
+            return list.__contains__(self, KHMove("pay")) and rules.validate(self._pooled, move) is None
+        return list.__contains__(self, move)
 
 USER_LAYOUT_FILE = "key-harvest-layout.json"
 
@@ -88,7 +107,9 @@ class KeyHarvest(Game[State, KHMove]):
 
     def with_edition(self, edition: Mapping[str, Any]) -> KeyHarvest:
         """The game on the stored layout (``MalformedInputError`` if it is damaged)."""
-        return KeyHarvest(Layout.from_json(edition["layout"])) if "layout" in edition else self
+        if "layout" not in edition:
+            return self
+        return KeyHarvest(Layout.from_json(edition["layout"], printed_rules=False))  # replays as it was played
 
     def data_warnings(self) -> list[str]:
         layout = self.layout
@@ -163,6 +184,20 @@ class KeyHarvest(Game[State, KHMove]):
         ]
         return score_boards(boards, state.options)
 
+    def is_secret(self, state: State, move: KHMove) -> bool:
+        """The setup stone draws, the events removed unseen, the Trader's secret draw of a field tile."""
+        step = state.top
+        if step is None or step.kind not in rules.CHANCE_KINDS:
+            return False
+        return step.kind in ("stone", "remove_event") or (step.purpose == "trader" and move.verb == "draw")
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """An old log (a bid as ``bid L crop`` + ``add crop``... + ``done``, a payment as one ``pay crop`` per
+        stone) in today's notation: one move per bid, one per payment (docs/key-harvest-notation.md)."""
+        from companion.games.key_harvest.upgrade import upgrade_log
+
+        return upgrade_log(moves)
+
     def describe(self, state: State, move: KHMove, viewer: int | None) -> str:
         """A log line naming the physical piece to take; hides others' stones, removed events, the Trader's draw."""
         step = state.top
@@ -171,6 +206,12 @@ class KeyHarvest(Game[State, KHMove]):
             return text
         names = [p.name for p in state.players]
         kind, arg = step.kind, move.args[0]
+        if self.is_secret(state, move) and viewer != step.player:
+            if kind == "stone":
+                return f"stone ? for {names[step.player]}"
+            if kind == "remove_event":
+                return "removed ?: put one event tile back in the box without looking at it"
+            return f"draw ? ({names[step.player]}'s Trader draws in secret)"
         if kind == "first":
             return f"{text}: {names[int(arg) - 1]} starts"
         if kind == "pair":
@@ -180,12 +221,9 @@ class KeyHarvest(Game[State, KHMove]):
         if kind == "crops":
             return f"{text}: the starting stones are dealt (spec 2.2)"
         if kind == "stone":
-            shown = arg if viewer == step.player else "?"
-            return f"stone {shown} for {names[step.player]}"
+            return f"stone {arg} for {names[step.player]}"
         if kind == "remove_event":
-            return "removed ?: put one event tile back in the box without looking at it"
-        if step.purpose == "trader" and viewer != step.player:
-            return f"draw ? ({names[step.player]}'s Trader draws in secret)"
+            return f"removed {arg}: put event tile {arg} back in the box"
         if move.verb == "draw":
             crop = state.layout.crops[state.layout.space(arg)].key
             where = {"office": "into the land office", "place": f"onto {names[step.player]}'s board",
@@ -264,14 +302,50 @@ class KeyHarvest(Game[State, KHMove]):
 
     def public_moves(self, state: State) -> list[KHMove]:
         """The decider's moves as the table may know them: legal as if their screen held every stone
-        not in the supply or on a bid (the table cannot tell whose screen holds which)."""
+        not in the supply or on a bid (the table cannot tell whose screen holds which). A bid's stones
+        and a payment's are chosen on the screen's stepper: one pattern ``bid L`` per tile and ``pay``
+        stand for them, and ``in`` also finds every concrete ``bid L s...`` and ``pay s...`` they allow
+        (docs/key-harvest-notation.md)."""
         seat = rules.actor(state)
         if seat < 0:
             return []
+        pooled = self._pooled(state, seat)
+        return PublicMoves(rules.generate(pooled, public=True), pooled)
+
+    @staticmethod
+    def _pooled(state: State, seat: int) -> State:
+        """``state`` with ``seat``'s screen holding every stone behind any screen (what the table cannot rule out)."""
         unseen = [STONES_PER_CROP - state.supply[c] - state.setup_bag[c]
                   - sum(b[c] for p in state.players for _, b in p.warehouse) for c in Crop]
         stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
-        return rules.legal_moves(state.with_player(seat, evolve(state.player(seat), stones=stones)))
+        return state.with_player(seat, evolve(state.player(seat), stones=stones))
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+        """Who decides now and about what, from public information only (a shared screen shows it)."""
+        who = rules.actor(state)
+        if who < 0:
+            return "The game is over." if state.over else "The companion is drawing."
+        pending = self._pending(state, None)
+        name = names[who]
+        if pending is None:
+            return f"{name}'s turn (actions taken: {''.join(state.actions) or 'none yet'})"
+        step = state.top
+        assert step is not None
+        if step.kind == "pay":
+            return f"{name} pays {step.n} stones from behind the screen, in one move: pay crop ... ({step.n} crops)"
+        detail = " ".join(str(pending[k]) for k in ("worker", "event", "label") if k in pending)
+        return f"{name} decides: {pending['kind']} {detail}".rstrip()
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+        """Score rows as lines; a live projection (majorities ``None``) says the majorities come at the end."""
+        lines = []
+        for row in sorted(rows, key=lambda r: r.get("rank", 0)):
+            majorities = row["majority_points"]
+            shown = "counted at the end (behind the screens)" if majorities is None else str(majorities)
+            place = f"{row['rank']}." if "rank" in row else "-"
+            lines.append(f"{place} {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
+                         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {shown})")
+        return "\n".join(lines)
 
     def setup_guide(self, state: State) -> dict[str, Any]:
         """Spec 2.1 for this table: the pieces to lay out, who starts, each player's start tiles, the
@@ -365,6 +439,8 @@ class KeyHarvest(Game[State, KHMove]):
             out["event"] = step.event
         if step.space >= 0 and (step.kind != "trader_choice" or viewer == step.player):
             out["label"] = state.layout.labels[step.space]
+        if step.kind == "pay":
+            out["n"] = step.n  # the stones owed (public: the price of E/G/I/Q/T)
         if step.kind == "draw":
             out["context"] = step.context
             out["purpose"] = step.purpose

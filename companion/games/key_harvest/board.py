@@ -8,6 +8,7 @@ is a table of neighbour masks computed once per layout (the chess engines' bitbo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -163,10 +164,24 @@ class Layout:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> Layout:
-        """Build and check a layout from its JSON form (see docs/key-harvest-layout.md)."""
+    def from_json(cls, data: Any, printed_rules: bool = True) -> Layout:
+        """Build and check a layout from its JSON form (see docs/key-harvest-layout.md).
+
+        A board of 56 spaces (the printed board, DE 45) must also keep the rulebook's rules for it
+        (``check_printed_rules``); a smaller one is a toy board for examples and tests (spec 12, T20).
+        ``printed_rules=False`` skips them: only for a layout a stored game was already played on, which must
+        replay as it was played."""
+        if not isinstance(data, dict):
+            raise MalformedInputError(f"layout is malformed: expected an object, not {type(data).__name__}")
+        unknown = sorted(set(data) - set(LAYOUT_KEYS))
+        if unknown:
+            raise MalformedInputError(f"layout: unknown key {unknown[0]!r}; expected {', '.join(LAYOUT_KEYS)}")
         try:
             spaces = data["spaces"]
+            for n, s in enumerate(spaces):
+                extra = sorted(set(s) - set(SPACE_KEYS)) if isinstance(s, dict) else []
+                if extra:
+                    raise MalformedInputError(f"layout spaces[{n}]: unknown key {extra[0]!r}; expected {', '.join(SPACE_KEYS)}")
             labels = tuple(str(s["label"]).strip().upper() for s in spaces)
             coords = tuple((int(s["at"][0]), int(s["at"][1])) for s in spaces)
             crops = tuple(Crop.parse(str(s["crop"])) for s in spaces)
@@ -189,6 +204,8 @@ class Layout:
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise MalformedInputError(f"layout is malformed: {exc!r}") from None
         layout.check()
+        if printed_rules and layout.size == PRINTED_SPACES:
+            layout.check_printed_rules()
         return layout
 
     def check(self) -> None:
@@ -202,8 +219,49 @@ class Layout:
         if len(self.start_pairs) != 4 or any(-1 in pair for pair in self.start_pairs):
             raise MalformedInputError("a layout needs exactly 4 start pairs of 2 labels each")
 
+    def distance(self, a: int, b: int) -> int:
+        """Hex steps between spaces ``a`` and ``b`` (axial coordinates)."""
+        (q1, r1), (q2, r2) = self.coords[a], self.coords[b]
+        dq, dr = q1 - q2, r1 - r2
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def check_printed_rules(self) -> None:
+        """Refuse a board that breaks what the rulebook says of it (docs/key-harvest-layout.md).
+
+        Labels are alphanumeric (DE 45). Each player starts with two tiles from different regions of the
+        board (DE 587): the two tiles of a start pair lie at least ``MIN_TWIN_DISTANCE`` steps apart, so no
+        single tile can join them. They lie away from the other players' start tiles (DE 591): no start
+        tile touches a start tile of another pair.
+        """
+        for label in self.labels:
+            if not LABEL_PATTERN.match(label):
+                raise MalformedInputError(f"layout label {label!r} is not 1 to 4 letters or digits (DE 45)")
+        for n, (a, b) in enumerate(self.start_pairs):
+            if self.distance(a, b) < MIN_TWIN_DISTANCE:
+                raise MalformedInputError(
+                    f"start pair {self.pair_colours[n]} ({self.labels[a]}, {self.labels[b]}) lies "
+                    f"{self.distance(a, b)} step(s) apart; the two start tiles of a player come from different "
+                    f"regions of the board (DE 587, spec 10.1 #3), at least {MIN_TWIN_DISTANCE} steps apart")
+        for n, pair in enumerate(self.start_pairs):
+            for m in range(n + 1, len(self.start_pairs)):
+                for a in pair:
+                    for b in self.start_pairs[m]:
+                        if self.neighbours[a] >> b & 1:
+                            raise MalformedInputError(
+                                f"start tiles {self.labels[a]} ({self.pair_colours[n]}) and {self.labels[b]} "
+                                f"({self.pair_colours[m]}) touch; start tiles lie away from the other players' "
+                                "start tiles (DE 591, spec 10.1 #3)")
+
 
 DEFAULT_LAYOUT_FILE = "default-layout.json"
+LAYOUT_KEYS = ("name", "provisional", "note", "spaces")
+SPACE_KEYS = ("label", "at", "crop", "start_pair")
+PRINTED_SPACES = 56
+"""Spaces of the printed estate board (DE 45); a layout of that size is held to ``check_printed_rules``."""
+MIN_TWIN_DISTANCE = 3
+"""The fewest hex steps between the two tiles of a start pair ("different regions", DE 587): 3 means they
+neither touch nor share a neighbouring space."""
+LABEL_PATTERN = re.compile(r"^[A-Z0-9]{1,4}$")
 
 
 def load_layout(path: str | Path | None = None) -> Layout:

@@ -1,7 +1,9 @@
 """Key Harvest moves: frozen values with a one-line text notation.
 
-A move is a verb and its arguments, e.g. ``harvest B3/wine``, ``play C D4``, ``bid 31 wheat``,
-``buy C2``, ``end``. ``parse_move(str(move)) == move`` for every move. Chance moves (the
+A move is a verb and its arguments, e.g. ``harvest B3/wine``, ``play C D4``, ``bid 31 wheat wine``,
+``pay hops hops wheat``, ``buy C2``, ``end``. One decision is one move: a bid names all its stones and a
+payment all the stones owed (issue 10); the stones of a bid or payment, like two crops, tiles or stones of
+one pick, are written in a canonical order and read in any order. ``parse_move(str(move)) == move`` for every move. Chance moves (the
 companion's draws) use the verbs ``first``, ``draw``, ``event``, ``stone``, ``crops`` and
 ``removed``. The full vocabulary is in docs/key-harvest-notation.md.
 """
@@ -21,6 +23,8 @@ CROP = "crop"
 WORKER = "worker"
 EVENT = "event"
 SEAT = "seat"
+STONES = "crop..."
+"""Any number of crops (a bid's or a payment's stones), kept in crop order (hops ... wheat)."""
 
 # verb -> (required argument kinds, optional argument kinds)
 VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -29,9 +33,9 @@ VERBS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "play": ((WORKER, LABEL), ()),
     "remove": ((LABEL,), ()),
     "buy": ((LABEL,), ()),
-    "bid": ((LABEL, CROP), ()),
-    "add": ((CROP,), ()),
-    "pay": ((CROP,), ()),
+    "bid": ((LABEL,), (STONES,)),
+    "pay": ((), (STONES,)),
+    "add": ((CROP,), ()),  # never legal (R-D4): a bid is fixed; it names all its stones at once
     "gain": ((CROP,), (CROP,)),
     "take": ((LABEL_CROP,), (LABEL_CROP,)),
     "flip": ((LABEL,), (LABEL,)),
@@ -72,6 +76,7 @@ WORKER_NAMES = {
     "J": "Lawyer", "K": "Trader", "L": "Benefactor",
 }
 """Working English names (spec 10.1 #5): check against the box before relying on them."""
+CROP_ORDER = {crop.key: crop.value for crop in Crop}
 _LABEL_RE = re.compile(r"^[A-Z0-9]{1,4}$")
 
 
@@ -104,6 +109,12 @@ def parse_move(text: str) -> KHMove:
     """Read a move in Key Harvest notation; ``MalformedInputError`` says what is wrong."""
     verb, args = split_move(text, VERBS)
     required, optional = VERBS[verb]
+    if optional == (STONES,):
+        if len(args) < len(required):
+            raise MalformedInputError(f"{text!r}: expected '{verb} {' '.join((*required, STONES))}'")
+        head = tuple(_norm(kind, token, text) for kind, token in zip(required, args))
+        stones = sorted((_norm(CROP, token, text) for token in args[len(required):]), key=CROP_ORDER.__getitem__)
+        return KHMove(verb, head + tuple(stones))
     if not len(required) <= len(args) <= len(required) + len(optional):
         shape = " ".join([*required, *(f"[{kind}]" for kind in optional)])
         raise MalformedInputError(f"{text!r}: expected '{verb} {shape}'".rstrip())

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 import random
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
@@ -39,6 +39,7 @@ from companion.games.key_harvest.state import (
     evolve,
     freeze,
     one_stone,
+    NO_STONES,
     stones_text,
     sub_stones,
 )
@@ -69,6 +70,32 @@ fields come from small sets (a seat, a space, a worker, an event letter), never 
 # ---------------------------------------------------------------- move tables
 
 
+BID_MEMO_SIZE = 20000
+"""How many (tile, stones) rows of bids a layout remembers (it forgets them all when full)."""
+
+
+@cache
+def sub_multisets(stones: Stones) -> tuple[tuple[str, ...], ...]:
+    """Every non-empty choice of stones out of ``stones`` (a bid, R-D3), each in crop order, smallest first."""
+    ranges = [range(n + 1) for n in stones]
+    out = [tuple(CROP_KEYS[c] for c in range(5) for _ in range(counts[c])) for counts in product(*ranges)]
+    return tuple(sorted((bid for bid in out if bid), key=len))
+
+
+@cache
+def payments(stones: Stones, n: int) -> tuple[KHMove, ...]:
+    """``pay s...`` for every choice of exactly ``n`` stones out of ``stones`` (R-C3, abilities and events)."""
+    return tuple(KHMove("pay", bid) for bid in sub_multisets(stones) if len(bid) == n)
+
+
+def stones_of(crops: Sequence[str]) -> Stones:
+    """The stone counts of a list of crop keys."""
+    counts = [0, 0, 0, 0, 0]
+    for key in crops:
+        counts[CROP_BY_KEY[key]] += 1
+    return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+
 class MoveTable:
     """Every per-space move of one layout, made once, so generating moves is indexing."""
 
@@ -79,14 +106,23 @@ class MoveTable:
         self.play = {w: tuple(mv("play", w, label) for label in labels) for w in "ABCDEFGHIJKL"}
         self.remove = tuple(mv("remove", label) for label in labels)
         self.buy = tuple(mv("buy", label) for label in labels)
-        self.bid = tuple(tuple(mv("bid", label, c) for c in crops) for label in labels)
         self.draw = tuple(mv("draw", label) for label in labels)
         self.event = {e: mv("event", e) for e in EVENT_LETTERS}
-        self.add = tuple(mv("add", c) for c in crops)
-        self.pay = tuple(mv("pay", c) for c in crops)
         self.labels = labels
         self.swaps: dict[int, tuple[KHMove, ...]] = {}
         self.play_memo: dict[tuple[object, ...], tuple[KHMove, ...]] = {}
+        self.bid_memo: dict[tuple[int, Stones], tuple[KHMove, ...]] = {}
+
+    def bids(self, tile: int, stones: Stones) -> tuple[KHMove, ...]:
+        """``bid L s...`` for every bid the ``stones`` can make on tile ``tile`` (made on first use)."""
+        key = (tile, stones)
+        row = self.bid_memo.get(key)
+        if row is None:
+            if len(self.bid_memo) >= BID_MEMO_SIZE:
+                self.bid_memo.clear()
+            label = self.labels[tile]
+            row = self.bid_memo[key] = tuple(KHMove("bid", (label, *bid)) for bid in sub_multisets(stones))
+        return row
 
     def swap(self, own: int) -> tuple[KHMove, ...]:
         """``swap OWN L`` for every space L, by L (each row made on first use)."""
@@ -244,7 +280,7 @@ def stone_moves(state: State, verb: str, tile: int, *prefix: str, supply: Stones
 # ---------------------------------------------------------------- move generation
 
 
-def turn_moves(state: State) -> list[KHMove]:
+def turn_moves(state: State, public: bool = False) -> list[KHMove]:
     """The active player's choices (spec 3, 4): start an action, or end the turn."""
     done = state.actions
     if len(done) >= 2:
@@ -256,7 +292,7 @@ def turn_moves(state: State) -> list[KHMove]:
     if "C" not in done and "D" not in done:
         moves += buy_moves(state, seat)
     if "D" not in done:
-        moves += bid_moves(state, seat)
+        moves += bid_moves(state, seat, public)
     moves.append(END)
     return moves
 
@@ -338,21 +374,21 @@ def buy_moves(state: State, seat: int) -> list[KHMove]:
     return moves
 
 
-def bid_moves(state: State, seat: int) -> list[KHMove]:
-    """Action D (and the Storekeeper): a land-office tile with a first bid stone (R-D1 to R-D3)."""
+def bid_moves(state: State, seat: int, public: bool = False) -> list[KHMove]:
+    """Action D (and the Storekeeper): a land-office tile with its whole bid, one or more stones of any
+    crops (R-D1 to R-D3), one move per tile and choice of stones; ``public``: one ``bid L`` pattern per tile."""
     player = state.players[seat]
-    if len(player.warehouse) >= 2:
-        return []
     stones = player.stones
-    crops = [c for c in range(5) if stones[c]]
-    bid = moves_of(state).bid
-    return [bid[t][c] for t in state.office if t >= 0 for c in crops]
-
-
-def pay_moves(state: State, seat: int, verb: str) -> list[KHMove]:
-    stones = state.player(seat).stones
-    row = moves_of(state).add if verb == "add" else moves_of(state).pay
-    return [row[c] for c in range(5) if stones[c]]
+    if len(player.warehouse) >= 2 or stones == NO_STONES:
+        return []
+    table = moves_of(state)
+    if public:
+        return [mv("bid", table.labels[t]) for t in state.office if t >= 0]
+    moves: list[KHMove] = []
+    for t in state.office:
+        if t >= 0:
+            moves += table.bids(t, stones)
+    return moves
 
 
 def office_moves(state: State, verb: str) -> list[KHMove]:
@@ -385,7 +421,7 @@ def day_labourer_moves(counts: tuple[int, ...]) -> tuple[KHMove, ...]:
     return tuple(mv("gain", *(CROP_KEYS[c] for c in pair)) for pair in pairs)
 
 
-def ability_moves(state: State, step: Step) -> list[KHMove]:
+def ability_moves(state: State, step: Step, public: bool = False) -> list[KHMove]:
     """The choices a worker's ability offers when placed on ``step.space`` (spec 5)."""
     seat, worker, space = step.player, step.worker, step.space
     player = state.player(seat)
@@ -412,7 +448,7 @@ def ability_moves(state: State, step: Step) -> list[KHMove]:
     elif worker == "F":
         return [mv("fallow", state.label(t)) for t in bits(player.fields)]
     elif worker == "H":
-        moves = bid_moves(state, seat)
+        moves = bid_moves(state, seat, public)
     elif worker == "I":
         if sum(player.stones) >= 3:
             moves = [
@@ -486,25 +522,25 @@ def gift_moves(state: State, step: Step) -> list[KHMove]:
     return ([] if no_forward else [mv("forward")]) + [mv("keep"), mv("discard")]
 
 
-def step_moves(state: State, step: Step) -> list[KHMove]:
+def step_moves(state: State, step: Step, public: bool = False) -> list[KHMove]:
     kind = step.kind
     player = state.player(step.player) if step.player >= 0 else None
     if kind == "harvest":
         return [m for t in bits(step.mask) for m in stone_moves(state, "harvest", t)] + [DONE]
-    if kind == "bid":
-        return pay_moves(state, step.player, "add") + [DONE]
     if kind == "bid_more":
-        return bid_moves(state, step.player) + [DONE]
+        return bid_moves(state, step.player, public) + [DONE]
     if kind == "buy_more":
         return buy_moves(state, step.player) + [DONE]
     if kind == "pay":
-        return pay_moves(state, step.player, "pay")
+        if public:
+            return [mv("pay")] if sum(state.player(step.player).stones) >= step.n else []
+        return list(payments(state.player(step.player).stones, step.n))
     if kind == "bonus":
         can_replace = state.options["bonus_replacement_can_replace_lower"] == "true"
         spaces = legal_spaces(state, step.player, value(step.worker), can_replace=can_replace)
         return [mv("bonus", state.label(s)) for s in spaces] + [DECLINE]
     if kind == "ability":
-        return ability_moves(state, step)
+        return ability_moves(state, step, public)
     if kind == "trader_choice":
         return [mv("keep"), mv("discard")]
     if kind == "replacement_choice":
@@ -578,16 +614,17 @@ def legal_moves(state: State) -> list[KHMove]:
     return list(cached)
 
 
-def generate(state: State) -> list[KHMove]:
+def generate(state: State, public: bool = False) -> list[KHMove]:
+    """Every legal move; ``public``: a bid's or payment's choices of stones as one pattern (``bid L``, ``pay``)."""
     if state.over:
         return []
     stack = state.stack
     if not stack:
-        return turn_moves(state)
+        return turn_moves(state, public)
     top = stack[-1]
     if top.kind in CHANCE_KINDS:
         return [move for move, _ in chance_outcomes(state)]
-    return step_moves(state, top)
+    return step_moves(state, top, public)
 
 
 # ---------------------------------------------------------------- validation
@@ -595,10 +632,9 @@ def generate(state: State) -> list[KHMove]:
 
 STEP_RULES: dict[str, tuple[str, str]] = {
     "harvest": ("R-A2", "Harvest another unharvested tile of the same group, or say done."),
-    "bid": ("R-D3", "Add stones from behind your screen to the bid, or say done."),
     "bid_more": ("R-D2", "Bid for a second land-office tile, or say done."),
     "buy_more": ("R-C1", "Buy a second tile from a warehouse, or say done."),
-    "pay": ("R-C3", "Pay the next stone from behind your screen."),
+    "pay": ("R-C3", "Pay the stones owed from behind your screen, all in one move."),
     "bonus": ("R-X2", "Re-place the displaced worker on a legal space, or decline."),
     "ability": ("R-B7", "Use the worker's ability, or decline it."),
     "trader_choice": ("R-B7", "Place the Trader's tile on your board (keep) or send it to the fallow area (discard)."),
@@ -626,14 +662,42 @@ def validate(state: State, move: KHMove) -> IllegalMoveError | None:
         except IllegalMoveError as exc:  # an unknown label inside a move
             error = exc
         return None if error is None else IllegalMoveError(error.rule, error.reason, text)
-    if move in legal_moves(state):
-        return None
     if who == CHANCE:
+        if move in legal_moves(state):
+            return None
         return IllegalMoveError("CHANCE", f"{text} is not a possible outcome of this draw.", text)
     top = state.top
+    if top.kind == "pay" and move.verb == "pay":
+        return pay_error(state, top, move)
+    if move in legal_moves(state):
+        return None
+    if move.verb == "add":
+        return IllegalMoveError("R-D4", add_error().reason, text)
+    if move.verb == "bid" and (top.kind == "bid_more" or (top.kind == "ability" and top.worker == "H")):
+        try:
+            error = bid_error(state, top.player, move)
+        except IllegalMoveError as exc:
+            error = exc
+        if error is not None:
+            return IllegalMoveError(error.rule, error.reason, text)
     rule, sentence = STEP_RULES[top.kind]
-    options = ", ".join(str(m) for m in legal_moves(state)[:8])
-    return IllegalMoveError(rule, f"{sentence} Legal now: {options}.", text)
+    return IllegalMoveError(rule, sentence, text)
+
+
+def add_error() -> IllegalMoveError:
+    return IllegalMoveError("R-D4", "A bid is fixed once placed; no stones can be added to it later "
+                            "(a bid names all its stones at once: bid L crop crop...).")
+
+
+def pay_error(state: State, step: Step, move: KHMove) -> IllegalMoveError | None:
+    """A payment is exactly the ``step.n`` stones owed, from behind the payer's screen."""
+    text = str(move)
+    if len(move.args) != step.n:
+        return IllegalMoveError("R-C3", f"Exactly {step.n} stones are owed here, all in one move: "
+                                f"pay {' '.join(['crop'] * step.n)}.", text)
+    if not covers(state.player(step.player).stones, stones_of(move.args)):
+        return IllegalMoveError("R-C3", f"Your screen does not hold {stones_text(stones_of(move.args))}.", text)
+    return None
 
 
 LABEL_RULE = {"harvest": "R-A1", "play": "R-B1", "remove": "R-B8", "buy": "R-C4", "bid": "R-D2"}
@@ -652,7 +716,7 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
     if verb == "end":
         return None
     if verb == "add":
-        return IllegalMoveError("R-D4", "A bid is fixed once placed; no stones can be added to it later.")
+        return add_error()
     action = ACTION_OF.get(verb)
     if action is None:
         return IllegalMoveError("R-T1", f"'{verb}' is not an action; choose harvest, play, remove, buy, bid or end.")
@@ -694,14 +758,22 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
                 "R-C3", f"Buying {move.args[0]} from {state.player(owner).name} costs exactly its bid "
                 f"({stones_text(bid)}), and you cannot match it.")
         return None
-    # bid
-    tile = space_of(state, move.args[0], verb)
+    return bid_error(state, seat, move)
+
+
+def bid_error(state: State, seat: int, move: KHMove) -> IllegalMoveError | None:
+    """Why ``bid L s...`` is refused (R-D1 to R-D3): the public conditions first, the screen last."""
+    tile = space_of(state, move.args[0], "bid")
+    player = state.player(seat)
     if len(player.warehouse) >= 2:
         return IllegalMoveError("R-D1", "Your warehouse is full (2 tiles).")
     if tile not in state.office:
         return IllegalMoveError("R-D2", f"Tile {move.args[0]} is not in the land office.")
-    if not player.stones[CROP_BY_KEY[move.args[1]]]:
-        return IllegalMoveError("R-D3", f"A bid needs stones from behind your screen, and you have no {move.args[1]}.")
+    if len(move.args) < 2:
+        return IllegalMoveError("R-D3", f"A bid names its stones, one or more of any crops: e.g. bid {move.args[0]} wheat wine.")
+    if not covers(player.stones, stones_of(move.args[1:])):
+        return IllegalMoveError("R-D3", f"A bid is paid from behind your screen, and yours does not hold "
+                                f"{stones_text(stones_of(move.args[1:]))}.")
     return None
 
 
@@ -861,23 +933,15 @@ def buy(state: State, seat: int, tile: int) -> State:
 
 
 def start_bid(state: State, seat: int, move: KHMove, more: bool) -> State:
-    """Take a land-office tile into the warehouse with a first bid stone (R-D2, R-D3); refill after the bid (R-D5)."""
+    """Take a land-office tile into the warehouse with its whole bid (R-D2, R-D3); refill at once (R-D5)."""
     tile = state.layout.space(move.args[0])
-    crop = CROP_BY_KEY[move.args[1]]
     player = state.player(seat)
-    bid = one_stone(crop)
+    bid = stones_of(move.args[1:])
     player = evolve(player, stones=sub_stones(player.stones, bid), warehouse=(*player.warehouse, (tile, bid)))
     state = take_office(state.with_player(seat, player), tile)
     if more and len(player.warehouse) < 2:
         state = state.push(shared_step("bid_more", player=seat))
-    return refill(state).push(shared_step("bid", player=seat, space=tile))
-
-
-def add_to_bid(state: State, seat: int, tile: int, crop: Crop) -> State:
-    player = state.player(seat)
-    stone = one_stone(crop)
-    warehouse = tuple((t, add_stones(b, stone) if t == tile else b) for t, b in player.warehouse)
-    return state.with_player(seat, evolve(player, stones=sub_stones(player.stones, stone), warehouse=warehouse))
+    return refill(state)
 
 
 def end_turn(state: State) -> State:
@@ -904,12 +968,6 @@ def on_harvest(state: State, step: Step, move: KHMove) -> State:
     return harvest_tile(state, step.player, tile, move.args[0])
 
 
-def on_bid(state: State, step: Step, move: KHMove) -> State:
-    if move.verb == "done":
-        return state.pop()
-    return add_to_bid(state, step.player, step.space, CROP_BY_KEY[move.args[0]])
-
-
 def on_bid_more(state: State, step: Step, move: KHMove) -> State:
     state = state.pop()
     return state if move.verb == "done" else start_bid(state, step.player, move, more=False)
@@ -921,10 +979,8 @@ def on_buy_more(state: State, step: Step, move: KHMove) -> State:
 
 
 def on_pay(state: State, step: Step, move: KHMove) -> State:
-    state = state.pop()
-    if step.n > 1:
-        state = state.push(replace(step, n=step.n - 1))
-    return transfer(state, step.player, step.target, one_stone(CROP_BY_KEY[move.args[0]]))
+    """The whole payment at once: exactly the ``step.n`` stones owed, to the payee or the supply."""
+    return transfer(state.pop(), step.player, step.target, stones_of(move.args))
 
 
 def on_bonus(state: State, step: Step, move: KHMove) -> State:
@@ -985,11 +1041,13 @@ def on_ability(state: State, step: Step, move: KHMove) -> State:
         return state.push(shared_step("draw", player=seat, context=TRADER, purpose="trader"))
     if verb == "take":  # Trader without field tiles in the bag, or Benefactor: a land-office tile
         tile = state.layout.space(args[0])
-        state = refill(take_office(state, tile))
+        state = take_office(state, tile)
         if worker == "K":
             state = evolve(state, in_hand=state.in_hand | 1 << tile)
-            return state.push(shared_step("trader_choice", player=seat, space=tile))
-        return arrive(state, seat, tile)
+            state = state.push(shared_step("trader_choice", player=seat, space=tile))
+        else:
+            state = arrive(state, seat, tile)
+        return refill(state)  # R-D5: the space is refilled at once, before a displaced worker is re-placed
     raise AssertionError(f"ability {worker} cannot {verb}")
 
 
@@ -1099,7 +1157,6 @@ def on_windfall(state: State, step: Step, move: KHMove) -> State:
 
 STEP_HANDLERS: dict[str, Callable[[State, Step, KHMove], State]] = {
     "harvest": on_harvest,
-    "bid": on_bid,
     "bid_more": on_bid_more,
     "buy_more": on_buy_more,
     "pay": on_pay,
@@ -1277,8 +1334,8 @@ def settle(state: State) -> State:
         if step.kind in AUTO_KINDS:
             state = run_auto(state, step)
             continue
-        if step.kind == "draw" and nothing_to_draw(state):
-            state = state.pop()  # R-D6: the space stays empty
+        if step.kind == "draw" and (nothing_to_draw(state) or (step.purpose == "office" and -1 not in state.office)):
+            state = state.pop()  # R-D6: the space stays empty; a full land office has nothing to refill
             continue
         if step.kind in CHANCE_KINDS:
             return state

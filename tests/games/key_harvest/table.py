@@ -32,7 +32,7 @@ def t20_layout(crops: Mapping[str, str] | None = None) -> Layout:
     for space in spaces:
         if crops and space["label"] in crops:
             space["crop"] = crops[space["label"]]
-    pairs = {"1": "blue", "2": "blue", "3": "purple", "4": "purple", "5": "black", "6": "black", "7": "white", "9": "white"}
+    pairs = {"1": "blue", "3": "blue", "2": "purple", "4": "purple", "5": "black", "7": "black", "6": "white", "9": "white"}
     for space in spaces:
         space["start_pair"] = pairs.get(space["label"])
     return Layout.from_json({"name": "T20", "provisional": False, "spaces": spaces})

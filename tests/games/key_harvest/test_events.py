@@ -89,7 +89,7 @@ def test_r_ev2_all_players_in_turn_order_from_the_drawer(direction: str, order: 
 def test_r_ev2_earlier_choices_limit_later_players() -> None:
     """R-EV2: in Quick Sale (T) Alice takes tile 10 first; Bob cannot take it any more."""
     game, state = event("T")
-    state = allow(game, state, "take 10", "pay wheat", "pay wheat", "pay wine")
+    state = allow(game, state, "take 10", "pay wine wheat wheat")
     assert state.top.player == BOB
     refuse(game, state, "take 10", "R-EV3")
     assert "take 11" in legal(game, state)
@@ -327,7 +327,7 @@ def test_event_q_lucky_dip() -> None:
     """Q: pay 2 stones into the supply, draw a field tile and place it at once."""
     game, state = event("Q")
     before = state.supply
-    state = allow(game, state, "dip", "pay wheat", "pay wine")
+    state = allow(game, state, "dip", "pay wine wheat")
     assert state.supply[4] == before[4] + 1 and state.supply[3] == before[3] + 1
     state = play(game, state, "draw 20")
     assert "20" in fields_of(state, ALICE)
@@ -346,7 +346,7 @@ def test_event_q_land_office_fallback_without_field_tiles() -> None:
     """Q (spec 6.6): with no field tile in the bag the 2 stones buy a land-office tile."""
     game, state = event("Q", bag=[])
     assert "dip" not in legal(game, state)
-    state = allow(game, state, "buy 10", "pay wheat", "pay wheat")
+    state = allow(game, state, "buy 10", "pay wheat wheat")
     assert "10" in fields_of(state, ALICE) and "10" not in office_of(state)
 
 
@@ -389,8 +389,8 @@ def test_event_t_quick_sale() -> None:
     """T: 3 stones to the supply for a land-office tile; the office is refilled only after
     everyone had the chance, in EVENT context."""
     game, state = event("T")
-    state = allow(game, state, "take 12", "pay wheat", "pay wheat", "pay wine")
-    state = allow(game, state, "take 13", "pay hops", "pay hops", "pay hops")
+    state = allow(game, state, "take 12", "pay wine wheat wheat")
+    state = allow(game, state, "take 13", "pay hops hops hops")
     assert "12" in fields_of(state, ALICE) and "13" in fields_of(state, BOB)
     assert office_of(state).count(None) == 3  # two bought, one the event was drawn for
     assert [s.context for s in state.stack if s.kind == "draw"][-2:] == [EVENT, EVENT]
@@ -658,7 +658,7 @@ def test_bag_empty_leaves_the_land_office_short() -> None:
     """Spec 6.6: no field tiles and no events: refills leave spaces empty, Exchange and Replacement
     cannot be carried out."""
     game, state = three(EA, bag=[])
-    state = play(game, state, "bid 10 wheat", "done")
+    state = play(game, state, "bid 10 wheat")
     assert office_of(state)[0] is None and game.current_player(state) == ALICE
     for letter in "MW":
         game, state = event(letter, bag=[], bag_events="")
@@ -669,7 +669,7 @@ def test_bag_with_only_events_resolves_them_until_ten() -> None:
     """Spec 6.6: with only events left, each draw places and resolves an event (even during an
     event draw) until the 10th; then the rest are ignored and the space stays empty."""
     game, state = three(EA, track="MNOQSTU", bag=[], bag_events="PRVWX")
-    state = play(game, state, "bid 10 wheat", "done")
+    state = play(game, state, "bid 10 wheat")
     for letter in "PRV":
         assert game.current_player(state) == CHANCE
         state = decline_all(game, play(game, state, f"event {letter}"))
@@ -681,5 +681,5 @@ def test_bag_with_only_events_resolves_them_until_ten() -> None:
 def test_bag_with_only_events_at_the_seventh_space_is_guarded() -> None:
     """Spec 6.6 / R-EV7-5: events resolve even at space 7, without the endless return loop."""
     game, state = three(EA, {"fields": ["C3"]}, track="MNOQST", bag=[], bag_events="P")
-    state = decline_all(game, play(game, state, "bid 10 wheat", "done", "event P"))
+    state = decline_all(game, play(game, state, "bid 10 wheat", "event P"))
     assert state.track == "MNOQSTP"

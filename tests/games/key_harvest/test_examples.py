@@ -293,9 +293,8 @@ def test_ex06bc_skilled_labourer_and_merchant_pay_any_crops(
     assert kinds(state) == ("ability", ALICE, "")
     assert "buy 52" in legal(game, state)
     state = play(game, state, "buy 52")
-    for crop in payment:
-        assert kinds(state)[0] == "pay"
-        state = play(game, state, f"pay {crop}")
+    assert kinds(state)[0] == "pay"
+    state = play(game, state, "pay " + " ".join(payment))  # one move, every stone owed (issue 10)
     assert state.top is None
     assert gained(state, before, BOB) == bob_gets
     assert screen(state, ALICE) == alice_keeps
@@ -328,12 +327,12 @@ def test_ex06d_skilled_labourer_and_merchant_only_buy_from_opponents(ex6: tuple[
 
 # Alice's board: one group B2 B3 C3 C4 B5, her Apprentice on C2; Bob sells C2 for 1 wheat.
 HARVEST = ["harvest B2", "done"]
-BID = ["bid 31 wheat", "done", "draw 17", "done"]  # bid, no more stones added, refill, no second tile
+BID = ["bid 31 wheat", "draw 17", "done"]  # bid, no more stones added, refill, no second tile
 BUY = ["buy C2", "decline"]  # the Apprentice displaced by C2 is not re-placed
 BUY_WITH_BONUS = ["buy C2", "bonus D2", "decline"]  # re-placed on D2, its ability declined
 PLAY = ["play B A3", "decline"]
 REMOVE = ["remove C2"]
-STOREKEEPER = ["play H B4", "bid 8 wheat", "done", "draw 17"]
+STOREKEEPER = ["play H B4", "bid 8 wheat", "draw 17"]
 BUY_OWN = ["buy 8", "done"]  # Bob's C2 would be a second tile; none taken
 
 EX7 = [
@@ -398,7 +397,7 @@ def test_ex08_bid_refill_draws_an_event_then_continues() -> None:
         bob={"fields": ["A1", "A2"], "harvested": ["A1", "A2"]},
     ), office=["31", "10", "11", "12", "13", "14"], bag=["44", "17"], track="MNO", bag_events="PQRSTUVWXYZ")
 
-    state = play(game, state, "bid 31 wheat", "done")
+    state = play(game, state, "bid 31 wheat")
     state = draw(game, state, "event R")
     assert state.track == "MNOR"  # space 4
     assert kinds(state) == ("event", ALICE, "R")
@@ -410,7 +409,7 @@ def test_ex08_bid_refill_draws_an_event_then_continues() -> None:
     assert kinds(state)[0] == "draw" and state.top is not None and state.top.context == "normal"
     state = draw(game, state, "draw 44")
     assert len(state.office_tiles) == 6
-    state = play(game, state, "bid 44 wheat", "add vegetables")
+    state = play(game, state, "bid 44 vegetables wheat")
     state = draw(game, state, "draw 17")
 
     assert warehouse(state, ALICE) == {"31": stones(wheat=1), "44": stones(wheat=1, vegetables=1)}
@@ -479,7 +478,7 @@ def test_ex09c_check_timing_with_lucky_dip(timing: str, track: str) -> None:
     game, state = ex9({**EX9_CARA, "stones": {"wheat": 2}}, {"seventh_check_timing": timing})
     state = draw(game, state, "event Q")
     assert kinds(state) == ("event", CARA, "Q")  # Bob has no stones left for the dip
-    state = play(game, state, "dip", "pay wheat", "pay wheat")
+    state = play(game, state, "dip", "pay wheat wheat")
     state = draw(game, state, "draw 23")
     assert "23" in fields(state, CARA)
     assert board_tiles(state) == [7, 7, 7]
@@ -525,13 +524,13 @@ def test_ex11_event_drawn_during_an_event_is_set_aside() -> None:
         cara={"fields": ["C1"], "workers": {"23": "A"}, "stones": {"apples": 2}},
     ), office=["31", "10", "11", "12", "13", "14"], bag=["17", "23", "20"], track="MNOPT", bag_events="QRSUVWXYZ")
 
-    state = play(game, before, "bid 31 wheat", "done")
+    state = play(game, before, "bid 31 wheat")
     start = state
     state = draw(game, state, "event Q")
     assert state.track == "MNOPTQ"
 
     assert kinds(state) == ("event", ALICE, "Q")
-    state = play(game, state, "dip", "pay wine", "pay wine")
+    state = play(game, state, "dip", "pay wine wine")
     state = draw(game, state, "event S")
     assert state.set_aside == "S" and state.track == "MNOPTQ"  # announced and set aside, not placed
     assert kinds(state)[0] == "draw"  # not resolved: Alice draws again
@@ -543,7 +542,7 @@ def test_ex11_event_drawn_during_an_event_is_set_aside() -> None:
     state = play(game, state, "decline")
 
     assert kinds(state) == ("event", CARA, "Q")
-    state = play(game, state, "dip", "pay apples", "pay apples")
+    state = play(game, state, "dip", "pay apples apples")
     state = draw(game, state, "draw 23")
     assert kinds(state) == ("bonus", CARA, "")
     assert workers(state, CARA) == {}

@@ -34,8 +34,9 @@ def test_every_legal_move_is_offered_and_nothing_depends_on_the_screen(seed: int
         if who == CHANCE:
             state = GAME.apply(state, GAME.sample_chance(state, rng))
             continue
-        offered = {str(m) for m in GAME.public_moves(state)}
-        assert {str(m) for m in GAME.legal_moves(state)} <= offered
+        public = GAME.public_moves(state)
+        offered = {str(m) for m in public}
+        assert all(m in public for m in GAME.legal_moves(state))
         if decisions % 25 == 0:  # another split of the hidden stones gives the table the same choices
             me, other = state.player(who), state.player((who + 1) % len(state.players))
             swapped = state.with_player(who, evolve(me, stones=other.stones))
@@ -46,11 +47,18 @@ def test_every_legal_move_is_offered_and_nothing_depends_on_the_screen(seed: int
 
 
 def test_a_bid_offers_every_crop_and_the_core_refuses_a_crop_not_held() -> None:
+    """The table's choices hold one pattern ``bid L`` per land-office tile (the stepper names the stones);
+    every bid of stones someone may hold is a public move, and the screen decides (R-D3)."""
     state, _ = set_up(3, 7)
     seat = GAME.current_player(state)
     tile = state.layout.labels[state.office_tiles[0]]
-    offered = {str(m) for m in GAME.public_moves(state)}
-    assert {f"bid {tile} {crop}" for crop in ("hops", "vegetables", "apples", "wine", "wheat")} <= offered
+    public = GAME.public_moves(state)
+    offered = {str(m) for m in public}
+    assert {f"bid {label}" for label in (state.layout.labels[t] for t in state.office_tiles)} <= offered
+    assert not any(m.startswith("bid ") and len(m.split()) > 2 for m in offered)
+    crops = ("hops", "vegetables", "apples", "wine", "wheat")
+    assert all(GAME.parse_move(f"bid {tile} {crop}") in public for crop in crops)
+    assert GAME.parse_move(f"bid {tile} " + " ".join(["wine"] * 13)) not in public  # only 12 wine exist
     missing = next(c for c, n in zip(("hops", "vegetables", "apples", "wine", "wheat"), state.player(seat).stones) if not n)
     error = GAME.validate(state, GAME.parse_move(f"bid {tile} {missing}"))
     assert error is not None and error.rule == "R-D3"

@@ -78,7 +78,7 @@ def test_r_t2_buying_then_bidding_is_allowed() -> None:
     """R-T2: C then D is fine."""
     game, state = turn_table()
     state = allow(game, state, "buy 20")
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     state = play(game, state, "draw 16")
     assert state.actions == "CD"
     assert "20" in fields_of(state, ALICE) and [t for t, _ in state.player(ALICE).warehouse] == [
@@ -88,7 +88,7 @@ def test_r_t2_buying_then_bidding_is_allowed() -> None:
 def test_r_t2_buying_after_bidding_is_refused() -> None:
     """R-T2: once D has been done this turn, C is no longer allowed (even for one's own tile)."""
     game, state = turn_table()
-    state = play(game, state, "bid 10 wheat", "done", "draw 16")
+    state = play(game, state, "bid 10 wheat", "draw 16")
     refuse(game, state, "buy 20", "R-T2")
 
 
@@ -127,7 +127,7 @@ def test_r_t4_bonus_replacement_and_events_do_not_count_as_actions() -> None:
     game, state = displace_table(bag_events="P")
     state = allow(game, state, "buy B2", "bonus A4", "flip A3")
     assert state.actions == "C"
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     state = play(game, state, "event P")
     state = decline_all(game, state)
     state = play(game, state, "draw 16", "done")
@@ -141,7 +141,7 @@ def test_r_t4_a_bonus_is_no_extra_action() -> None:
     game, state = displace_table()
     state = play(game, state, "buy B2")
     refuse(game, state, "harvest A2", "R-X2")
-    state = play(game, state, "bonus A4", "decline", "bid 10 wheat", "done", "draw 16", "done")
+    state = play(game, state, "bonus A4", "decline", "bid 10 wheat", "draw 16", "done")
     refuse(game, state, "harvest A2", "R-T1")
 
 
@@ -154,10 +154,10 @@ def test_r_t5_a_turn_without_actions() -> None:
 
 
 def test_r_t5_the_turn_cannot_end_inside_an_action() -> None:
-    """R-T5: passing is allowed between actions, not while an action (a bid) is unfinished."""
+    """R-T5: passing is allowed between actions, not while an action (a harvest) is unfinished."""
     game, state = turn_table()
-    state = play(game, state, "bid 10 wheat")
-    refuse(game, state, "end", "R-D3")
+    state = play(game, state, "harvest B2")
+    refuse(game, state, "end", "R-A2")
 
 
 # --------------------------------------------------------------------------- 4.1 action A
@@ -551,7 +551,7 @@ def bid_table(alice: dict[str, Any] | None = None, **kw: Any) -> tuple[KeyHarves
 def test_r_d1_a_free_warehouse_space_allows_one_tile() -> None:
     """R-D1: with one tile in the warehouse, one more may be taken (and no third)."""
     game, state = bid_table({"warehouse": [("20", {"hops": 1})]})
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     state = play(game, state, "draw 16")
     assert len(state.player(ALICE).warehouse) == 2
     assert state.stack == ()
@@ -566,10 +566,10 @@ def test_r_d1_a_full_warehouse_refuses_action_d() -> None:
 def test_r_d2_two_tiles_one_at_a_time() -> None:
     """R-D2: an empty warehouse takes two tiles, the second after the first's refill."""
     game, state = bid_table()
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     state = play(game, state, "draw 16")
     assert "bid 16 wheat" in legal(game, state)
-    state = allow(game, state, "bid 16 vegetables", "done")
+    state = allow(game, state, "bid 16 vegetables")
     state = play(game, state, "draw 17")
     assert [state.label(t) for t, _ in state.player(ALICE).warehouse] == ["10", "16"]
     assert None not in office_of(state)
@@ -580,32 +580,46 @@ def test_r_d2_only_land_office_tiles_and_no_second_tile_without_space() -> None:
     after one tile."""
     game, state = bid_table({"warehouse": [("20", {"hops": 1})]})
     refuse(game, state, "bid 21 wheat", "R-D2")
-    state = play(game, state, "bid 10 wheat", "done", "draw 16")
+    state = play(game, state, "bid 10 wheat", "draw 16")
     refuse(game, state, "bid 11 wheat", "R-T1")
 
 
 def test_r_d3_a_bid_of_several_stones_of_any_crops() -> None:
     """R-D3: the bid is one or more stones, in any mix; it is public."""
     game, state = bid_table()
-    state = allow(game, state, "bid 10 wheat", "add vegetables", "add wheat")
+    state = allow(game, state, "bid 10 vegetables wheat wheat")
     assert state.player(ALICE).warehouse[0][1] == stones(wheat=2, vegetables=1)
     assert game.view(state, BOB)["players"][ALICE]["warehouse"][0]["bid"]["wheat"] == 2
 
 
 def test_r_d3_a_bid_needs_stones_from_behind_the_screen() -> None:
-    """R-D3: no hops to bid or add; a player with no stones cannot do action D at all."""
+    """R-D3: no hops to bid; a player with no stones cannot do action D at all."""
     game, state = bid_table()
     refuse(game, state, "bid 10 hops", "R-D3")
-    refuse(game, play(game, state, "bid 10 wheat"), "add hops", "R-D3")
+    refuse(game, state, "bid 10 hops wheat", "R-D3")
+    refuse(game, state, "bid 10", "R-D3")  # a bid names one or more stones
     game, broke = bid_table({"stones": {}})
     assert not any(m.startswith("bid") for m in legal(game, broke))
     refuse(game, broke, "bid 10 wheat", "R-D3")
 
 
+def test_r_d3_one_bid_is_one_move_refused_as_a_whole() -> None:
+    """R-D3 (issue 10): a bid with a stone too many is refused whole: no stone is placed, no tile taken,
+    and the player can still make the bid they can pay."""
+    game, state = bid_table()
+    held = state.player(ALICE).stones
+    wheat = held[4]
+    refuse(game, state, "bid 10 " + " ".join(["wheat"] * (wheat + 1)), "R-D3")
+    assert state.player(ALICE).warehouse == () and state.player(ALICE).stones == held
+    assert "bid 10 " + " ".join(["wheat"] * wheat) in legal(game, state)
+    assert game.parse_move("bid 10 wheat vegetables wheat") == game.parse_move("bid 10 vegetables wheat wheat")
+    assert str(game.parse_move("bid 10 WHEAT veg")) == "bid 10 vegetables wheat"
+
+
 def test_r_d4_stones_are_added_only_while_bidding() -> None:
-    """R-D4: before the bid is done, stones may still be added."""
+    """R-D4: the bid's stones are all named in the bid itself."""
     game, state = bid_table({"warehouse": [("20", {"hops": 1})]})
-    state = allow(game, state, "bid 10 wheat", "add wheat", "done")
+    state = allow(game, state, "bid 10 wheat wheat")
     state = play(game, state, "draw 16")
     assert dict(state.player(ALICE).warehouse)[state.layout.space("10")] == stones(wheat=2)
 
@@ -613,7 +627,7 @@ def test_r_d4_stones_are_added_only_while_bidding() -> None:
 def test_r_d4_a_placed_bid_is_fixed() -> None:
     """R-D4: once placed the bid cannot grow."""
     game, state = bid_table({"warehouse": [("20", {"hops": 1})]})
-    state = play(game, state, "bid 10 wheat", "done", "draw 16")
+    state = play(game, state, "bid 10 wheat", "draw 16")
     refuse(game, state, "add wheat", "R-D4")
 
 
@@ -621,7 +635,7 @@ def test_r_d5_refill_at_once_and_events_resolve_first() -> None:
     """R-D5: the refill comes right after the bid; an event drawn is placed and resolved, then
     the same space is drawn for again."""
     game, state = bid_table(bag_events="P", track="MN")
-    state = play(game, state, "bid 10 wheat", "done")
+    state = play(game, state, "bid 10 wheat")
     assert game.current_player(state) == CHANCE and None in office_of(state)
     state = play(game, state, "event P")
     assert state.track == "MNP" and state.top.kind == "event"
@@ -634,24 +648,24 @@ def test_r_d5_refill_at_once_and_events_resolve_first() -> None:
 def test_r_d5_no_second_tile_before_the_refill() -> None:
     """R-D5: the second tile waits until the empty space has been refilled."""
     game, state = bid_table()
-    state = play(game, state, "bid 10 wheat", "done")
+    state = play(game, state, "bid 10 wheat")
     refuse(game, state, "bid 11 vegetables")
 
 
 def test_r_d6_an_empty_bag_leaves_the_space_empty() -> None:
     """R-D6: with nothing in the bag the space stays empty and play goes on."""
     game, state = bid_table(bag=[])
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     assert game.current_player(state) == ALICE
     assert office_of(state)[0] is None
-    state = allow(game, state, "bid 11 vegetables", "done")
+    state = allow(game, state, "bid 11 vegetables")
     assert office_of(state)[:2] == [None, None]
 
 
 def test_r_d6_no_draw_from_an_empty_bag() -> None:
     """R-D6: no draw is pending, so a draw cannot be entered."""
     game, state = bid_table(bag=[])
-    state = play(game, state, "bid 10 wheat", "done")
+    state = play(game, state, "bid 10 wheat")
     refuse(game, state, "draw 16", "CHANCE")
 
 
@@ -722,9 +736,9 @@ def test_r_x4_displacement_chains() -> None:
     """R-X4: the Bailiff seizes C3 from under itself, is re-placed on B2, seizes B2 from under
     itself again and, with no space left, goes back to the town."""
     game, state = three(CHAIN_ALICE, CHAIN_BOB)
-    state = allow(game, state, "play I C3", "seize C3", "pay wheat", "pay wheat", "pay wheat")
+    state = allow(game, state, "play I C3", "seize C3", "pay wheat wheat wheat")
     assert state.top.kind == "bonus" and legal(game, state) == {"bonus B2", "decline"}
-    state = allow(game, state, "bonus B2", "seize B2", "pay wheat", "pay wheat", "pay wheat")
+    state = allow(game, state, "bonus B2", "seize B2", "pay wheat wheat wheat")
     assert {"B2", "C3"} <= fields_of(state, ALICE) and fields_of(state, BOB) == set()
     assert state.player(BOB).stones == stones(wheat=6)
     assert "I" in state.town and state.stack == () and state.actions == "B"
@@ -733,7 +747,7 @@ def test_r_x4_displacement_chains() -> None:
 def test_r_x4_each_link_of_the_chain_is_checked() -> None:
     """R-X4: in the chain the re-placement still needs 4 neighbouring tiles (A4 has 3)."""
     game, state = three(CHAIN_ALICE, CHAIN_BOB)
-    state = play(game, state, "play I C3", "seize C3", "pay wheat", "pay wheat", "pay wheat")
+    state = play(game, state, "play I C3", "seize C3", "pay wheat wheat wheat")
     refuse(game, state, "bonus A4", "R-X2")
 
 
@@ -760,7 +774,7 @@ NINE = "MNOQRSTUV"
 def trigger(**kw: Any) -> tuple[KeyHarvest, Any]:
     """Alice's action D refill places the 10th event (P); all decline; the refill ends with 16."""
     game, state = three(END_ALICE, options=kw.pop("options", None), track=NINE, bag_events="PWX", **kw)
-    state = play(game, state, "bid 10 wheat", "done", "event P")
+    state = play(game, state, "bid 10 wheat", "event P")
     assert state.end_trigger == ALICE
     state = decline_all(game, state)
     return game, play(game, state, "draw 16", "done")
@@ -769,7 +783,7 @@ def trigger(**kw: Any) -> tuple[KeyHarvest, Any]:
 def test_r_end1_the_tenth_event_is_resolved_and_starts_the_end() -> None:
     """R-END1: P goes on space 10, every player may take part, and the end is triggered."""
     game, state = three(END_ALICE, track=NINE, bag_events="P")
-    state = play(game, state, "bid 10 wheat", "done", "event P")
+    state = play(game, state, "bid 10 wheat", "event P")
     assert len(state.track) == 10 and state.track[-1] == "P"
     assert state.top.kind == "event" and state.top.player == ALICE
     assert game.view(state, None)["end"]["triggered"]
@@ -778,7 +792,7 @@ def test_r_end1_the_tenth_event_is_resolved_and_starts_the_end() -> None:
 def test_r_end1_the_ninth_event_does_not_end_the_game() -> None:
     """R-END1: only space 10 triggers the end; after the 9th the game goes on normally."""
     game, state = three(END_ALICE, track=NINE[:8], bag_events="P")
-    state = decline_all(game, play(game, state, "bid 10 wheat", "done", "event P"))
+    state = decline_all(game, play(game, state, "bid 10 wheat", "event P"))
     assert len(state.track) == 9 and state.end_trigger == -1
     state = play(game, state, "draw 16", "done", "end")
     assert not game.view(state, None)["end"]["triggered"] and state.turns_left == -1
@@ -946,7 +960,7 @@ def notation_positions() -> list[tuple[KeyHarvest, Any]]:
     positions.append((g, play(g, s, "buy B2")))
     g, s = bid_table()
     positions.append((g, play(g, s, "bid 10 wheat")))
-    positions.append((g, play(g, s, "bid 10 wheat", "done")))
+    positions.append((g, play(g, s, "bid 10 wheat")))
     g, s = three({"fields": RING + ["A1"], "harvested": ["B3", "C2"], "stones": {"wheat": 3, "wine": 2}},
                  {"fields": ["C1"], "warehouse": [("21", {"wine": 1})]})
     positions += [(g, play(g, s, f"play {w} C3")) for w in "ABCDEGHIKL"]
@@ -968,7 +982,7 @@ def test_notation_round_trip_for_every_legal_move() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "", "   ", "fly A1", "harvest", "play A", "play Q A1", "play A A1 B2", "bid 10 gold", "bid 10",
+    "", "   ", "fly A1", "harvest", "play A", "play Q A1", "play A A1 B2", "bid 10 gold", "bid", "pay gold",
     "remove A-1", "event A", "first 9", "gain", "gain wheat wheat wheat", "harvest B2/plutonium", "swap B2",
 ])
 def test_notation_malformed_text(text: str) -> None:
@@ -1104,14 +1118,14 @@ def _gift_forwarding(options: dict[str, str]) -> Any:
 
 def _events_only_end(options: dict[str, str]) -> Any:
     game, state = three(END_ALICE, track=NINE, bag=[], bag_events="P", options=options)
-    state = decline_all(game, play(game, state, "bid 10 wheat", "done", "event P"))
+    state = decline_all(game, play(game, state, "bid 10 wheat", "event P"))
     return game.is_over(state)
 
 
 def _purchase_payee(options: dict[str, str]) -> Any:
     game, state = three({"fields": RING, "stones": {"wheat": 2}}, {"warehouse": [("20", {"wine": 2})]},
                         options=options)
-    state = play(game, state, "play G C3", "buy 20", "pay wheat", "pay wheat")
+    state = play(game, state, "play G C3", "buy 20", "pay wheat wheat")
     return state.player(BOB).stones
 
 

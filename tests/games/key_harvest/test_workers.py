@@ -114,7 +114,7 @@ def test_d_unskilled_labourer_only_adjacent_harvested() -> None:
 def test_e_skilled_labourer_buys_for_bid_plus_one() -> None:
     """E: Bob's tile 21 (bid 2 wine) for any 3 stones; Bob gets the payment and his bid back."""
     game, state = placed("E")
-    state = allow(game, state, "buy 21", "pay wheat", "pay wheat", "pay wheat")
+    state = allow(game, state, "buy 21", "pay wheat wheat wheat")
     assert "21" in fields_of(state, ALICE)
     assert state.player(ALICE).stones == stones(wine=2)
     assert state.player(BOB).stones == stones(hops=1, wheat=3, wine=2)
@@ -150,7 +150,7 @@ def test_f_overseer_illegal_choices() -> None:
 def test_g_merchant_buys_for_the_same_number_in_any_crops() -> None:
     """G: Bob's tile 21 (bid 2 wine) for any 2 stones; Bob gets them plus his bid."""
     game, state = placed("G")
-    state = allow(game, state, "buy 21", "pay wheat", "pay wheat")
+    state = allow(game, state, "buy 21", "pay wheat wheat")
     assert "21" in fields_of(state, ALICE)
     assert state.player(BOB).stones == stones(hops=1, wheat=2, wine=2)
 
@@ -167,7 +167,7 @@ def test_h_storekeeper_takes_a_land_office_tile_with_a_bid() -> None:
     """H: a land-office tile into the warehouse with a fixed bid; refilled from the bag. H is
     action B, so action C may follow and buy that tile (spec 5.2, DE 477)."""
     game, state = placed("H", alice={"warehouse": []})
-    state = allow(game, state, "bid 10 wheat", "done")
+    state = allow(game, state, "bid 10 wheat")
     assert game.current_player(state) == CHANCE
     state = play(game, state, "draw 16")
     assert office_of(state)[0] == "16"
@@ -177,10 +177,11 @@ def test_h_storekeeper_takes_a_land_office_tile_with_a_bid() -> None:
 
 
 def test_h_storekeeper_illegal_choices() -> None:
-    """H: no hops to bid; with a full warehouse it does nothing but score."""
+    """H: no hops to bid (R-D3), tile 20 is not in the land office (R-D2); with a full warehouse it does
+    nothing but score."""
     game, state = placed("H")
-    refuse(game, state, "bid 10 hops", "R-B7")
-    refuse(game, state, "bid 20 wheat", "R-B7")
+    refuse(game, state, "bid 10 hops", "R-D3")
+    refuse(game, state, "bid 20 wheat", "R-D2")
     game, state = three({**WA, "warehouse": [("20", {"hops": 1}), ("23", {"hops": 1})]}, WB, WC)
     state = allow(game, state, "play H C3")
     assert state.stack == () and workers_of(state, ALICE) == {"C3": "H"}
@@ -189,7 +190,7 @@ def test_h_storekeeper_illegal_choices() -> None:
 def test_i_bailiff_takes_an_isolated_tile_for_three_stones() -> None:
     """I: Bob's isolated D5 comes to Alice's board; Bob gets 3 stones of her choice."""
     game, state = placed("I")
-    state = allow(game, state, "seize D5", "pay wine", "pay wheat", "pay wine")
+    state = allow(game, state, "seize D5", "pay wine wine wheat")
     assert "D5" in fields_of(state, ALICE) and "D5" not in fields_of(state, BOB)
     assert state.player(BOB).stones == stones(hops=1, wine=2, wheat=1)
 
@@ -270,6 +271,8 @@ def test_ability_fires_again_on_a_bonus_replacement() -> None:
     and takes a stone again; its ability would not fire on removal (R-B8)."""
     game, state = three({**WA, "workers": {"A2": "A"}}, WB, WC, office=["A2", "11", "12", "13", "14", "15"])
     state = allow(game, state, "play L C3", "take A2")
+    assert state.top.kind == "draw"  # R-D5: the land office is refilled first
+    state = play(game, state, str(game.chance_outcomes(state)[0][0]))
     assert state.top.kind == "bonus" and state.top.worker == "A"
     state = allow(game, state, "bonus B2")
     assert state.top.kind == "ability" and state.top.worker == "A"

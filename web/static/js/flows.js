@@ -9,10 +9,16 @@ import { CROPS, byId, cropName, fill, h, paintSeat, playerName, seatColour, seat
 
 /** Tokens that name a space of the decider's own board (a worker's space), by verb and position. */
 const SPACE_TOKENS = { play: [2], bonus: [1], remove: [1], move: [1, 2], reuse: [1] };
-/** Verbs whose crop tokens are counted with a stepper (one stone per move: the first in the bid, then add). */
-const STEPPER_VERBS = ["bid", "add"];
+/**
+ * Stepper patterns (docs/key-harvest-notation.md): the choices hold "bid L" per land-office tile and "pay";
+ * the stones behind a screen are counted with the stepper and the whole decision is sent as one move
+ * ("bid L wheat wheat wine", "pay hops wine wine"). The key is the verb, the value the pattern's length.
+ */
+const STEPPER_PATTERNS = { bid: 2, pay: 1 };
+/** Verbs whose arguments are one unordered pick (two crops, tiles or stones): picked in any order. */
+const UNORDERED_VERBS = ["gain", "take", "flip"];
 /** The order of the verb buttons: these first, then the others as the game gives them, then LAST_VERBS. */
-const VERB_ORDER = ["harvest", "play", "remove", "buy", "bid", "add", "pay"];
+const VERB_ORDER = ["harvest", "play", "remove", "buy", "bid", "pay"];
 const LAST_VERBS = ["done", "end", "decline"];
 /** The action (spec 3) a verb starts on a turn, shown on its button then (not in the decisions that follow). */
 const ACTIONS = { harvest: "A", play: "B", remove: "B", buy: "C", bid: "D" };
@@ -35,11 +41,36 @@ function startsWith(tokens, prefix) {
   return prefix.every((token, i) => tokens[i] === token);
 }
 
+/** Whether `tokens` is a stepper pattern ("bid L", "pay"): its stones are still to be counted. */
+export function isStepperPattern(tokens) {
+  return STEPPER_PATTERNS[tokens[0]] === tokens.length;
+}
+
+/** `picked` (whole arguments of an unordered pick) taken out of `args`, or null if they are not all in it. */
+function remainingArgs(args, picked) {
+  const rest = [...args];
+  for (const token of picked) {
+    const at = rest.indexOf(token);
+    if (at < 0) return null;
+    rest.splice(at, 1);
+  }
+  return rest;
+}
+
 /** What may follow `prefix`: the distinct next tokens, and whether `prefix` is itself a whole move. */
 export function nextTokens(choices, prefix) {
   const next = [];
   let complete = false;
+  const unordered = UNORDERED_VERBS.includes(prefix[0]);
   for (const move of choices) {
+    if (unordered) { // the picks so far, in any order, among the move's arguments
+      const [verb, ...args] = move.split(" ");
+      const rest = verb === prefix[0] ? remainingArgs(args, prefix.slice(1)) : null;
+      if (rest === null) continue;
+      if (!rest.length) complete = true;
+      for (const token of rest) if (!next.includes(token)) next.push(token);
+      continue;
+    }
     const tokens = tokensOf(move);
     if (!startsWith(tokens, prefix)) continue;
     if (tokens.length === prefix.length) complete = true;
@@ -103,7 +134,7 @@ export function createFlows(play) {
     if (busy || !game) return;
     const tokens = [...picked, token];
     const { next, complete } = nextTokens(game.choices, tokens);
-    if (complete && !next.length) {
+    if (complete && !next.length && !isStepperPattern(tokens)) {
       sendAll([moveOf(tokens)]);
       return;
     }
@@ -185,11 +216,13 @@ export function createFlows(play) {
     const { next, complete } = nextTokens(game.choices, picked);
     const kinds = new Set(next.map((token) => tokenKind(verb, index, token)));
     const parts = [];
-    if (STEPPER_VERBS.includes(verb) && kinds.size === 1 && kinds.has("crop")) {
-      parts.push(...stepper(next));
+    if (isStepperPattern(picked)) {
+      return stepper(CROPS);
     } else {
       const kind = [...kinds][0] || "tile";
       parts.push(h("p", { class: "flow-prompt" }, t(`flow_choose_${kind}`, { name: playerName(game, seat) })));
+      const of = UNORDERED_VERBS.includes(verb) ? pickCount(verb) : 0;
+      if (of > 1) parts.push(h("p", { class: "flow-pick-of" }, t("flow_pick_of", { i: picked.length, n: of })));
       parts.push(h("div", { class: `flow-tokens kind-${kind}` }, next.map((token) => tokenButton(verb, index, token, seat))));
       if (verb === "harvest" && harvesting()) parts.push(harvestAll());
     }
@@ -200,6 +233,11 @@ export function createFlows(play) {
       parts.push(h("p", {}, finish));
     }
     return parts;
+  }
+
+  /** How many picks the longest choice of an unordered verb has (2 for two crops, tiles or stones). */
+  function pickCount(verb) {
+    return Math.max(0, ...game.choices.filter((m) => m.split(" ")[0] === verb).map((m) => m.split(" ").length - 1));
   }
 
   function tokenButton(verb, index, token, seat) {
@@ -232,9 +270,10 @@ export function createFlows(play) {
     return space ? space.crop : null;
   }
 
-  /** Stones one by one: + and - per crop, then one tap sends the bid (or the added stones). */
+  /** The stones of a bid or a payment: + and - per crop, then one tap sends the whole decision as one move. */
   function stepper(crops) {
     const verb = picked[0];
+    const owed = verb === "pay" && game.view.pending ? game.view.pending.n || 0 : 0;
     const total = () => Object.values(counts).reduce((a, b) => a + b, 0);
     const rows = crops.map((crop) => {
       const count = h("output", { class: "count", "data-crop": crop }, String(counts[crop] || 0));
@@ -251,16 +290,15 @@ export function createFlows(play) {
         h("span", { class: "chip" }, cropName(crop)), less, count, more);
     });
     const n = total();
-    const key = `${verb === "bid" ? "flow_place_bid" : "flow_add_stones"}${n === 1 ? "_one" : ""}`;
-    const label = t(key, { n, label: picked[1] });
+    const key = `${verb === "bid" ? "flow_place_bid" : "flow_pay_stones"}${n === 1 ? "_one" : ""}`;
+    const label = t(key, { n, label: picked[1], owed });
     const send = h("button", { type: "button", class: "primary flow-send" }, label);
-    send.disabled = n === 0;
+    send.disabled = n === 0 || (owed > 0 && n !== owed);
     send.addEventListener("click", () => {
       const stones = crops.flatMap((crop) => Array(counts[crop] || 0).fill(crop));
-      const moves = stones.map((crop, i) => (verb === "bid" && i === 0 ? moveOf([...picked, crop]) : `add ${crop}`));
-      sendAll(moves);
+      sendAll([moveOf([...picked, ...stones])]); // one decision, one move
     });
-    return [h("p", { class: "flow-prompt" }, t(verb === "bid" ? "flow_bid_prompt" : "flow_add_prompt")),
+    return [h("p", { class: "flow-prompt" }, t(verb === "bid" ? "flow_bid_prompt" : "flow_pay_prompt", { owed })),
       h("ul", { class: "stepper" }, rows), h("p", {}, send)];
   }
 

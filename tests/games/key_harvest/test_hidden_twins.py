@@ -1,0 +1,121 @@
+"""Hidden information by construction (issue 10): two games that differ only in what the table cannot see
+give byte-identical shared outputs.
+
+``hidden_twin`` re-chooses every secret move of a random game (the setup stone draws, the events removed
+unseen, the Trader's secret draw: ``is_secret``) and keeps every public move. After each move of both logs the
+table's view, its choices, its log lines, the terminal's text, and the reason for refusing any move the
+table's choices do not hold must be the same bytes. (A Trader's tile is compared until it is placed or
+discarded: then the table sees it; the end of the game reveals everything.)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.console import render
+from companion.core.game import CHANCE, TERMINAL
+from companion.core.hidden import hidden_twin
+from companion.games.key_harvest import KeyHarvest, KHMove, State
+
+GAME = KeyHarvest()
+CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
+
+
+def random_log(players: int, seed: int, plies: int) -> list[KHMove]:
+    rng = random.Random(seed)
+    state = GAME.setup([f"P{i}" for i in range(players)], GAME.options())
+    log: list[KHMove] = []
+    while len(log) < plies and GAME.current_player(state) != TERMINAL:
+        move = GAME.sample_chance(state, rng) if GAME.current_player(state) == CHANCE else rng.choice(GAME.legal_moves(state))
+        log.append(move)
+        state = GAME.apply(state, move)
+    return log
+
+
+def shared(state: State, names: list[str]) -> str:
+    """Everything a shared screen shows of ``state``, as bytes to compare."""
+    view = GAME.view(state, None)
+    return json.dumps({
+        "view": view,
+        "choices": [str(m) for m in GAME.public_moves(state)],
+        "table": GAME.table_text(view) or render(view),
+        "prompt": GAME.prompt_text(state, names),
+        "score": GAME.score_text(view["score"]),
+    }, sort_keys=True)
+
+
+def mutations(move: KHMove, rng: random.Random) -> list[KHMove]:
+    """Nearby moves a tap or a typo could send: other stones, one stone more or fewer, another verb."""
+    out = [KHMove("add", (rng.choice(CROPS),)), KHMove("pay", tuple(sorted(rng.choices(CROPS, k=rng.randint(1, 5)),
+                                                                            key=CROPS.index)))]
+    if move.verb == "bid" and len(move.args) > 1:
+        stones = list(move.args[1:])
+        out.append(KHMove("bid", (move.args[0], *stones, rng.choice(CROPS))))
+        out.append(KHMove("bid", (move.args[0], *sorted([rng.choice(CROPS) for _ in stones], key=CROPS.index))))
+        out.append(KHMove("bid", move.args[:1]))
+    if move.verb == "pay":
+        out.append(KHMove("pay", move.args[1:]))
+    return [GAME.parse_move(str(m)) for m in out]
+
+
+def refusals(a: State, b: State, candidates: list[KHMove]) -> list[str]:
+    """For every candidate the table's choices do not hold: its refusal in ``a`` and ``b`` (must be equal)."""
+    public_a, public_b = GAME.public_moves(a), GAME.public_moves(b)
+    out = []
+    for move in candidates:
+        inside = move in public_a
+        assert inside == (move in public_b), f"{move}: a public move in one twin only"
+        if not inside:
+            error_a, error_b = GAME.validate(a, move), GAME.validate(b, move)
+            text_a = None if error_a is None else f"{error_a.rule}: {error_a.reason}"
+            text_b = None if error_b is None else f"{error_b.rule}: {error_b.reason}"
+            assert text_a == text_b, f"{move}: {text_a!r} != {text_b!r}"
+            assert text_a is not None, f"{move} is legal but not among the table's choices"
+            out.append(text_a)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_twins_read_the_same_to_the_table(seed: int) -> None:
+    players = 2 + seed % 3
+    names = [f"P{i}" for i in range(players)]
+    log = random_log(players, seed, plies=260)
+    compared = 0
+    for twin_seed in range(3):
+        rng = random.Random(1000 * seed + twin_seed)
+        twin = hidden_twin(GAME, names, GAME.options(), log, rng)
+        assert sum(a != b for a, b in zip(log, twin)) > 0 or len(twin) < 20  # secrets really re-chosen
+        a = b = GAME.setup(names, GAME.options())
+        for ply, (move_a, move_b) in enumerate(zip(log, twin)):
+            if GAME.is_over(a):
+                break
+            assert GAME.describe(a, move_a, None) == GAME.describe(b, move_b, None), f"ply {ply}"
+            trader = a.top is not None and a.top.kind == "trader_choice"
+            if trader and b.top is not None and a.top.space != b.top.space:
+                break  # the Trader places or discards the tile: now the table sees it
+            a, b = GAME.apply(a, move_a), GAME.apply(b, move_b)
+            if ply % 3 == 0 or move_a != move_b:
+                assert shared(a, names) == shared(b, names), f"ply {ply} after {move_a} / {move_b}"
+                compared += 1
+            if ply % 9 == 0 and GAME.current_player(a) >= 0:
+                candidates = rng.sample(GAME.legal_moves(b), min(12, len(GAME.legal_moves(b))))
+                candidates += rng.sample(GAME.legal_moves(a), min(6, len(GAME.legal_moves(a))))
+                for move in list(candidates[:6]):
+                    candidates += mutations(move, rng)
+                refusals(a, b, candidates)
+    assert compared >= 20
+
+
+def test_the_old_legal_now_list_is_gone() -> None:
+    """A refusal never lists the legal moves (the old "Legal now: add wine, done" told what was behind a screen)."""
+    log = random_log(3, 5, plies=400)
+    state = GAME.setup(["P0", "P1", "P2"], GAME.options())
+    for move in log:
+        state = GAME.apply(state, move)
+        if GAME.current_player(state) >= 0 and state.top is not None:
+            error = GAME.validate(state, KHMove("keep"))
+            assert error is None or "Legal now" not in error.reason
