@@ -109,7 +109,7 @@ class Session:
         seat_colours = check_colours(colours, len(players))
         state = game.setup(players, chosen)
         game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed, game.edition(),
-                               seat_colours)
+                               seat_colours, game.notation)
         session = cls(store, store.get(game_id), game, chosen, state, auto_chance)
         with session._lock:
             session._commit(*session._draws([], [state]))
@@ -393,7 +393,8 @@ class Session:
                 raise CorruptSaveError(f"saved game {self.id}: move {ply} ({text!r}) cannot be replayed: "
                                        f"the log skips from move {index - 1} to move {ply}")
         texts = [(text, is_chance) for _, text, is_chance in stored]
-        upgraded = self._game.upgrade_log(texts)
+        notation = self._record.notation
+        upgraded = texts if notation >= self._game.notation else self._game.upgrade_log(texts, notation)
         for ply, (text, is_chance) in enumerate(upgraded):
             try:
                 self._replay(text, is_chance)
@@ -402,9 +403,11 @@ class Session:
                     f"saved game {self.id}: move {ply} ({text!r}) cannot be replayed: {error}"
                 ) from error
         self._version = version
-        if upgraded != texts:
-            self._version = self._store.rewrite(self.id, upgraded, version)
-            log.info("game %s: log rewritten in today's notation (%d moves -> %d)", self.id, len(texts), len(upgraded))
+        if notation < self._game.notation:
+            self._version = self._store.rewrite(self.id, upgraded, self._game.notation, version)
+            self._record = self._store.get(self.id)
+            log.info("game %s: log rewritten in notation %d (%d moves -> %d)", self.id, self._game.notation,
+                     len(texts), len(upgraded))
 
     def _reload(self) -> None:
         """Forget the moves in memory and replay the stored log again (another process changed it)."""

@@ -44,7 +44,8 @@ CREATE TABLE games (
     status TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0
+    version INTEGER NOT NULL DEFAULT 0,
+    notation INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE moves (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -58,7 +59,7 @@ CREATE TABLE moves (
 
 _COLUMNS = {
     "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated",
-              "version"],
+              "version", "notation"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
 }
 
@@ -79,6 +80,8 @@ class GameRecord:
     updated: str
     version: int = 0
     """Raised by every change to the game's log (a move, an undo): a move chosen from an older one is stale."""
+    notation: int = 1
+    """The version of the game's move notation its log is written in (``Game.notation``)."""
 
 
 def _now() -> str:
@@ -145,9 +148,10 @@ class GameStore:
             with self._transaction() as tx:
                 if tx.execute("PRAGMA user_version").fetchone()[0] != version:
                     return  # another process migrated it meanwhile
-                if version == 1:  # schema 2: each game's version, so stale moves can be refused
+                if version == 1:  # schema 2: each game's version (stale moves are refused) and its log's notation
                     tx.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
                     tx.execute("UPDATE games SET version = (SELECT count(*) FROM moves WHERE game_id = games.id)")
+                    tx.execute("ALTER TABLE games ADD COLUMN notation INTEGER NOT NULL DEFAULT 1")
                 tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         log.info("migrated %s from schema %d to %d (backup: %s)", self.path, version, SCHEMA_VERSION, backup)
 
@@ -186,7 +190,7 @@ class GameStore:
 
     def create(
         self, game: str, players: Sequence[str], options: Mapping[str, str], seed: str,
-        edition: Mapping[str, Any] | None = None, colours: Sequence[str] = (),
+        edition: Mapping[str, Any] | None = None, colours: Sequence[str] = (), notation: int = 1,
     ) -> str:
         """Store a new game and return its id: short, and too random to guess.
 
@@ -197,9 +201,9 @@ class GameStore:
         now = _now()
         with self._lock, self._transaction() as db:
             db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
-                 json.dumps(dict(edition or {})), json.dumps(list(colours)), PLAYING, now, now),
+                 json.dumps(dict(edition or {})), json.dumps(list(colours)), PLAYING, now, now, notation),
             )
         return game_id
 
@@ -265,9 +269,10 @@ class GameStore:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (PLAYING, game_id))
             return self._version_in(db, game_id)
 
-    def rewrite(self, game_id: str, moves: Sequence[tuple[str, bool]], expected: int | None = None) -> int:
-        """Replace a game's whole log (a log upgraded to today's notation); the new version."""
+    def rewrite(self, game_id: str, moves: Sequence[tuple[str, bool]], notation: int, expected: int | None = None) -> int:
+        """Replace a game's whole log by the same log in ``notation`` (upgraded); the new version."""
         with self._write(game_id, expected) as db:
+            db.execute("UPDATE games SET notation = ? WHERE id = ?", (notation, game_id))
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
                            [(game_id, n, text, int(is_chance), _now()) for n, (text, is_chance) in enumerate(moves)])
@@ -298,7 +303,7 @@ class GameStore:
         self.close()
 
     def _record(self, row: tuple[Any, ...]) -> GameRecord:
-        game_id, game, players, options, seed, edition, colours, status, created, updated, version = row
+        game_id, game, players, options, seed, edition, colours, status, created, updated, version, notation = row
         try:
             player_list = json.loads(players)
             option_map = json.loads(options)
@@ -315,4 +320,4 @@ class GameStore:
         except ValueError as error:
             raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
         return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, tuple(colour_list),
-                          status, created, updated, int(version))
+                          status, created, updated, int(version), int(notation))

@@ -183,8 +183,12 @@ class Game(ABC, Generic[S, M]):
         moves for others to build states that differ only in hidden information."""
         return False
 
-    def upgrade_log(self, moves: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
-        """A stored log ``(text, is_chance)`` written in an older notation, rewritten in today's (one decision
+    notation: ClassVar[int] = 1
+    """The version of the game's move notation; raise it (and extend ``upgrade_log``) when a log written before
+    no longer replays. Each stored game records the notation its log is written in."""
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]], notation: int) -> list[tuple[str, bool]]:
+        """A stored log ``(text, is_chance)`` written in the older ``notation``, rewritten in today's (one decision
         that used to take several moves becomes one move). The session rewrites a stored game once with it."""
         return list(moves)
 

@@ -101,11 +101,13 @@ def test_seat_lights_follow_the_turn_and_next_ends_it(controller: PanelControlle
 def test_next_in_the_middle_of_a_bid_is_refused_by_the_core(controller: PanelController, mock_factory: MockFactory,
                                                           config: PanelConfig, session: Session) -> None:
     bid = next(m for m in session.game.legal_moves(session.state) if str(m).startswith("bid "))
-    session.play(bid)  # now the bidder adds crops or says done: ending the turn is not a choice
+    session.play(bid)  # the whole bid; the land office waits for its refill (DRAW), then a second tile or done
+    tap(mock_factory, config.gpio.buttons["DRAW"])  # type: ignore[index]
+    assert wait_for(lambda: session.game.current_player(session.state) == 0)
     before = session.history
     tap(mock_factory, config.gpio.buttons["NEXT"])  # type: ignore[index]
     assert wait_for(lambda: not controller.message["ok"])
-    assert controller.message["text"].endswith("[R-D3]")  # the core's reason and rule ID (spec R-D3)
+    assert controller.message["text"].endswith("[R-D2]")  # the core's reason and rule ID (spec R-D2)
     assert "or say done" in controller.message["text"]
     assert session.history == before
 

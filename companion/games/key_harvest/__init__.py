@@ -191,7 +191,11 @@ class KeyHarvest(Game[State, KHMove]):
             return False
         return step.kind in ("stone", "remove_event") or (step.purpose == "trader" and move.verb == "draw")
 
-    def upgrade_log(self, moves: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    notation = 2
+    """1: a bid as ``bid L crop`` + ``add crop``... + ``done``, a payment as one ``pay crop`` per stone; 2: each one
+    move (issue 10)."""
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]], notation: int) -> list[tuple[str, bool]]:
         """An old log (a bid as ``bid L crop`` + ``add crop``... + ``done``, a payment as one ``pay crop`` per
         stone) in today's notation: one move per bid, one per payment (docs/key-harvest-notation.md)."""
         from companion.games.key_harvest.upgrade import upgrade_log

@@ -85,7 +85,7 @@ def test_upgrade_log_leaves_a_new_log_alone() -> None:
     data, moves = old_log(OLD_LOGS[0])
     new = upgrade_log(moves)
     assert upgrade_log(new) == new
-    assert KeyHarvest().upgrade_log(moves) == new
+    assert KeyHarvest().upgrade_log(moves, 1) == new
 
 
 def test_a_payment_is_one_move_of_exactly_the_stones_owed() -> None:
