@@ -1,4 +1,6 @@
-# Run once at commit e3b31c2 (kept for provenance; later code writes the new notation). """Generate La Granja logs in the notation of commit e3b31c2 (before issue 10), for the upgrade_log tests."""
+"""Generate La Granja logs in the notation of commit e3b31c2 (before issue 10), for the upgrade_log tests.
+
+Run once at that commit; kept for provenance (later code writes the new notation)."""
 import json, random, tempfile, subprocess
 from pathlib import Path
 from companion.session import Session
