@@ -16,7 +16,7 @@ from itertools import combinations, combinations_with_replacement
 from math import factorial, prod
 
 from companion.core.errors import IllegalMoveError
-from companion.core.game import CHANCE, TERMINAL
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.options import Options
 from companion.core.rng import weighted_choice
 from companion.games.la_granja.data import (
@@ -31,7 +31,7 @@ from companion.games.la_granja.data import (
 from companion.games.la_granja.moves import LGMove
 from companion.games.la_granja.state import FREE, NEUTRAL, Entry, Player, Site, State, Task
 
-CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral"})
+CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral", "donkeys"})
 AUTO_KINDS = frozenset({"begin", "box", "remove", "face_auto"})
 ANYTIME_KINDS = frozenset({"play", "discard", "roof", "pick", "face", "take", "upgrade", "deliver", "card", "extra"})
 STAGES = ("play", "refill", "income", "growth", "roof", "roll", "draft", "neutral_before", "donkey", "siesta",
@@ -105,6 +105,14 @@ def _begin(s: State, drawn: int) -> None:
 # ------------------------------------------------------------------ who moves, chance
 
 
+def donkey_deciders(s: State) -> tuple[int, ...]:
+    """The seats still to choose their donkey marker at the simultaneous step (spec 3.4 step 1)."""
+    top = s.top
+    if s.over or top is None or top.kind != "donkey":
+        return ()
+    return tuple(seat for seat, p in enumerate(s.players) if not p.donkey)
+
+
 def actor(s: State) -> int:
     if s.over:
         return TERMINAL
@@ -157,6 +165,8 @@ def chance_outcomes(s: State) -> list[tuple[LGMove, int]]:
         return [(LGMove("lock", (key,)), 1) for key in BUILDINGS if key not in s.locks]
     if kind == "reveal":
         return [(LGMove("reveal", (rid,)), 1) for rid in s.unrevealed]
+    if kind == "donkeys":  # the reveal: one outcome, the markers chosen
+        return [(LGMove("donkeys", tuple(str(p.donkey) for p in s.players)), 1)]
     return list(roll_outcomes(dice_count(len(s.players))))
 
 
@@ -368,8 +378,8 @@ def _stage(s: State) -> None:
         else:
             _push(s, *(Task("pick", p, arg=slot) for slot in ("left", "right") for p in order),
                   *(Task("face_auto", p) for p in order))
-    elif name == "donkey":
-        _push(s, *(Task("donkey", seat) for seat in range(len(s.players))))
+    elif name == "donkey":  # spec 3.4 step 1: everyone at once, in secret; revealed together (``donkeys``)
+        _push(s, Task("donkey", SIMULTANEOUS))
     elif name == "siesta":
         _siesta(s)
     elif name == "neutral_before":
@@ -681,8 +691,13 @@ def apply(state: State, move: LGMove) -> State:
     seat = top.player
     verb, args = move.verb, move.args
     p = s.players[seat] if seat >= 0 else None
-    if verb in ("card", "start", "order", "lock", "reveal", "roll"):
+    if verb in ("card", "start", "order", "lock", "reveal", "roll", "donkeys"):
         _chance(s, move)
+    elif verb == "donkey":
+        s.players[int(args[0]) - 1].donkey = int(args[1])
+        if not donkey_deciders(s):  # the last choice: reveal all together (a companion step)
+            _pop(s)
+            _push(s, Task("donkeys"))
     elif p is None:
         raise AssertionError(f"{move} applied with no player to move")
     elif verb == "place":
@@ -747,9 +762,6 @@ def apply(state: State, move: LGMove) -> State:
     elif verb == "draw":
         _pop(s)
         _push(s, Task("deal", seat))
-    elif verb == "donkey":
-        _pop(s)
-        p.donkey = int(args[0])
     elif verb == "extra":
         _pop(s)
         k = int(args[0])
@@ -829,6 +841,8 @@ def _chance(s: State, move: LGMove) -> None:
         s.stack = tuple(Task("begin", n=int(arg)) if t.kind == "begin" else t for t in s.stack)
     elif move.verb == "lock":
         s.locks = s.locks + (arg,)
+    elif move.verb == "donkeys":
+        pass  # the markers chosen in secret are turned up; the siesta step follows (spec 3.4 step 2)
     elif move.verb == "reveal":
         s.display = s.display + (arg,)
         s.unrevealed = tuple(r for r in s.unrevealed if r != arg)
@@ -854,6 +868,13 @@ def validate(s: State, move: LGMove) -> IllegalMoveError | None:
     check = _CHECKS.get(move.verb)
     if check is None:
         return _err("3.1", f"{move.verb} is not a move a player makes", move)
+    if top.player == SIMULTANEOUS:
+        if move.verb != "donkey":
+            return _err("3.4", f"'{move.verb}' does not fit now: everyone is choosing a donkey marker in secret "
+                        "(donkey SEAT MARKER)", move)
+        return _check_donkey(s, top, None, move)
+    if move.verb == "donkey":
+        return _task(("donkey",), top, move)
     return check(s, top, s.players[top.player], move)
 
 
@@ -1058,11 +1079,14 @@ def _check_draw(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
     return error
 
 
-def _check_donkey(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
-    error = _task(("donkey",), top, move)
-    if error:
-        return error
-    d = int(move.args[0])
+def _check_donkey(s: State, top: Task, _: Player | None, move: LGMove) -> IllegalMoveError | None:
+    """Spec 3.4 step 1 at the simultaneous step; every condition is public (who has chosen, markers used)."""
+    seat, d = int(move.args[0]) - 1, int(move.args[1])
+    if not 0 <= seat < len(s.players):
+        return _err("3.4", f"donkey SEAT MARKER: the seat is 1 to {len(s.players)}", move)
+    p = s.players[seat]
+    if p.donkey:
+        return _err("3.4", f"{p.name} has chosen a donkey marker already this round", move)
     if not 1 <= d <= 4:
         return _err("4.2:donkey", "donkey markers carry 1 to 4 donkeys", move)
     if d in p.donkeys_used:
@@ -1228,6 +1252,9 @@ def legal_moves(s: State) -> list[LGMove]:
     assert top is not None
     if top.kind in CHANCE_KINDS:
         return [m for m, _ in chance_outcomes(s)]
+    if top.kind == "donkey":
+        return [LGMove("donkey", (str(seat + 1), str(d))) for seat in donkey_deciders(s) for d in range(1, 5)
+                if d not in s.players[seat].donkeys_used]
     p = s.players[top.player]
     out = _task_candidates(s, top, p)
     if top.kind in ANYTIME_KINDS:
@@ -1304,8 +1331,6 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
         return _deliver_candidates(s, p) + [LGMove("done")]
     if kind == "card":
         return _place_candidates(s, p) + [LGMove("draw"), LGMove("skip")]
-    if kind == "donkey":
-        return [LGMove("donkey", (str(d),)) for d in range(1, 5)]
     if kind == "extra":
         return [LGMove("extra", (str(k),)) for k in range(min(extra_capacity(s, p) - top.n, p.silver) + 1)]
     if kind == "stall":

@@ -15,7 +15,7 @@ PROMPTS = {
     "upgrade": "free upgrades (upgrade KIND free) or done",
     "deliver": "deliver (deliver BUILDING[/ROW] GOOD or deliver cartN GOOD) or done",
     "card": "place a card (place ...) or draw, or skip",
-    "donkey": "choose a donkey marker in secret (donkey 1-4); the others look away",
+    "donkey": "choose a donkey marker in secret, all at once (donkey SEAT 1-4); the others look away",
     "extra": "buy extra deliveries (extra K)",
     "stall": "choose the market space for the stall (stall M#)",
     "release": "all 25 markers are in use: take one off (release GOOD|CROP:field|trade|M#)",
@@ -50,9 +50,12 @@ def table_text(view: Mapping[str, Any]) -> str:
 
 
 def prompt_text(waiting: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+    kind = waiting["kind"] if waiting is not None else ""
+    if waiting is not None and kind == "donkey":
+        who = ", ".join(f"{names[seat]} (seat {seat + 1})" for seat in waiting["deciders"])
+        return f"{who}: {PROMPTS['donkey']}"
     if waiting is None or waiting["player"] is None:
         return "The companion is drawing."
-    kind = waiting["kind"]
     count = f" ({waiting['count']} left)" if kind in ("play", "deliver", "upgrade", "discard") else ""
     return f"{names[waiting['player']]}: {PROMPTS.get(kind, kind)}{count}"
 

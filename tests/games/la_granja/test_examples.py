@@ -54,21 +54,22 @@ def test_t1_three_player_draft_two_passes_and_the_shared_last_die() -> None:
 def test_t2_donkey_availability_within_rounds_1_to_3_and_4_to_6() -> None:
     game, s = new_game(2)
     s = at(edit(s, A, donkeys_used=(3, 1)), "donkey", round=3)
-    assert s.stack[-1].kind == "donkey" and s.stack[-1].player == A
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["2", "4"]
-    assert refused(game, s, "donkey 3").rule == "4.2:donkey"
-    s = game.play(s, "donkey 4")
-    s = game.play(s, "donkey 1")
+    assert s.stack[-1].kind == "donkey" and game.deciders(s) == (A, B)
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["2", "4"]
+    assert refused(game, s, "donkey 1 3").rule == "4.2:donkey"
+    s = game.play(s, "donkey 1 4")
+    s = game.play(s, "donkey 2 1")
+    s = game.play(s, "donkeys 4 1")
     s = at(s, "scoring")                            # round 3 ends: all four come back
     assert s.round == 4 and s.players[A].donkeys_used == ()
     s = at(s, "donkey")
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["1", "2", "3", "4"]
-    s = game.play(game.play(s, "donkey 4"), "donkey 2")
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["1", "2", "3", "4"]
+    s = game.play(game.play(game.play(s, "donkey 1 4"), "donkey 2 2"), "donkeys 4 2")
     s = at(s, "siesta")
     s = at(s, "scoring")
     s = at(s, "donkey")
     assert s.round == 5
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["1", "2", "3"]
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["1", "2", "3"]
 
 
 def test_t2_siesta_stacking_sets_the_new_turn_order() -> None:

@@ -144,8 +144,8 @@ def test_completed_building_and_one_craft_marker_of_each_kind() -> None:
 def test_donkey_markers_used_once_in_rounds_one_to_three() -> None:
     game, s = new_game(2)
     s = at(edit(s, A, donkeys_used=(2,)), "donkey", round=2)
-    assert refused(game, s, "donkey 2").rule == "4.2:donkey"
-    assert game.play(s, "donkey 1").players[A].donkey == 1
+    assert refused(game, s, "donkey 1 2").rule == "4.2:donkey"
+    assert game.play(s, "donkey 1 1").players[A].donkey == 1
 
 
 def test_crops_on_fields_are_never_sold_except_with_feldarbeiter() -> None:
@@ -184,7 +184,7 @@ def test_market_stall_must_go_on_the_carts_value() -> None:
 def test_anytime_actions_only_on_your_own_turn_never_during_the_secret_donkey_choice() -> None:
     game, s = new_game(2)
     s = at(edit(s, A, silver=9), "donkey")
-    assert refused(game, s, "buy olive").rule == "3.1"
+    assert refused(game, s, "buy olive").rule == "3.4"
     t = game.play(task(s, "deliver", A, 1), "buy olive")
     assert t.players[A].goods["olive"] == 1 and t.players[A].silver == 9 - SHIPPED.buy["olive"]
     assert rules.validate(s, game.parse_move("done")) is not None

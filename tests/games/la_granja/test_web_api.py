@@ -33,7 +33,7 @@ def test_three_player_game_through_the_api(client: FlaskClient) -> None:
     other = client.get(pages[(seat + 1) % 3]["url"]).get_json()
     assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in mine["legal"]
     assert other["legal"] == [] and other["view"]["players"][seat]["hand"] is None
-    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "donkey 2"})
+    refused = client.post(f"/api/games/{game['id']}/moves", json={"move": "donkey 1 2"})
     assert refused.status_code >= 400 and refused.get_json()["error"]["rule"] == "3.1"
     played = client.post(f"/api/games/{game['id']}/moves", json={"move": "done"})
     assert played.status_code == 200 and played.get_json()["game"]["to_move"] != seat

@@ -1,0 +1,64 @@
+"""Logs stored before issue 10 (tests/games/la_granja/data/old-logs.json, written by the code of that time through
+a Session) upgrade to today's notation, replay move by move to the same final state and score, and play on."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.core.errors import MalformedInputError
+from companion.core.game import CHANCE, TERMINAL
+from companion.games.la_granja import LaGranja, State
+
+OLD = json.loads((Path(__file__).parent / "data" / "old-logs.json").read_text())["games"]
+
+
+def replay(entry: dict[str, Any], log: list[tuple[str, bool]]) -> tuple[LaGranja, State]:
+    """Every move checked like a stored one: readable, a chance step exactly where the game draws, legal."""
+    game = LaGranja().with_edition(entry["edition"])
+    state = game.setup(entry["players"], game.options(entry["options"]))
+    for ply, (text, is_chance) in enumerate(log):
+        move = game.parse_move(text)
+        assert is_chance == (game.current_player(state) == CHANCE), (ply, text)
+        error = game.validate(state, move)
+        assert error is None, (ply, text, str(error))
+        if is_chance:
+            assert move in [m for m, w in game.chance_outcomes(state) if w > 0], (ply, text)
+        state = game.apply(state, move)
+    return game, state
+
+
+@pytest.mark.parametrize("entry", OLD, ids=[f"{len(g['players'])}p-{g['seed']}" for g in OLD])
+def test_an_old_log_upgrades_replays_to_the_same_end_and_plays_on(entry: dict[str, Any]) -> None:
+    old = [(text, chance) for text, chance in entry["moves"]]
+    with pytest.raises(MalformedInputError):     # as stored, today's notation cannot read it
+        replay(entry, old)
+    game = LaGranja().with_edition(entry["edition"])
+    log = game.upgrade_log(old)
+    assert game.upgrade_log(log) == log           # upgrading twice changes nothing
+    game, state = replay(entry, log)
+    assert game.is_over(state) == entry["over"]
+    rows = game.score(state)
+    assert [{k: r[k] for k in ("name", "vp", "total", "silver", "ledger")} for r in rows] == entry["score"]
+    for p, final in zip(state.players, entry["final"]):
+        assert (p.goods, p.trade, list(p.hand)) == (final["goods"], final["trade"], final["hand"])
+        assert [list(f) for f in p.fields] == final["fields"] and [c for c, _ in p.carts] == final["carts"]
+        assert [[k, r, list(f)] for k, r, f in p.rows] == final["rows"]
+        assert [list(x) for x in p.roofs] == final["roofs"]
+    rng = random.Random(5)                        # and the upgraded game plays on to its end
+    while (who := game.current_player(state)) != TERMINAL:
+        move = game.sample_chance(state, rng) if who == CHANCE else rng.choice(game.legal_moves(state))
+        state = game.play(state, move)
+    assert game.is_over(state)
+
+
+def test_sequential_donkeys_become_simultaneous_choices_and_a_reveal() -> None:
+    game = LaGranja()
+    deal = [("card 1", True)] * 8
+    old = [*deal, ("done", False), ("donkey 3", False), ("donkey 1", False), ("extra 0", False)]
+    assert game.upgrade_log(old) == [*deal, ("done", False), ("donkey 1 3", False), ("donkey 2 1", False),
+                                     ("donkeys 3 1", True), ("extra 0", False)]
