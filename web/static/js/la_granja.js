@@ -46,6 +46,9 @@ function renderStatus(game) {
 }
 
 function describeWaiting(game, waiting) {
+  if (waiting && waiting.kind === "donkey") {  // spec 3.4 step 1: every seat at once, each in secret
+    return t("lg_donkeys_choosing", { names: waiting.deciders.map((seat) => playerName(game, seat)).join(", ") });
+  }
   if (game.to_move === "chance" || !waiting || waiting.player == null) return t("companion_draws");
   const vars = { name: playerName(game, waiting.player), n: waiting.count, detail: waiting.detail };
   const sentence = known(`lg_waiting.${waiting.kind}`, t("lg_waiting_other", { ...vars, kind: waiting.kind }), vars);
@@ -100,11 +103,7 @@ function ledgerList(ledger) {
 function donkeyText(game, player) {
   const waiting = game.view.waiting;
   if (player.donkey) return t("lg_donkey_value", { n: player.donkey });
-  if (waiting && waiting.kind === "donkey") {
-    if (player.seat < waiting.player) return t("lg_donkey_chosen");
-    if (player.seat === waiting.player) return t("lg_donkey_choosing");
-    return t("lg_donkey_waiting");
-  }
+  if (waiting && waiting.kind === "donkey") return t(player.donkey_chosen ? "lg_donkey_chosen" : "lg_donkey_choosing");
   return null;
 }
 
@@ -379,7 +378,7 @@ function placeRows(moves) {
 function moveLabel(move) {
   const [verb, word] = move.split(" ");
   if (verb === "die") return wordLabel("die", word);
-  if (verb === "donkey") return t("lg_donkey_value", { n: word });
+  if (verb === "donkey") return t("lg_donkey_value", { n: move.split(" ")[2] });
   if (verb === "option") return wordLabel("option", word);
   return move;
 }
@@ -389,6 +388,20 @@ function renderLegal(legal) {
   return fill("legal", legalGroups(legal).map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
     h("h3", {}, verbName(verb)),
     h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
+}
+
+/** On a seat page during and after the simultaneous donkey choice: who is still choosing, then the reveal. */
+function donkeyStatus(game, me) {
+  const view = game.view;
+  const waiting = view.waiting;
+  if (waiting && waiting.kind === "donkey" && me.donkey_chosen) {
+    const others = waiting.deciders.map((seat) => playerName(game, seat));
+    return t("lg_donkey_waiting_others", { n: others.length, names: others.join(", ") });
+  }
+  if (view.phase === "transport" && view.players.every((p) => p.donkey)) {
+    return t("lg_donkeys_revealed", { list: view.players.map((p) => `${p.name} ${p.donkey}`).join(", ") });
+  }
+  return null;
 }
 
 function renderSeat(data, colours) {
@@ -402,6 +415,7 @@ function renderSeat(data, colours) {
     : h("li", { class: "muted" }, t("none")));
   fill("my-donkey", me.donkey ? t("lg_donkey_value", { n: me.donkey }) : t("lg_donkey_none"),
     me.donkeys_used.length ? ` · ${t("lg_donkeys_used", { list: me.donkeys_used.join(", ") })}` : "");
+  fill("donkey-status", donkeyStatus(game, me));
   fill("my-farm", farmCard(game, me));
   renderLegal(data.legal);
   renderLog(data.log);
