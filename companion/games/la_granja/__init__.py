@@ -332,6 +332,6 @@ class LaGranja(Game[State, LGMove]):
                 "stalls": sum(1 for o in state.market if o == seat),
                 "siesta": state.position(seat) if state.siesta else 0,
             } for seat, p in enumerate(state.players)],
-            "prices": {"sell": dict(state.edition.sell)},
+            "sell": dict(state.edition.sell),
             "siesta_vp": list(state.edition.siesta_vp),
         }

@@ -25,10 +25,10 @@ def test_buy_and_sell_at_the_printed_prices_upgraded_goods_never() -> None:
 
 
 def test_upgrade_from_storage_or_a_field_at_its_cost_and_free_upgrades_from_a_grant() -> None:
-    game, s = _my_turn(silver=3, goods={"grape": 1, "pig": 1}, fields=((1, True),))
+    game, s = _my_turn(silver=4, goods={"grape": 1, "pig": 1}, fields=((1, True),))
     s = game.play(s, "upgrade grape")
     p = s.players[A]
-    assert p.goods["wine"] == 1 and p.goods["grape"] == 0 and p.silver == 3 - SHIPPED.upgrade_cost["grape"]
+    assert p.goods["wine"] == 1 and p.goods["grape"] == 0 and p.silver == 4 - SHIPPED.upgrade_cost["grape"]
     crop = SHIPPED.cards[1].field
     s = game.play(s, f"upgrade {crop}:field")
     assert s.players[A].fields == ((1, False),)
