@@ -905,9 +905,7 @@ def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     error = _task(("play", "card"), top, move)
     if error:
         return error
-    args = move.args
-    if not args[0].isdigit() or int(args[0]) not in p.hand:
-        return _err("4.3.1", f"card {args[0]} is not in your hand", move)
+    args = move.args  # public conditions first (sides, payments); the hand, which the table cannot see, last
     side, rest = args[1], args[2:]
     if side not in SIDES:
         return _err("4.3.1", f"a card goes on a side: {', '.join(SIDES)}", move)
@@ -938,6 +936,8 @@ def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
         for token in rest:
             if not _has(s, p, token):
                 return _err("4.3.1", f"you have no {token} to pay with", move)
+    if not args[0].isdigit() or int(args[0]) not in p.hand:
+        return _err("4.3.1", f"card {args[0]} is not in your hand", move)
     return None
 
 
