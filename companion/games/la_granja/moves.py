@@ -17,15 +17,23 @@ from companion.core.game import VerbMove, split_move
 
 # verb -> (fewest, most) arguments; -1: any number (the free text of ``adjust``)
 VERBS: dict[str, tuple[int, int]] = {
-    "place": (2, 8), "done": (0, 0), "skip": (0, 0), "discard": (1, 1), "roof": (1, 1), "pass": (0, 0),
-    "die": (1, 1), "option": (1, 1), "take": (1, 2), "upgrade": (1, 2), "deliver": (2, 2), "draw": (0, 0),
+    "place": (2, 8), "done": (0, 0), "skip": (0, 0), "discard": (1, 8), "roof": (1, 1), "pass": (0, 0),
+    "die": (1, 1), "option": (1, 1), "take": (1, 2), "upgrade": (1, 3), "deliver": (1, 12), "draw": (0, 0),
     "donkey": (2, 2), "extra": (1, 1), "stall": (1, 1), "buy": (1, 1), "sell": (1, 1), "trade": (1, 1),
-    "use": (1, 2), "helper": (1, 1), "adjust": (2, -1), "release": (1, 1),
+    "use": (1, 2), "helper": (1, 1), "adjust": (2, -1), "release": (1, 25),
     # the companion's chance steps
     "card": (1, 1), "start": (1, 1), "order": (1, 1), "lock": (1, 1), "reveal": (1, 1), "roll": (1, 9), "donkeys": (1, 4),
 }
 CHANCE_VERBS = frozenset({"card", "start", "order", "lock", "reveal", "roll", "donkeys"})
-_ORDER = {k: i for i, k in enumerate(("olive", "grain", "grape", "pig"))}
+_ORDER = {k: i for i, k in enumerate(("olive", "grain", "grape", "pig", "food", "wine", "meat", "silver", "vp", "trade"))}
+
+
+def token_key(token: str) -> tuple[int, int, str]:
+    """The canonical order of the tokens of an unordered pick: goods, then crops on fields, then market spaces."""
+    kind, _, where = token.partition(":")
+    if token[:1] == "M" and token[1:].isdigit():
+        return (2, int(token[1:]), token)
+    return (1 if where else 0, _ORDER.get(kind, 99), token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +70,20 @@ def parse_move(text: str) -> LGMove:
         if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
             raise MalformedInputError(f"{text!r}: dice show 1 to 6")
         args = tuple(sorted(args))
-    if verb == "take" and len(args) == 2:
-        args = tuple(sorted(args, key=lambda a: (_ORDER.get(a, 9), a)))
+    if verb in ("take", "release") or (verb == "upgrade" and args[0] == "free"):  # unordered picks: canonical
+        head = args[:1] if verb == "upgrade" else ()
+        args = (*head, *sorted(args[len(head):], key=token_key))
+    if verb == "upgrade" and "free" in args[1:]:
+        raise MalformedInputError(f"{text!r}: a free grant is one move: upgrade free KIND [KIND]")
+    if verb == "deliver" and not all("=" in a for a in args):
+        raise MalformedInputError(f"{text!r}: write each delivery as TARGET=GOOD, all of them in one move, "
+                                  "e.g. deliver wagner/2=wine cart17=olive:field")
+    if verb == "discard":
+        if not all(a.isdigit() for a in args):
+            raise MalformedInputError(f"{text!r}: discard names card numbers")
+        args = tuple(sorted(args, key=int))
     if verb in ("donkey", "donkeys") and not all(a.isdigit() for a in args):
         raise MalformedInputError(f"{text!r}: write donkey SEAT MARKER (numbers), e.g. donkey 2 3")
-    if verb in ("die", "extra", "discard", "card", "helper", "start", "order") and not args[0].isdigit():
+    if verb in ("die", "extra", "card", "helper", "start", "order") and not args[0].isdigit():
         raise MalformedInputError(f"{text!r}: {args[0]!r} is not a number")
     return LGMove(verb, args)

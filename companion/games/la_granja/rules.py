@@ -28,7 +28,7 @@ from companion.games.la_granja.data import (
     UPGRADE_TO,
     Edition,
 )
-from companion.games.la_granja.moves import LGMove
+from companion.games.la_granja.moves import LGMove, token_key
 from companion.games.la_granja.state import FREE, NEUTRAL, Entry, Player, Site, State, Task
 
 CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral", "donkeys"})
@@ -681,6 +681,40 @@ def _upgrade(s: State, p: Player, token: str) -> None:
     _put(p, UPGRADE_TO[kind], 1)
 
 
+def _discard(s: State, p: Player, card: int) -> None:
+    p.hand = tuple(c for c in p.hand if c != card)
+    s.discards = s.discards + (card,)
+
+
+def _release(s: State, p: Player, token: str) -> None:
+    if token[:1] == "M":
+        market = list(s.market)
+        market[s.edition.space_index(token)] = FREE
+        s.market = tuple(market)
+    else:
+        _give(s, p, token, "marker freed (A-19)")
+
+
+def pairs_of(args: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``deliver`` arguments ``TARGET=GOOD`` as (target, good) pairs."""
+    return [(t, g) for t, _, g in (a.partition("=") for a in args)]
+
+
+def _deliver_batch(s: State, seat: int, args: tuple[str, ...]) -> None:
+    """Deliveries in the order given (spec 4.3.12). The batch ends the task, unless its last delivery completes
+    something that asks a decision (a stall, Wagner's delivery, a Gemüsehändler good): then the deliveries left
+    wait below that decision."""
+    depth = len(s.stack) - 1
+    task = _pop(s)
+    pairs = pairs_of(args)
+    for target, token in pairs:
+        _deliver(s, seat, target, token)
+    raised = s.stack[depth:]
+    left = task.n - len(pairs)
+    if raised and left > 0:
+        s.stack = s.stack[:depth] + (Task(task.kind, task.player, left, task.arg),) + raised
+
+
 # ------------------------------------------------------------------ apply
 
 
@@ -705,11 +739,10 @@ def apply(state: State, move: LGMove) -> State:
         _place(s, seat, args)
     elif verb in ("done", "skip", "pass"):
         _pop(s)
-    elif verb == "discard":
-        _count_down(s)
-        card = int(args[0])
-        p.hand = tuple(c for c in p.hand if c != card)
-        s.discards = s.discards + (card,)
+    elif verb == "discard":  # the whole discard down to the hand limit (spec 3.2 step 1)
+        _pop(s)
+        for card in map(int, args):
+            _discard(s, p, card)
     elif verb == "roof":
         _pop(s)
         p.silver -= s.round
@@ -751,14 +784,15 @@ def apply(state: State, move: LGMove) -> State:
             else:
                 _put(p, kind, 1)
     elif verb == "upgrade":
-        if len(args) == 2:
-            _count_down(s)
+        if args[0] == "free":  # the whole free grant; fewer than granted forgoes the rest
+            _pop(s)
+            for token in args[1:]:
+                _upgrade(s, p, token)
         else:
             p.silver -= s.edition.upgrade_cost[args[0].partition(":")[0]]
-        _upgrade(s, p, args[0])
+            _upgrade(s, p, args[0])
     elif verb == "deliver":
-        _count_down(s)
-        _deliver(s, seat, args[0], args[1])
+        _deliver_batch(s, seat, args)
     elif verb == "draw":
         _pop(s)
         _push(s, Task("deal", seat))
@@ -771,14 +805,9 @@ def apply(state: State, move: LGMove) -> State:
         elif k:
             _push(s, Task("deliver", seat, k, "extra"))
     elif verb == "release":
-        _count_down(s)
-        token = args[0]
-        if token[:1] == "M":
-            market = list(s.market)
-            market[s.edition.space_index(token)] = FREE
-            s.market = tuple(market)
-        else:
-            _give(s, p, token, "marker freed (A-19)")
+        _pop(s)
+        for token in args:
+            _release(s, p, token)
     elif verb == "stall":
         _pop(s)
         place_stall(s, seat, s.edition.space_index(args[0]))
@@ -950,10 +979,18 @@ def _check_done(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
 
 
 def _check_discard(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """The whole discard at once: exactly the excess, distinct cards of the hand (public count first)."""
     error = _task(("discard",), top, move)
-    if error is None and int(move.args[0]) not in p.hand:
-        return _err("4.2:hand", f"card {move.args[0]} is not in your hand", move)
-    return error
+    if error:
+        return error
+    cards = move.args
+    if len(cards) != top.n or len(set(cards)) != len(cards):
+        return _err("4.2:hand", f"discard {top.n} different card{'s' if top.n != 1 else ''} down to the hand limit "
+                    f"at once (discard CARD{' CARD' * (top.n - 1)})", move)
+    for card in cards:
+        if int(card) not in p.hand:
+            return _err("4.2:hand", f"card {card} is not in your hand", move)
+    return None
 
 
 def _check_roof(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
@@ -1005,29 +1042,72 @@ def _check_take(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
 
 def _check_upgrade(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     args = move.args
-    free = len(args) == 2
-    if free and args[1] != "free":
-        return _err("4.3.5", "write upgrade KIND (paid) or upgrade KIND free", move)
+    free = args[0] == "free"
+    if (free and len(args) == 1) or (not free and len(args) != 1):
+        return _err("4.3.5", "write upgrade KIND (paid) or upgrade free KIND [KIND] (a free grant, all at once)",
+                    move)
     error = _task(("upgrade",), top, move) if free else _anytime(s, top, p, move)
     if error:
         return error
-    kind, _, where = args[0].partition(":")
-    if kind not in RESOURCES or where not in ("", "field") or (where and kind == "pig"):
-        return _err("1.9", "only olive, grain, grape (also from a field: KIND:field) and pig can be upgraded", move)
-    if not _has(s, p, args[0]):
-        return _err("4.3.5", f"you have no {args[0]} to upgrade", move)
-    if not free and p.silver < s.edition.upgrade_cost[kind]:
+    tokens = args[1:] if free else args
+    if free and len(tokens) > top.n:
+        return _err("4.3.5", f"this grant upgrades at most {top.n} good{'s' if top.n != 1 else ''} for free", move)
+    for token in tokens:
+        kind, _, where = token.partition(":")
+        if kind not in RESOURCES or where not in ("", "field") or (where and kind == "pig"):
+            return _err("1.9", "only olive, grain, grape (also from a field: KIND:field) and pig can be upgraded", move)
+    if not free and p.silver < s.edition.upgrade_cost[args[0].partition(":")[0]]:
+        kind = args[0].partition(":")[0]
         return _err("4.3.5", f"upgrading {kind} costs {s.edition.upgrade_cost[kind]} silver", move)
+    return _can_give_all(s, top.player, tokens, "4.3.5", "to upgrade", move)
+
+
+def _can_give_all(s: State, seat: int, tokens: tuple[str, ...], rule: str, why: str,
+                  move: LGMove) -> IllegalMoveError | None:
+    """Whether ``seat`` holds every token at once (two ``olive`` need two olives)."""
+    scratch = s.copy()
+    p = scratch.players[seat]
+    for token in tokens:
+        if not _has(scratch, p, token):
+            more = " more" if tokens.count(token) > 1 else ""
+            return _err(rule, f"you have no{more} {token} {why}", move)
+        _give(scratch, p, token, why)
     return None
 
 
 def _check_deliver(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """A batch of deliveries, checked one after another as they would be made (spec 4.3.12)."""
+    error = _check_deliver_due(s, top, move)
+    if error:
+        return error
+    pairs = pairs_of(move.args)
+    if len(pairs) > top.n:
+        return _err("4.2:deliveries", f"you have {top.n} deliver{'ies' if top.n != 1 else 'y'} now, "
+                    f"not {len(pairs)}", move)
+    scratch = s.copy()
+    for i, (target, token) in enumerate(pairs):
+        error = _check_one_delivery(scratch, scratch.players[top.player], target, token, move)
+        if error is None and i and len(scratch.stack) > len(s.stack):
+            error = _err("4.3.12", f"delivery {i} completes a cart or building that asks a decision first: "
+                         "end the deliveries there", move)
+        if error is not None:
+            if len(pairs) == 1:
+                return error
+            return _err(error.rule, f"delivery {i + 1} ({target}={token}): {error.reason}", move)
+        _deliver(scratch, top.player, target, token)
+    return None
+
+
+def _check_deliver_due(s: State, top: Task, move: LGMove) -> IllegalMoveError | None:
     if top.kind != "deliver":
         if top.kind == "extra":
             return _err("4.2:extra", "buy your extra deliveries first (extra K)", move)
         return _err("4.2:deliveries", "no delivery is due now: deliveries come from donkeys, die 6, roof "
                     "markers and Wagner", move)
-    target, token = move.args
+    return None
+
+
+def _check_one_delivery(s: State, p: Player, target: str, token: str, move: LGMove) -> IllegalMoveError | None:
     kind, _, where = token.partition(":")
     if kind not in (*FARM_GOODS, "trade") or where not in ("", "field") or (where and kind not in CROPS):
         return _err("4.3.12", f"{token} is not a good you can deliver", move)
@@ -1124,11 +1204,20 @@ def _check_stall(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
 
 
 def _check_release(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """All the markers to free at once (A-19): exactly the excess."""
     error = _task(("release",), top, move)
-    if error is None and move.args[0] not in releasable(s, top.player):
-        return _err("4.2:markers", f"you have no {move.args[0]} to take off; free one of: "
-                    f"{', '.join(releasable(s, top.player))}", move)
-    return error
+    if error:
+        return error
+    if len(move.args) != top.n:
+        return _err("4.2:markers", f"{top.n} marker{'s' if top.n != 1 else ''} over 25 are in use: "
+                    f"take {top.n} off at once", move)
+    scratch = s.copy()
+    for token in move.args:
+        if token not in releasable(scratch, top.player):
+            return _err("4.2:markers", f"you have no{' more' if move.args.count(token) > 1 else ''} {token} to "
+                        "take off (goods, field crops, trade goods and stalls can be)", move)
+        _release(scratch, scratch.players[top.player], token)
+    return None
 
 
 def _check_buy(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
@@ -1259,7 +1348,59 @@ def legal_moves(s: State) -> list[LGMove]:
     out = _task_candidates(s, top, p)
     if top.kind in ANYTIME_KINDS:
         out += _anytime_candidates(s, p)
-    return [m for m in out if validate(s, m) is None]
+    batches = delivery_batches(s) if top.kind == "deliver" else []  # valid by construction
+    return [m for m in out if validate(s, m) is None] + batches
+
+
+def _units(s: State, p: Player, kinds: tuple[str, ...]) -> list[str]:
+    """One token per unit ``p`` holds of ``kinds`` (storage, then crops on fields), in canonical order."""
+    out = []
+    for kind in kinds:
+        out += [kind] * {"silver": p.silver, "vp": p.vp, "trade": p.trade}.get(kind, p.goods.get(kind, 0))
+    for kind in kinds:
+        if kind in CROPS:
+            out += [f"{kind}:field"] * sum(1 for c, has in p.fields if has and s.edition.cards[c].field == kind)
+    return sorted(out, key=token_key)
+
+
+def _picks(units: list[str], low: int, high: int) -> list[tuple[str, ...]]:
+    """Every multiset of ``low`` to ``high`` of ``units``, each once, in canonical order."""
+    return sorted({combo for k in range(low, high + 1) for combo in combinations(units, k)},
+                  key=lambda c: (len(c), [units.index(t) for t in c]))
+
+
+def batch_key(args: tuple[str, ...]) -> tuple[str, ...]:
+    """What a batch of deliveries does, whatever its order: the goods per target and the rows chosen."""
+    pairs = [(t.partition("/")[0], g) for t, g in pairs_of(args)]
+    rows = [t for t, _ in pairs_of(args) if "/" in t]
+    return tuple(sorted(f"{t}={g}" for t, g in pairs)) + tuple(sorted(rows))
+
+
+def delivery_batches(s: State) -> list[LGMove]:
+    """Every set of deliveries the top ``deliver`` task allows, each once, in the first order that can be made
+    (a set's effects do not depend on its order). A delivery that asks a decision ends its batch."""
+    top = s.top
+    assert top is not None
+    seat = top.player
+    seen: set[tuple[str, ...]] = set()
+    out: list[LGMove] = []
+
+    def grow(state: State, made: tuple[str, ...]) -> None:
+        if len(made) == top.n or (made and len(state.stack) > len(s.stack)):
+            return
+        for move in _deliver_candidates(state, state.players[seat]):
+            target, token = move.args
+            key = batch_key((*made, f"{target}={token}"))
+            if key in seen:
+                continue
+            seen.add(key)
+            nxt = state.copy()
+            _deliver(nxt, seat, target, token)
+            out.append(LGMove("deliver", (*made, f"{target}={token}")))
+            grow(nxt, (*made, f"{target}={token}"))
+
+    grow(s, ())
+    return out
 
 
 def _sources(s: State, p: Player, kinds: tuple[str, ...]) -> list[str]:
@@ -1315,7 +1456,7 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
     if kind == "play":
         return _place_candidates(s, p) + [LGMove("done")]
     if kind == "discard":
-        return [LGMove("discard", (str(c),)) for c in sorted(set(p.hand))]
+        return [LGMove("discard", tuple(str(c) for c in combo)) for combo in combinations(sorted(set(p.hand)), top.n)]
     if kind == "roof":
         return [LGMove("roof", (r,)) for r in s.display] + [LGMove("pass")]
     if kind == "pick":
@@ -1326,9 +1467,10 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
         allowed = top.arg.split(",")
         return [LGMove("take", combo) for combo in combinations(allowed, top.n)] + [LGMove("skip")]
     if kind == "upgrade":
-        return [LGMove("upgrade", (t, "free")) for t in _sources(s, p, RESOURCES)] + [LGMove("done")]
+        picks = _picks(_units(s, p, RESOURCES), 1, top.n)
+        return [LGMove("upgrade", ("free", *combo)) for combo in picks] + [LGMove("done")]
     if kind == "deliver":
-        return _deliver_candidates(s, p) + [LGMove("done")]
+        return [LGMove("done")]
     if kind == "card":
         return _place_candidates(s, p) + [LGMove("draw"), LGMove("skip")]
     if kind == "extra":
@@ -1336,7 +1478,8 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
     if kind == "stall":
         return [LGMove("stall", (s.edition.spaces[i].id,)) for i in stall_spaces(s, top.player, top.n)]
     if kind == "release":
-        return [LGMove("release", (token,)) for token in releasable(s, top.player)]
+        units = _units(s, p, (*GOODS, "trade")) + [sp.id for sp, o in zip(s.edition.spaces, s.market) if o == top.player]
+        return [LGMove("release", combo) for combo in _picks(units, top.n, top.n)]
     return []
 
 

@@ -122,19 +122,19 @@ def test_t3_completing_a_craft_building_first_and_later(lock_removal: str) -> No
     siesta_value = SHIPPED.siesta_vp[s.position(A)]
     x = _wagner_ready(s, A, 2)
     vp = x.players[A].vp
-    x = game.play(x, "deliver wagner meat")
+    x = game.play(x, "deliver wagner=meat")
     p = x.players[A]
     assert p.vp - vp == 4 + siesta_value           # +1 first, +1 lock 1, +2 round 2, + siesta value
     assert x.locks_removed == (1,) and x.sites["gemischt"].lock == 0
     assert p.craft("wagner") is False              # front up, taken now
     assert x.stack[-1].kind == "deliver" and x.stack[-1].arg == "wagner"   # its immediate delivery
     assert x.sites["wagner"].completed_by == (A,) and not x.sites["wagner"].first_vp
-    assert refused(game, x, "deliver wagner food").rule == "4.2:completed"
+    assert refused(game, x, "deliver wagner=food").rule == "4.2:completed"
     # (b) round 4: B completes Wagner too, with an active Gemischtwarenladen.
     y = game.play(x, "done")
     y = _wagner_ready(edit(y, B, crafts=(("gemischt", True),)), B, 4)
     vp = y.players[B].vp
-    y = game.play(y, "deliver wagner meat")
+    y = game.play(y, "deliver wagner=meat")
     gain = y.players[B].vp - vp - SHIPPED.siesta_vp[y.position(B)]
     if lock_removal == "distinct_buildings":
         assert gain == 6 and y.locks_removed == (1,)
@@ -163,8 +163,7 @@ def test_t4_completing_a_market_cart_displaces_the_lower_neighbour(fleischer: bo
     assert s.edition.cards[4].field == "olive"
     s = task(s, "deliver", A, 2, "donkey")
     vp, trade = s.players[A].vp, s.players[A].trade
-    s = game.play(s, "deliver cart1 olive:field")
-    s = game.play(s, "deliver cart1 grain")
+    s = game.play(s, "deliver cart1=olive:field cart1=grain")     # both deliveries, one move
     p = s.players[A]
     assert p.vp - vp == (6 if fleischer else 5)
     assert p.trade - trade == 1
@@ -186,7 +185,7 @@ def test_t5_cart_value_taken_everywhere_removes_the_holder_and_lower_neighbours(
     s.market = (Q, R, P, S, FREE, P)
     s = task(edit(s, P, carts=((1, (True, False)),), goods={"grain": 1}), "deliver", P, 1, "donkey")
     vp = s.players[P].vp
-    s = game.play(s, "deliver cart1 grain")
+    s = game.play(s, "deliver cart1=grain")
     assert s.players[P].vp - vp == 3 + 1 + 1
     assert s.market == (P, FREE, P, S, FREE, P)
 

@@ -56,9 +56,18 @@ def test_an_old_log_upgrades_replays_to_the_same_end_and_plays_on(entry: dict[st
     assert game.is_over(state)
 
 
-def test_sequential_donkeys_become_simultaneous_choices_and_a_reveal() -> None:
-    game = LaGranja()
-    deal = [("card 1", True)] * 8
-    old = [*deal, ("done", False), ("donkey 3", False), ("donkey 1", False), ("extra 0", False)]
-    assert game.upgrade_log(old) == [*deal, ("done", False), ("donkey 1 3", False), ("donkey 2 1", False),
-                                     ("donkeys 3 1", True), ("extra 0", False)]
+def test_each_old_decision_in_pieces_becomes_one_move() -> None:
+    """Sequential donkeys become simultaneous choices and the reveal; pieces of deliveries and of free upgrades
+    become one move each, without the old closing 'done'."""
+    game = LaGranja().with_edition(OLD[2]["edition"])
+    old = [(text, chance) for text, chance in OLD[2]["moves"]]
+    log = game.upgrade_log(old)
+    first = next(i for i, (text, _) in enumerate(old) if text.startswith("donkey"))
+    assert old[first:first + 3] == [("donkey 4", False), ("donkey 3", False), ("donkey 1", False)]
+    assert log[first:first + 4] == [("donkey 1 4", False), ("donkey 2 3", False), ("donkey 3 1", False),
+                                    ("donkeys 4 3 1", True)]
+    texts = [text for text, _ in log]
+    assert not any(t.startswith("deliver") and "=" not in t for t in texts)
+    assert any(t.startswith("deliver") and t.count("=") >= 2 for t in texts)
+    assert not any(t.startswith("upgrade") and t.endswith(" free") for t in texts)
+    assert sum(t == "done" for t in texts) < sum(t == "done" for t, _ in old)
