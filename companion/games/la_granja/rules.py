@@ -1369,11 +1369,24 @@ def _picks(units: list[str], low: int, high: int) -> list[tuple[str, ...]]:
                   key=lambda c: (len(c), [units.index(t) for t in c]))
 
 
+def _batch_items(target: str, token: str) -> tuple[str, ...]:
+    key, slash, row = target.partition("/")
+    return (f"{key}={token}", f"{key}/{row}") if slash else (f"{key}={token}",)
+
+
 def batch_key(args: tuple[str, ...]) -> tuple[str, ...]:
     """What a batch of deliveries does, whatever its order: the goods per target and the rows chosen."""
-    pairs = [(t.partition("/")[0], g) for t, g in pairs_of(args)]
-    rows = [t for t, _ in pairs_of(args) if "/" in t]
-    return tuple(sorted(f"{t}={g}" for t, g in pairs)) + tuple(sorted(rows))
+    return tuple(sorted(item for t, g in pairs_of(args) for item in _batch_items(t, g)))
+
+
+def _scratch(s: State, seat: int) -> State:
+    """A copy of ``s`` in which only ``seat``'s farm and the board may change (enough for one delivery)."""
+    new = object.__new__(State)
+    new.__dict__.update(s.__dict__)
+    players = list(s.players)
+    players[seat] = players[seat].copy()
+    new.players = tuple(players)
+    return new
 
 
 def delivery_batches(s: State) -> list[LGMove]:
@@ -1381,25 +1394,26 @@ def delivery_batches(s: State) -> list[LGMove]:
     (a set's effects do not depend on its order). A delivery that asks a decision ends its batch."""
     top = s.top
     assert top is not None
-    seat = top.player
+    seat, depth = top.player, len(s.stack)
     seen: set[tuple[str, ...]] = set()
     out: list[LGMove] = []
 
-    def grow(state: State, made: tuple[str, ...]) -> None:
-        if len(made) == top.n or (made and len(state.stack) > len(s.stack)):
+    def grow(state: State, made: tuple[str, ...], done: tuple[str, ...]) -> None:
+        if len(made) == top.n or (made and len(state.stack) > depth):
             return
         for move in _deliver_candidates(state, state.players[seat]):
             target, token = move.args
-            key = batch_key((*made, f"{target}={token}"))
+            key = tuple(sorted(done + _batch_items(target, token)))
             if key in seen:
                 continue
             seen.add(key)
-            nxt = state.copy()
+            nxt = _scratch(state, seat)
             _deliver(nxt, seat, target, token)
-            out.append(LGMove("deliver", (*made, f"{target}={token}")))
-            grow(nxt, (*made, f"{target}={token}"))
+            pair = f"{target}={token}"
+            out.append(LGMove("deliver", (*made, pair)))
+            grow(nxt, (*made, pair), key)
 
-    grow(s, ())
+    grow(s, (), ())
     return out
 
 
