@@ -338,7 +338,7 @@ function createFlow(play) {
     game = newGame;
     const panel = byId("flow");
     const waiting = game.view.waiting;
-    const seat = typeof game.to_move === "number" ? game.to_move : null;
+    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;  // not at the simultaneous step
     const choices = game.choices || [];
     const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
     if (seat == null) {
