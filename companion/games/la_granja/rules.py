@@ -1198,8 +1198,8 @@ def _check_stall(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     ids = [sp.id for sp in s.edition.spaces]
     spaces = stall_spaces(s, top.player, top.n)
     if move.args[0] not in ids or ids.index(move.args[0]) not in spaces:
-        return _err("4.3.13", f"the stall for a cart worth {top.n} goes on one of "
-                    f"{', '.join(ids[i] for i in spaces)}", move)
+        return _err("4.3.13", f"the stall for a cart worth {top.n} goes on a free market space of value {top.n}, "
+                    "else on one of that value held by another player (A-15)", move)
     return None
 
 
