@@ -2,7 +2,7 @@
 
 One decision is one move (issue 10). Examples: ``place 12 ext silver olive:field``, ``die 4``, ``option siesta``,
 ``take grape olive`` (any order; read as ``take olive grape``), ``donkey 2 3`` (seat 2 chooses its 3-donkey marker,
-in secret; everyone chooses at once), ``deliver wagner/2=wine cart12=olive:field`` (every delivery of the turn, in
+in secret; everyone chooses at once), ``deliver wagner/2=wine cart12=olive:field`` (several deliveries at once, in
 the order made), ``upgrade free olive grain`` (a free grant), ``discard 17 23``, ``release olive M3``, ``roof R5``,
 ``use R3``,
 ``adjust vp 2 Helper 17 paid two VP``. The companion's own steps (chance) use ``card``,

@@ -701,18 +701,17 @@ def pairs_of(args: tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def _deliver_batch(s: State, seat: int, args: tuple[str, ...]) -> None:
-    """Deliveries in the order given (spec 4.3.12). The batch ends the task, unless its last delivery completes
-    something that asks a decision (a stall, Wagner's delivery, a Gemüsehändler good): then the deliveries left
-    wait below that decision."""
+    """Deliveries in the order given (spec 4.3.12). The deliveries left (if any) stay for later in the turn (after
+    a purchase, say; ``done`` ends them), below whatever the last delivery asks first (a stall, Wagner's delivery,
+    a Gemüsehändler good)."""
     depth = len(s.stack) - 1
     task = _pop(s)
     pairs = pairs_of(args)
     for target, token in pairs:
         _deliver(s, seat, target, token)
-    raised = s.stack[depth:]
     left = task.n - len(pairs)
-    if raised and left > 0:
-        s.stack = s.stack[:depth] + (Task(task.kind, task.player, left, task.arg),) + raised
+    if left > 0:
+        s.stack = s.stack[:depth] + (Task(task.kind, task.player, left, task.arg),) + s.stack[depth:]
 
 
 # ------------------------------------------------------------------ apply
@@ -1390,8 +1389,8 @@ def _scratch(s: State, seat: int) -> State:
 
 
 def delivery_batches(s: State) -> list[LGMove]:
-    """Every set of deliveries the top ``deliver`` task allows, each once, in the first order that can be made
-    (a set's effects do not depend on its order). A delivery that asks a decision ends its batch."""
+    """Every set of 1 to N deliveries the top ``deliver`` task allows (N left), each once, in the first order that
+    can be made (a set's effects do not depend on its order). A delivery that asks a decision ends its batch."""
     top = s.top
     assert top is not None
     seat, depth = top.player, len(s.stack)

@@ -4,8 +4,8 @@ Before issue 10 several decisions were sent in pieces; today each is one move:
 
 * donkeys: seats chose in turn (``donkey 3``: seat 1 first...) and the siesta step revealed them. Today all choose
   at once (``donkey SEAT MARKER``) and the companion's reveal step ``donkeys M1 M2 ...`` follows the last choice;
-* deliveries: ``deliver wagner/2 wine`` once per delivery, then ``done``. Today ``deliver wagner/2=wine
-  cart17=olive:field`` makes them all;
+* deliveries: ``deliver wagner/2 wine``. Today ``deliver wagner/2=wine cart17=olive:field`` makes several at once;
+  an old delivery is a batch of one (``deliver wagner/2=wine``), with the same meaning;
 * free upgrades: ``upgrade olive free`` once per upgrade, then ``done``. Today ``upgrade free olive grain``;
 * discards and freed markers: ``discard 17`` / ``release olive`` once per card or marker. Today ``discard 17 23``,
   ``release olive trade``.
@@ -69,8 +69,6 @@ def _piece(state: State, words: list[str]) -> LGMove | None:
     if top is None or not words:
         return None
     verb = words[0]
-    if verb == "deliver" and len(words) == 3 and top.kind == "deliver":
-        return parse_move(f"deliver {words[1]}={words[2]}")
     if verb == "upgrade" and len(words) == 3 and words[2] == "free" and top.kind == "upgrade":
         return parse_move(f"upgrade free {words[1]}")
     if verb in ("discard", "release") and len(words) == 2 and top.kind == verb:
@@ -98,10 +96,7 @@ class Legacy:
         depth = len(s.stack) - 1
         p = s.players[top.player]
         s.stack = s.stack[:depth]
-        if move.verb == "deliver":
-            target, token = rules.pairs_of(move.args)[0]
-            rules._deliver(s, top.player, target, token)
-        elif move.verb == "upgrade":
+        if move.verb == "upgrade":
             rules._upgrade(s, p, move.args[1])
         elif move.verb == "discard":
             rules._discard(s, p, int(move.args[0]))
@@ -136,8 +131,6 @@ class Frame:
     between: Log = field(default_factory=list)
 
     def whole(self) -> tuple[str, bool]:
-        if self.kind == "deliver":
-            return ("deliver " + " ".join(m.args[0] for m in self.pieces), False)
         tokens = sorted((m.args[-1] for m in self.pieces), key=_canonical)
         head = "upgrade free" if self.kind == "upgrade" else self.kind
         return (f"{head} {' '.join(tokens)}", False)
@@ -191,6 +184,9 @@ class Rewriter:
             if not deciders:
                 raise IllegalMoveError("3.4", "no donkey choice is due", text)
             text = f"donkey {deciders[0] + 1} {words[1]}"
+            words = text.split()
+        if words and words[0] == "deliver" and len(words) == 3 and "=" not in text:
+            text = f"deliver {words[1]}={words[2]}"   # one delivery: a batch of one, the same meaning
             words = text.split()
         piece = None if is_chance else _piece(s, words)
         if piece is not None:

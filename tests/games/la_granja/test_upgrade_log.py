@@ -67,7 +67,8 @@ def test_each_old_decision_in_pieces_becomes_one_move() -> None:
     assert log[first:first + 4] == [("donkey 1 4", False), ("donkey 2 3", False), ("donkey 3 1", False),
                                     ("donkeys 4 3 1", True)]
     texts = [text for text, _ in log]
-    assert not any(t.startswith("deliver") and "=" not in t for t in texts)
-    assert any(t.startswith("deliver") and t.count("=") >= 2 for t in texts)
+    old_deliveries = [t for t, _ in old if t.startswith("deliver")]
+    assert [t for t in texts if t.startswith("deliver")] == [
+        "deliver {}={}".format(*t.split()[1:]) for t in old_deliveries]     # one delivery: a batch of one
     assert not any(t.startswith("upgrade") and t.endswith(" free") for t in texts)
     assert sum(t == "done" for t in texts) < sum(t == "done" for t, _ in old)

@@ -1,5 +1,5 @@
 """One decision is one move (issue 10): a set of goods, the discard down to the hand limit, the free upgrades of a
-grant, the deliveries of a turn and the markers to free are each one move, checked and made as a whole or refused
+grant, a set of deliveries and the markers to free are each one move, checked and made as a whole or refused
 as a whole; unordered picks are listed once, in canonical order, and accepted in any order."""
 
 from __future__ import annotations
@@ -27,15 +27,18 @@ def test_die_three_lists_each_pair_of_crops_once_and_takes_them_in_any_order() -
 
 
 def test_deliveries_are_one_move_refused_as_a_whole() -> None:
-    """4.3.12: every delivery of the turn at once; a bad second delivery refuses the first too."""
+    """4.3.12: several deliveries at once; a bad second delivery refuses the first too. Deliveries left over stay
+    for later in the turn (a purchase may come first), as on the table; ``done`` ends them."""
     game, s = new_game(2)
-    s = task(edit(s, A, silver=2, goods={"grain": 1}), "deliver", A, 3, "donkey")
+    s = task(edit(s, A, silver=5, goods={"grain": 1}), "deliver", A, 3, "donkey")
     error = refused(game, s, "deliver handelshaus/1=silver handelshaus=wine")
     assert error.rule == "4.3.12" and error.reason.startswith("delivery 2 (handelshaus=wine):")
     assert refused(game, s, "deliver handelshaus=silver handelshaus/1=grain").rule == "4.2:rows"  # row first
     t = game.play(s, "deliver handelshaus/1=silver handelshaus=grain")
-    assert t.players[A].silver == 1 and t.players[A].goods["grain"] == 0
-    assert t.stack == s.stack[:-1]             # fewer than the donkeys allow: the rest is forgone
+    assert t.players[A].silver == 4 and t.players[A].goods["grain"] == 0
+    assert (t.stack[-1].kind, t.stack[-1].n) == ("deliver", 1)   # one left for later in the turn (after a purchase)
+    t = game.play(game.play(t, "buy olive"), "deliver handelshaus=olive")
+    assert t.stack == s.stack[:-1]             # all three made
     assert game.play(s, "done").stack == s.stack[:-1]
 
 
@@ -65,6 +68,7 @@ def test_a_delivery_that_asks_a_decision_ends_the_batch_and_the_rest_waits() -> 
     assert error.rule == "4.3.12" and "asks a decision first" in error.reason
     y = game.play(x, "deliver wagner=meat")
     assert [(t.kind, t.n, t.arg) for t in y.stack[-2:]] == [("deliver", 2, "donkey"), ("deliver", 1, "wagner")]
+    assert y.players[A].silver == 2
     y = game.play(y, "deliver handelshaus/1=silver")          # Wagner's delivery
     assert (y.stack[-1].kind, y.stack[-1].n) == ("deliver", 2)
 
