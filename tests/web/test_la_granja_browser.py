@@ -46,11 +46,14 @@ def wait_log_past(page: Any, count: int) -> None:
 
 
 
-def tap_words(page: Any, kind: str, answers: list[Any]) -> dict[str, Any]:
-    """The verb, then word after word (the first offered each time) until the flow sends the move."""
+def tap_words(page: Any, kind: str, answers: list[Any], progress: list[str] | None = None) -> dict[str, Any]:
+    """The verb, then word after word (the first offered each time) until the flow sends the move; ``progress``
+    collects the flow's count of a set decision ("1 of 2") at each word."""
     page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']").click()
     sent = len(answers)
     for _ in range(6):
+        if progress is not None:
+            progress.append(page.locator("#flow-options .flow-prompt").get_attribute("data-progress") or "")
         depth = page.inner_text("#flow-path").count("→")
         page.locator("#flow-options .flow-token").first.click()
         for _ in range(300):  # a move sent, or the next word asked for
@@ -226,7 +229,10 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             if kind == "pick" and "dice" not in shots_taken:
                 shots_taken.add("dice")
                 page.screenshot(path=str(shots / "lg-06-table-dice.png"), full_page=True)
-            answer = tap_words(page, kind, answers)
+            steps: list[str] = []
+            answer = tap_words(page, kind, answers, steps)
+            if kind == "take" and waiting["count"] == 2:   # die 3: two crops, picked in any order, sent at once
+                assert steps[:2] == ["1 of 2", "2 of 2"], steps
             assert answer["status"] == 200, answer
             if kind == "pick":
                 value = int(answer["played"][0].split()[-1]) if answer["played"][0].split()[-2] == "die" else None
@@ -335,3 +341,37 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
     assert page.locator("#farms .board").nth(0).get_by_text("Cards", exact=True).count() == 1  # hands are shown at the end
     page.screenshot(path=str(shots / "lg-12-game-over.png"), full_page=True)
     assert errors == []
+
+
+def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser: Any) -> None:
+    """Issue 10: the shared table composes a set decision in any order with its count ("1 of 2") and sends it
+    once; grape first works though the move reads `take ... grape`."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    game_id = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    api = Api(page, base, game_id)
+    preferred = ("done", "pass", "skip", "extra", "discard", "donkey", "stall", "release", "option", "die")
+    for _ in range(3000):   # until someone takes a 3 (each takes a 3 whenever one is left)
+        game = api.get()
+        waiting = game["view"]["waiting"]
+        if waiting["kind"] == "take" and waiting["count"] == 2:
+            break
+        seat = waiting["deciders"][0] if game["view"]["to_move"] == "simultaneous" else game["to_move"]
+        url = base + api.seats[seat]["url"]
+        mine = page.request.get(url).json()
+        legal = mine["legal"]
+        move = "die 3" if "die 3" in legal else min((m for m in legal if m.split()[0] in preferred),
+                                                    key=lambda m: preferred.index(m.split()[0]))
+        assert page.request.post(f"{url}/moves", data={"move": move, "version": mine["version"]}).ok, move
+    else:
+        raise AssertionError("nobody took a 3")
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#flow:not([hidden]) .flow-verb[data-verb='take']").click()
+    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "1 of 2"
+    page.locator("#flow-options .flow-token[data-token='grape']").click()
+    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "2 of 2"
+    tokens = page.locator("#flow-options .flow-token").evaluate_all("els => els.map(e => e.dataset.token)")
+    assert sorted(tokens) == ["grain", "olive"]
+    answer = sends_move(page, lambda: page.locator("#flow-options .flow-token[data-token='olive']").click())
+    assert answer["status"] == 200 and answer["played"][0].endswith("take olive grape"), answer
