@@ -112,6 +112,13 @@ class LaGranja(Game[State, LGMove]):
             return False
         return (move.verb == "card" and top.kind == "deal") or move.verb == "donkey"
 
+    def _owner(self, state: State, move: LGMove) -> int | None:
+        """Who may see a secret move: the seat drawing the card, the seat choosing the donkey."""
+        top = state.top
+        if move.verb == "card" and top is not None:
+            return top.player
+        return self.seat_of(state, move)
+
     def upgrade_log(self, moves: Sequence[tuple[str, bool]]) -> list[tuple[str, bool]]:
         """Logs written before issue 10 in today's notation (see ``upgrade.upgrade_log``)."""
         return upgrade.upgrade_log(self, moves)
@@ -218,11 +225,12 @@ class LaGranja(Game[State, LGMove]):
         names = [p.name for p in state.players]
         e = state.edition
         verb, arg = move.verb, move.args[0] if move.args else ""
+        hidden = self.is_secret(state, move) and viewer != self._owner(state, move)
         if verb == "card":
             card = e.cards[int(arg)]
             if top.kind == "neutral":
                 return f"{text}: the neutral player draws card {arg} (cart worth {card.cart_vp}) and discards it"
-            if viewer != top.player:
+            if hidden:
                 return f"card ?: {names[top.player]} takes a card (only they see which)"
             return f"{text}: {names[top.player]} takes farm card {arg} from the sorted box into their hand"
         if verb == "start":
@@ -240,7 +248,7 @@ class LaGranja(Game[State, LGMove]):
             return f"{text}: the donkey markers are turned up together: {shown} (spec 3.4 step 1)"
         if verb == "donkey":
             seat = int(move.args[0]) - 1
-            if viewer != seat:
+            if hidden:
                 return f"donkey ?: {names[seat]} chose a donkey marker face down"
             return f"{text}: {names[seat]} lays the {move.args[1]}-donkey marker face down"
         if verb == "roll":

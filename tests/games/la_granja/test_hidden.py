@@ -116,6 +116,17 @@ def pairs() -> Iterator[tuple[int, dict[str, str], list[LGMove], list[LGMove]]]:
 PAIRS = list(pairs())
 
 
+def test_describe_masks_exactly_the_secret_moves() -> None:
+    """``is_secret`` is what the table's log line masks (``card ?``, ``donkey ?``), and only for the others."""
+    for players, options, log, _ in PAIRS[::10]:
+        for state, move in zip(states(players, options, log), log):
+            line = GAME.describe(state, move, None)
+            assert line.startswith(("card ?", "donkey ?")) == GAME.is_secret(state, move), (line, str(move))
+            if GAME.is_secret(state, move):
+                owner = state.top.player if move.verb == "card" else GAME.seat_of(state, move)  # type: ignore[union-attr]
+                assert str(move) in GAME.describe(state, move, owner)
+
+
 def test_there_are_at_least_200_twin_pairs_reaching_every_phase() -> None:
     assert len(PAIRS) >= 200
     kinds = set()
