@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
