@@ -93,17 +93,14 @@ class Legacy:
         if error is not None:
             raise error
         s = s.copy()
-        depth = len(s.stack) - 1
         p = s.players[top.player]
-        s.stack = s.stack[:depth]
+        rules._count_down(s)
         if move.verb == "upgrade":
             rules._upgrade(s, p, move.args[1])
         elif move.verb == "discard":
             rules._discard(s, p, int(move.args[0]))
         else:
             rules._release(s, p, move.args[0])
-        rest = (Task(top.kind, top.player, top.n - 1, top.arg),) if top.n > 1 else ()
-        s.stack = s.stack[:depth] + rest + s.stack[depth:]  # what a completion raised stays on top
         rules.settle(s)
         self.state = s
 
