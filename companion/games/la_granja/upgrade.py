@@ -197,7 +197,7 @@ class Rewriter:
             frame.pieces.append(piece)
             after = self.old.state
             if not frame.alive(after) or len(after.stack) - 1 > frame.depth:
-                self.close()       # the count is used up, or a completion asks a decision now
+                self.close()       # the count is used up (or something now asks first)
             return
         move = parse_move(text)
         frame = self.frames[-1] if self.frames and self.frames[-1].is_top(s) else None
