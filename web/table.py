@@ -149,7 +149,7 @@ def public_game(session: Session) -> dict[str, Any]:
             "colours": list(session.colours),
             "status": session.status,
             "version": session.version,
-            "to_move": {CHANCE: "chance", TERMINAL: None, SIMULTANEOUS: "together"}.get(who, who),
+            "to_move": {CHANCE: "chance", TERMINAL: None, SIMULTANEOUS: "simultaneous"}.get(who, who),
             "deciders": list(game.deciders(state)),
             "view": session.view(None),
             "log": session.export(None)["log"],

@@ -39,14 +39,30 @@ def play(client: FlaskClient, game_id: str, move: str) -> dict[str, Any]:
     return data
 
 
+def private_play(client: FlaskClient, url: str, move: str) -> dict[str, Any]:
+    """A move from a seat's private page (issue 10: ``POST .../private/<token>/moves`` with the version seen)."""
+    version = private(client, url)["version"]
+    response = client.post(f"{url}/moves", json={"move": move, "version": version})
+    assert response.status_code == 200, (move, response.get_json())
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def decider(game: dict[str, Any]) -> int:
+    """The seat to move, or at the simultaneous donkey step the first seat still to choose."""
+    if game["view"]["to_move"] == "simultaneous":
+        seat: int = game["view"]["waiting"]["deciders"][0]
+        return seat
+    assert isinstance(game["to_move"], int) and game["to_move"] >= 0, game["to_move"]
+    return int(game["to_move"])
+
+
 def step(client: FlaskClient, game_id: str, urls: list[str]) -> str:
     """The decider makes the first of their legal moves in PREFERRED order (from their private page)."""
-    game = client.get(f"/api/games/{game_id}").get_json()
-    seat = game["to_move"]
-    assert isinstance(seat, int), game["to_move"]
+    seat = decider(client.get(f"/api/games/{game_id}").get_json())
     legal = private(client, urls[seat])["legal"]
     move = min((m for m in legal if m.split()[0] in PREFERRED), key=lambda m: PREFERRED.index(m.split()[0]))
-    play(client, game_id, move)
+    private_play(client, urls[seat], move)
     return move
 
 
@@ -98,6 +114,7 @@ def test_the_shared_table_never_sees_a_hand(client: FlaskClient) -> None:
 
 
 def test_hidden_donkeys_until_the_reveal_in_json_and_stream(client: FlaskClient) -> None:
+    """Spec 3.4 step 1: every seat chooses at once, in secret, on its own page; the table sees who has chosen."""
     game = create(client)
     gid = game["id"]
     urls = seat_urls(client, gid)
@@ -106,17 +123,24 @@ def test_hidden_donkeys_until_the_reveal_in_json_and_stream(client: FlaskClient)
             break
         step(client, gid, urls)
     public = client.get(f"/api/games/{gid}").get_json()
-    assert public["view"]["waiting"] == {"kind": "donkey", "player": 0, "count": 0, "detail": ""}
+    assert public["view"]["to_move"] == "simultaneous"
+    assert public["view"]["waiting"] == {"kind": "donkey", "player": None, "count": 0, "detail": "",
+                                         "deciders": [0, 1, 2]}
     assert public["choices"] == []  # the shared table offers no donkey: the seat pages do
-    chosen = {0: "donkey 3", 1: "donkey 1"}
+    for seat, url in enumerate(urls):   # every seat may choose now, only for itself
+        assert private(client, url)["legal"] == [f"donkey {seat + 1} {d}" for d in (1, 2, 3, 4)]
+    other = client.post(f"{urls[0]}/moves", json={"move": "donkey 2 3", "version": private(client, urls[0])["version"]})
+    assert other.status_code >= 400       # a page chooses for its own seat only
+    chosen = {2: "donkey 3 2", 0: "donkey 1 3"}   # Cleo first: nobody waits for the seat before
     for seat, move in chosen.items():
-        assert move in private(client, urls[seat])["legal"]
-        answer = play(client, gid, move)
-        assert answer["played"] == [f"donkey ?: {['Ana', 'Ben', 'Cleo'][seat]} chose a donkey marker face down"]
-        table = answer["game"]
+        private_play(client, urls[seat], move)
+        table = client.get(f"/api/games/{gid}").get_json()
+        assert table["log"][-1] == f"donkey ?: {['Ana', 'Ben', 'Cleo'][seat]} chose a donkey marker face down"
         assert [p["donkey"] for p in table["view"]["players"]] == [None, None, None]
-        assert private(client, urls[seat])["view"]["players"][seat]["donkey"] == int(move.split()[1])
-        assert private(client, urls[2])["view"]["players"][seat]["donkey"] is None
+        assert private(client, urls[seat])["view"]["players"][seat]["donkey"] == int(move.split()[2])
+        assert private(client, urls[1])["view"]["players"][seat]["donkey"] is None
+    table = client.get(f"/api/games/{gid}").get_json()
+    assert [p["donkey_chosen"] for p in table["view"]["players"]] == [True, False, True]
     with client.get(f"/api/games/{gid}/stream", buffered=False) as stream:
         first = b""
         for chunk in stream.response:
@@ -125,11 +149,14 @@ def test_hidden_donkeys_until_the_reveal_in_json_and_stream(client: FlaskClient)
                 break
     event = json.loads(first.split(b"data: ", 1)[1].split(b"\n", 1)[0])
     text = json.dumps(event)
-    assert event["game"]["view"]["waiting"]["player"] == 2
-    assert "donkey 3" not in text and "donkey 1" not in text and '"donkey": 3' not in text
+    assert event["game"]["view"]["waiting"]["deciders"] == [1]
+    assert "donkey 1 3" not in text and "donkey 3 2" not in text and '"donkey": 3' not in text
     assert all(p["hand"] is None for p in event["game"]["view"]["players"])
-    final = play(client, gid, "donkey 2")["game"]  # the last choice: all revealed
+    private_play(client, urls[1], "donkey 2 1")   # the last choice: all revealed together
+    final = client.get(f"/api/games/{gid}").get_json()
     assert [p["donkey"] for p in final["view"]["players"]] == [3, 1, 2]
+    assert "donkeys 3 1 2: the donkey markers are turned up together: Ana 3, Ben 1, Cleo 2 (spec 3.4 step 1)" \
+        in final["log"]
 
 
 def test_setup_guide_names_the_pieces_and_draws(client: FlaskClient) -> None:

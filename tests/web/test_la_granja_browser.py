@@ -46,11 +46,14 @@ def wait_log_past(page: Any, count: int) -> None:
 
 
 
-def tap_words(page: Any, kind: str, answers: list[Any]) -> dict[str, Any]:
-    """The verb, then word after word (the first offered each time) until the flow sends the move."""
+def tap_words(page: Any, kind: str, answers: list[Any], progress: list[str] | None = None) -> dict[str, Any]:
+    """The verb, then word after word (the first offered each time) until the flow sends the move; ``progress``
+    collects the flow's count of a set decision ("1 of 2") at each word."""
     page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']").click()
     sent = len(answers)
     for _ in range(6):
+        if progress is not None:
+            progress.append(page.locator("#flow-options .flow-prompt").get_attribute("data-progress") or "")
         depth = page.inner_text("#flow-path").count("→")
         page.locator("#flow-options .flow-token").first.click()
         for _ in range(300):  # a move sent, or the next word asked for
@@ -63,6 +66,17 @@ def tap_words(page: Any, kind: str, answers: list[Any]) -> dict[str, Any]:
                 break
             page.wait_for_timeout(50)
     raise AssertionError("the flow never sent a move")
+
+
+def seat_discard(seat_page: Any) -> dict[str, Any]:
+    """On a seat page, the cards to discard tapped one by one ("1 of 2"), then the whole discard sent at once."""
+    group = seat_page.locator("#legal section[data-verb='discard']")
+    for _ in range(8):
+        whole = group.locator("button[data-move^='discard ']")
+        if whole.count():
+            return sends_move(seat_page, lambda: whole.first.click())
+        group.locator("button.move-token").first.click()
+    raise AssertionError("the discard was never complete")
 
 
 def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, shots: Path) -> None:
@@ -179,27 +193,35 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
         kind, seat = waiting["kind"], waiting["player"]
         seen_kinds.append(kind)
         before = log_count(page)
-        page.wait_for_function(f"() => document.querySelector('#flow')?.dataset.seat === '{seat}'")
         if kind == "donkey":
-            # the table shows who has chosen, never what; the choice is made on the own page
-            page.locator(f"#flow-private:not([hidden])").wait_for()
-            assert page.locator("#flow-options .flow-verb").count() == 0
-            farm = page.inner_text("#farms")
-            assert farm.count("chosen (hidden until everyone has chosen)") == seat
-            assert "-donkey marker" not in farm
-            if "donkey" not in shots_taken:
-                shots_taken.add("donkey")
-                seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").wait_for()
-                seats[seat].screenshot(path=str(shots / "lg-08-seat-donkey.png"), full_page=True)
-            answer = sends_move(seats[seat], lambda: seats[seat].locator(f"button[data-move='donkey {donkeys[seat]}']").click())
-            assert answer["status"] == 200
-            if seat == 1:
-                page.wait_for_function("() => document.querySelector('#flow')?.dataset.seat === '2'")
-                page.screenshot(path=str(shots / "lg-09-table-donkeys-hidden.png"), full_page=True)
-                seats[2].locator("#legal button[data-move^='donkey']").first.wait_for()
-                assert "-donkey marker" not in seats[2].inner_text("#farms, #my-farm")
-        elif kind == "discard":
-            sends_move(seats[seat], lambda: seats[seat].locator("button[data-move^='discard ']").first.click())
+            # spec 3.4 step 1: every seat chooses at once on its own page; the table shows who has chosen, never what
+            page.wait_for_function("() => document.querySelector('#pending')?.dataset.kind === 'donkey'")
+            assert page.locator("#flow").is_hidden()
+            assert all(name in page.inner_text("#pending") for name in NAMES)
+            for own in seats:
+                own.locator("#legal button[data-move^='donkey']").first.wait_for()
+            seats[2].screenshot(path=str(shots / "lg-08-seat-donkey.png"), full_page=True)
+            for order, chooser in enumerate((2, 0, 1)):      # Cleo first: nobody waits for a seat before
+                move = f"donkey {chooser + 1} {donkeys[chooser]}"
+                answer = sends_move(seats[chooser], lambda: seats[chooser].locator(f"button[data-move='{move}']").click())
+                assert answer["status"] == 200, answer
+                if order < 2:
+                    wait_log_past(page, before + order)
+                    farm = page.inner_text("#farms")
+                    assert farm.count("chosen (hidden until everyone has chosen)") == order + 1
+                    assert "-donkey marker" not in farm
+                    waiting_for = 2 - order
+                    seats[chooser].locator("#donkey-status").get_by_text(
+                        re.compile(rf"Waiting for {waiting_for} other")).wait_for()
+                    assert "-donkey marker" not in seats[1].inner_text("#farms, #my-farm")
+                if order == 1:
+                    page.screenshot(path=str(shots / "lg-09-table-donkeys-hidden.png"), full_page=True)
+            for own in seats:   # the reveal: every marker at once, on every page
+                own.locator("#donkey-status").get_by_text("All donkey markers turned up together: Ana 3, Ben 1, Cleo 2").wait_for()
+            continue
+        page.wait_for_function(f"() => document.querySelector('#flow')?.dataset.seat === '{seat}'")
+        if kind == "discard":
+            seat_discard(seats[seat])
         elif kind == "play":
             sends_move(page, lambda: page.click("#flow:not([hidden]) .flow-verb[data-verb='done']"))
         elif kind in ("roof", "upgrade", "deliver", "card"):
@@ -208,7 +230,10 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             if kind == "pick" and "dice" not in shots_taken:
                 shots_taken.add("dice")
                 page.screenshot(path=str(shots / "lg-06-table-dice.png"), full_page=True)
-            answer = tap_words(page, kind, answers)
+            steps: list[str] = []
+            answer = tap_words(page, kind, answers, steps)
+            if kind == "take" and waiting["count"] == 2:   # die 3: two crops, picked in any order, sent at once
+                assert steps[:2] == ["1 of 2", "2 of 2"], steps
             assert answer["status"] == 200, answer
             if kind == "pick":
                 value = int(answer["played"][0].split()[-1]) if answer["played"][0].split()[-2] == "die" else None
@@ -300,9 +325,11 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
         game = api.get()
         if game["status"] == "over":
             break
-        legal = page.request.get(base + api.seats[game["to_move"]]["url"]).json()["legal"]
-        move = min((m for m in legal if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
-        assert page.request.post(f"{api.path}/moves", data={"move": move, "version": game["version"]}).ok, move
+        seat = game["view"]["waiting"]["deciders"][0] if game["view"]["to_move"] == "simultaneous" else game["to_move"]
+        url = base + api.seats[seat]["url"]
+        mine = page.request.get(url).json()
+        move = min((m for m in mine["legal"] if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
+        assert page.request.post(f"{url}/moves", data={"move": move, "version": mine["version"]}).ok, move
     page.goto(f"{base}/games/{game_id}")
     page.locator("#score .score-table").wait_for()
     winners = [row["name"] for row in api.get("/score")["players"] if row["rank"] == 1]
@@ -315,3 +342,37 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
     assert page.locator("#farms .board").nth(0).get_by_text("Cards", exact=True).count() == 1  # hands are shown at the end
     page.screenshot(path=str(shots / "lg-12-game-over.png"), full_page=True)
     assert errors == []
+
+
+def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser: Any) -> None:
+    """Issue 10: the shared table composes a set decision in any order with its count ("1 of 2") and sends it
+    once; grape first works though the move reads `take ... grape`."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    game_id = page.request.post(f"{base}/api/games", data={"game": "la-granja", "players": ["Ana", "Ben", "Cleo"]}).json()["id"]
+    api = Api(page, base, game_id)
+    preferred = ("done", "pass", "skip", "extra", "discard", "donkey", "stall", "release", "option", "die")
+    for _ in range(3000):   # until someone takes a 3 (each takes a 3 whenever one is left)
+        game = api.get()
+        waiting = game["view"]["waiting"]
+        if waiting["kind"] == "take" and waiting["count"] == 2:
+            break
+        seat = waiting["deciders"][0] if game["view"]["to_move"] == "simultaneous" else game["to_move"]
+        url = base + api.seats[seat]["url"]
+        mine = page.request.get(url).json()
+        legal = mine["legal"]
+        move = "die 3" if "die 3" in legal else min((m for m in legal if m.split()[0] in preferred),
+                                                    key=lambda m: preferred.index(m.split()[0]))
+        assert page.request.post(f"{url}/moves", data={"move": move, "version": mine["version"]}).ok, move
+    else:
+        raise AssertionError("nobody took a 3")
+    page.goto(f"{base}/games/{game_id}")
+    page.locator("#flow:not([hidden]) .flow-verb[data-verb='take']").click()
+    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "1 of 2"
+    page.locator("#flow-options .flow-token[data-token='grape']").click()
+    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "2 of 2"
+    tokens = page.locator("#flow-options .flow-token").evaluate_all("els => els.map(e => e.dataset.token)")
+    assert sorted(tokens) == ["grain", "olive"]
+    answer = sends_move(page, lambda: page.locator("#flow-options .flow-token[data-token='olive']").click())
+    assert answer["status"] == 200 and answer["played"][0].endswith("take olive grape"), answer

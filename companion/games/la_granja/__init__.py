@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, Game
+from companion.core.game import CHANCE, SIMULTANEOUS, Game
 from companion.core.options import Options
-from companion.games.la_granja import guide, rules, text
+from companion.games.la_granja import guide, rules, text, upgrade
 from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
 from companion.games.la_granja.moves import LGMove, parse_move
 from companion.games.la_granja.scoring import Holdings, conversion, rank
@@ -92,6 +92,41 @@ class LaGranja(Game[State, LGMove]):
     def apply(self, state: State, move: LGMove) -> State:
         return rules.apply(state, move)
 
+    def deciders(self, state: State) -> tuple[int, ...]:
+        """The seats still to choose at the simultaneous donkey step, else the current player."""
+        if rules.actor(state) == SIMULTANEOUS:
+            return rules.donkey_deciders(state)
+        return super().deciders(state)
+
+    def seat_of(self, state: State, move: LGMove) -> int | None:
+        """``donkey SEAT MARKER`` names its seat (1-based); other moves are the current player's."""
+        if move.verb == "donkey" and move.args and move.args[0].isdigit():
+            return int(move.args[0]) - 1
+        who = rules.actor(state)
+        return who if who >= 0 else None
+
+    def is_secret(self, state: State, move: LGMove) -> bool:
+        """A card drawn into a hand (not the neutral's, which is shown) and a donkey choice before the reveal."""
+        top = state.top
+        if top is None or state.over:
+            return False
+        return (move.verb == "card" and top.kind == "deal") or move.verb == "donkey"
+
+    def _owner(self, state: State, move: LGMove) -> int | None:
+        """Who may see a secret move: the seat drawing the card, the seat choosing the donkey."""
+        top = state.top
+        if move.verb == "card" and top is not None:
+            return top.player
+        return self.seat_of(state, move)
+
+    notation = 2
+    """1: donkeys chosen in turn, deliveries and set choices one piece at a time; 2: simultaneous donkeys, each
+    decision one move (issue 10)."""
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]], notation: int) -> list[tuple[str, bool]]:
+        """Logs written before issue 10 in today's notation (see ``upgrade.upgrade_log``)."""
+        return upgrade.upgrade_log(self, moves)
+
     def chance_outcomes(self, state: State) -> list[tuple[LGMove, int]]:
         return rules.chance_outcomes(state)
 
@@ -124,6 +159,7 @@ class LaGranja(Game[State, LGMove]):
         e = state.edition
         hide_vp = state.options["hide_vp"] == "yes" and not state.over
         donkeys_shown = state.over or state.stage >= _SIESTA_DONE
+        deciders = set(self.deciders(state))
         players = []
         for seat, p in enumerate(state.players):
             mine = player == seat
@@ -147,6 +183,7 @@ class LaGranja(Game[State, LGMove]):
                 "completed": list(p.completed),
                 "donkeys_used": list(p.donkeys_used),
                 "donkey": p.donkey if (mine or donkeys_shown) and p.donkey else None,
+                "donkey_chosen": bool(p.donkey),
                 "dice": list(p.dice),
                 "siesta": state.position(seat) if state.siesta else 0,
                 "stalls": sum(1 for o in state.market if o == seat),
@@ -155,8 +192,8 @@ class LaGranja(Game[State, LGMove]):
         top = state.top
         waiting: dict[str, Any] | None = None
         if top is not None and not state.over:
-            waiting = {"kind": top.kind, "player": top.player if top.kind not in rules.CHANCE_KINDS else None,
-                       "count": top.n, "detail": top.arg}
+            waiting = {"kind": top.kind, "player": top.player if top.player >= 0 and top.kind not in rules.CHANCE_KINDS
+                       else None, "count": top.n, "detail": top.arg, "deciders": sorted(deciders)}
         return {
             "game": self.name,
             "data": {"name": e.name, "provisional": list(e.provisional)},
@@ -164,7 +201,7 @@ class LaGranja(Game[State, LGMove]):
             "round": state.round, "phase": state.phase,
             "turn_order": list(state.order),
             "solo_start": state.solo_start if state.solo else None,
-            "to_move": "chance" if rules.actor(state) == CHANCE else rules.actor(state),
+            "to_move": {CHANCE: "chance", SIMULTANEOUS: "simultaneous"}.get(rules.actor(state), rules.actor(state)),
             "waiting": waiting,
             "players": players,
             "dice": {"rolled": list(state.rolled), "left": list(state.dice)},
@@ -192,11 +229,12 @@ class LaGranja(Game[State, LGMove]):
         names = [p.name for p in state.players]
         e = state.edition
         verb, arg = move.verb, move.args[0] if move.args else ""
+        hidden = self.is_secret(state, move) and viewer != self._owner(state, move)
         if verb == "card":
             card = e.cards[int(arg)]
             if top.kind == "neutral":
                 return f"{text}: the neutral player draws card {arg} (cart worth {card.cart_vp}) and discards it"
-            if viewer != top.player:
+            if hidden:
                 return f"card ?: {names[top.player]} takes a card (only they see which)"
             return f"{text}: {names[top.player]} takes farm card {arg} from the sorted box into their hand"
         if verb == "start":
@@ -209,13 +247,19 @@ class LaGranja(Game[State, LGMove]):
         if verb == "reveal":
             roof = e.roofs[arg]
             return f"{text}: roof marker {arg} ({roof.effect}) from the round-{roof.round} stack goes on the display"
+        if verb == "donkeys":
+            shown = ", ".join(f"{name} {d}" for name, d in zip(names, move.args))
+            return f"{text}: the donkey markers are turned up together: {shown} (spec 3.4 step 1)"
+        if verb == "donkey":
+            seat = int(move.args[0]) - 1
+            if hidden:
+                return f"donkey ?: {names[seat]} chose a donkey marker face down"
+            return f"{text}: {names[seat]} lays the {move.args[1]}-donkey marker face down"
         if verb == "roll":
             return f"{text}: place the {len(move.args)} dice on the yield spaces by value"
         if verb == "done" and top.kind == "play" and state.round == 1 and top.n >= 1:
             placed = 2 - top.n
             return f"{names[top.player]}: done after {placed} card{'s' if placed != 1 else ''} (round 1 allows 2; A-11)"
-        if verb == "donkey" and viewer != top.player:
-            return f"donkey ?: {names[top.player]} chose a donkey marker face down"
         return f"{names[top.player]}: {text}" if top.player >= 0 else text
 
     def public_moves(self, state: State) -> list[LGMove]:
@@ -300,6 +344,6 @@ class LaGranja(Game[State, LGMove]):
                 "stalls": sum(1 for o in state.market if o == seat),
                 "siesta": state.position(seat) if state.siesta else 0,
             } for seat, p in enumerate(state.players)],
-            "prices": {"sell": dict(state.edition.sell)},
+            "sell": dict(state.edition.sell),
             "siesta_vp": list(state.edition.siesta_vp),
         }

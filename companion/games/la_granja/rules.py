@@ -16,7 +16,7 @@ from itertools import combinations, combinations_with_replacement
 from math import factorial, prod
 
 from companion.core.errors import IllegalMoveError
-from companion.core.game import CHANCE, TERMINAL
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.options import Options
 from companion.core.rng import weighted_choice
 from companion.games.la_granja.data import (
@@ -28,10 +28,10 @@ from companion.games.la_granja.data import (
     UPGRADE_TO,
     Edition,
 )
-from companion.games.la_granja.moves import LGMove
+from companion.games.la_granja.moves import LGMove, token_key
 from companion.games.la_granja.state import FREE, NEUTRAL, Entry, Player, Site, State, Task
 
-CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral"})
+CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral", "donkeys"})
 AUTO_KINDS = frozenset({"begin", "box", "remove", "face_auto"})
 ANYTIME_KINDS = frozenset({"play", "discard", "roof", "pick", "face", "take", "upgrade", "deliver", "card", "extra"})
 STAGES = ("play", "refill", "income", "growth", "roof", "roll", "draft", "neutral_before", "donkey", "siesta",
@@ -105,6 +105,14 @@ def _begin(s: State, drawn: int) -> None:
 # ------------------------------------------------------------------ who moves, chance
 
 
+def donkey_deciders(s: State) -> tuple[int, ...]:
+    """The seats still to choose their donkey marker at the simultaneous step (spec 3.4 step 1)."""
+    top = s.top
+    if s.over or top is None or top.kind != "donkey":
+        return ()
+    return tuple(seat for seat, p in enumerate(s.players) if not p.donkey)
+
+
 def actor(s: State) -> int:
     if s.over:
         return TERMINAL
@@ -157,6 +165,8 @@ def chance_outcomes(s: State) -> list[tuple[LGMove, int]]:
         return [(LGMove("lock", (key,)), 1) for key in BUILDINGS if key not in s.locks]
     if kind == "reveal":
         return [(LGMove("reveal", (rid,)), 1) for rid in s.unrevealed]
+    if kind == "donkeys":  # the reveal: one outcome, the markers chosen
+        return [(LGMove("donkeys", tuple(str(p.donkey) for p in s.players)), 1)]
     return list(roll_outcomes(dice_count(len(s.players))))
 
 
@@ -368,8 +378,8 @@ def _stage(s: State) -> None:
         else:
             _push(s, *(Task("pick", p, arg=slot) for slot in ("left", "right") for p in order),
                   *(Task("face_auto", p) for p in order))
-    elif name == "donkey":
-        _push(s, *(Task("donkey", seat) for seat in range(len(s.players))))
+    elif name == "donkey":  # spec 3.4 step 1: everyone at once, in secret; revealed together (``donkeys``)
+        _push(s, Task("donkey", SIMULTANEOUS))
     elif name == "siesta":
         _siesta(s)
     elif name == "neutral_before":
@@ -671,6 +681,39 @@ def _upgrade(s: State, p: Player, token: str) -> None:
     _put(p, UPGRADE_TO[kind], 1)
 
 
+def _discard(s: State, p: Player, card: int) -> None:
+    p.hand = tuple(c for c in p.hand if c != card)
+    s.discards = s.discards + (card,)
+
+
+def _release(s: State, p: Player, token: str) -> None:
+    if token[:1] == "M":
+        market = list(s.market)
+        market[s.edition.space_index(token)] = FREE
+        s.market = tuple(market)
+    else:
+        _give(s, p, token, "marker freed (A-19)")
+
+
+def pairs_of(args: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``deliver`` arguments ``TARGET=GOOD`` as (target, good) pairs."""
+    return [(t, g) for t, _, g in (a.partition("=") for a in args)]
+
+
+def _deliver_batch(s: State, seat: int, args: tuple[str, ...]) -> None:
+    """Deliveries in the order given (spec 4.3.12). The deliveries left (if any) stay for later in the turn (after
+    a purchase, say; ``done`` ends them), below whatever the last delivery asks first (a stall, Wagner's delivery,
+    a Gemüsehändler good)."""
+    depth = len(s.stack) - 1
+    task = _pop(s)
+    pairs = pairs_of(args)
+    for target, token in pairs:
+        _deliver(s, seat, target, token)
+    left = task.n - len(pairs)
+    if left > 0:
+        s.stack = s.stack[:depth] + (Task(task.kind, task.player, left, task.arg),) + s.stack[depth:]
+
+
 # ------------------------------------------------------------------ apply
 
 
@@ -681,8 +724,13 @@ def apply(state: State, move: LGMove) -> State:
     seat = top.player
     verb, args = move.verb, move.args
     p = s.players[seat] if seat >= 0 else None
-    if verb in ("card", "start", "order", "lock", "reveal", "roll"):
+    if verb in ("card", "start", "order", "lock", "reveal", "roll", "donkeys"):
         _chance(s, move)
+    elif verb == "donkey":
+        s.players[int(args[0]) - 1].donkey = int(args[1])
+        if not donkey_deciders(s):  # the last choice: reveal all together (a companion step)
+            _pop(s)
+            _push(s, Task("donkeys"))
     elif p is None:
         raise AssertionError(f"{move} applied with no player to move")
     elif verb == "place":
@@ -690,11 +738,10 @@ def apply(state: State, move: LGMove) -> State:
         _place(s, seat, args)
     elif verb in ("done", "skip", "pass"):
         _pop(s)
-    elif verb == "discard":
-        _count_down(s)
-        card = int(args[0])
-        p.hand = tuple(c for c in p.hand if c != card)
-        s.discards = s.discards + (card,)
+    elif verb == "discard":  # the whole discard down to the hand limit (spec 3.2 step 1)
+        _pop(s)
+        for card in map(int, args):
+            _discard(s, p, card)
     elif verb == "roof":
         _pop(s)
         p.silver -= s.round
@@ -736,20 +783,18 @@ def apply(state: State, move: LGMove) -> State:
             else:
                 _put(p, kind, 1)
     elif verb == "upgrade":
-        if len(args) == 2:
-            _count_down(s)
+        if args[0] == "free":  # the whole free grant; fewer than granted forgoes the rest
+            _pop(s)
+            for token in args[1:]:
+                _upgrade(s, p, token)
         else:
             p.silver -= s.edition.upgrade_cost[args[0].partition(":")[0]]
-        _upgrade(s, p, args[0])
+            _upgrade(s, p, args[0])
     elif verb == "deliver":
-        _count_down(s)
-        _deliver(s, seat, args[0], args[1])
+        _deliver_batch(s, seat, args)
     elif verb == "draw":
         _pop(s)
         _push(s, Task("deal", seat))
-    elif verb == "donkey":
-        _pop(s)
-        p.donkey = int(args[0])
     elif verb == "extra":
         _pop(s)
         k = int(args[0])
@@ -759,14 +804,9 @@ def apply(state: State, move: LGMove) -> State:
         elif k:
             _push(s, Task("deliver", seat, k, "extra"))
     elif verb == "release":
-        _count_down(s)
-        token = args[0]
-        if token[:1] == "M":
-            market = list(s.market)
-            market[s.edition.space_index(token)] = FREE
-            s.market = tuple(market)
-        else:
-            _give(s, p, token, "marker freed (A-19)")
+        _pop(s)
+        for token in args:
+            _release(s, p, token)
     elif verb == "stall":
         _pop(s)
         place_stall(s, seat, s.edition.space_index(args[0]))
@@ -829,6 +869,8 @@ def _chance(s: State, move: LGMove) -> None:
         s.stack = tuple(Task("begin", n=int(arg)) if t.kind == "begin" else t for t in s.stack)
     elif move.verb == "lock":
         s.locks = s.locks + (arg,)
+    elif move.verb == "donkeys":
+        pass  # the markers chosen in secret are turned up; the siesta step follows (spec 3.4 step 2)
     elif move.verb == "reveal":
         s.display = s.display + (arg,)
         s.unrevealed = tuple(r for r in s.unrevealed if r != arg)
@@ -854,6 +896,13 @@ def validate(s: State, move: LGMove) -> IllegalMoveError | None:
     check = _CHECKS.get(move.verb)
     if check is None:
         return _err("3.1", f"{move.verb} is not a move a player makes", move)
+    if top.player == SIMULTANEOUS:
+        if move.verb != "donkey":
+            return _err("3.4", f"'{move.verb}' does not fit now: everyone is choosing a donkey marker in secret "
+                        "(donkey SEAT MARKER)", move)
+        return _check_donkey(s, top, None, move)
+    if move.verb == "donkey":
+        return _task(("donkey",), top, move)
     return check(s, top, s.players[top.player], move)
 
 
@@ -884,9 +933,7 @@ def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     error = _task(("play", "card"), top, move)
     if error:
         return error
-    args = move.args
-    if not args[0].isdigit() or int(args[0]) not in p.hand:
-        return _err("4.3.1", f"card {args[0]} is not in your hand", move)
+    args = move.args  # public conditions first (sides, payments); the hand, which the table cannot see, last
     side, rest = args[1], args[2:]
     if side not in SIDES:
         return _err("4.3.1", f"a card goes on a side: {', '.join(SIDES)}", move)
@@ -917,6 +964,8 @@ def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
         for token in rest:
             if not _has(s, p, token):
                 return _err("4.3.1", f"you have no {token} to pay with", move)
+    if not args[0].isdigit() or int(args[0]) not in p.hand:
+        return _err("4.3.1", f"card {args[0]} is not in your hand", move)
     return None
 
 
@@ -929,10 +978,18 @@ def _check_done(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
 
 
 def _check_discard(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """The whole discard at once: exactly the excess, distinct cards of the hand (public count first)."""
     error = _task(("discard",), top, move)
-    if error is None and int(move.args[0]) not in p.hand:
-        return _err("4.2:hand", f"card {move.args[0]} is not in your hand", move)
-    return error
+    if error:
+        return error
+    cards = move.args
+    if len(cards) != top.n or len(set(cards)) != len(cards):
+        return _err("4.2:hand", f"discard {top.n} different card{'s' if top.n != 1 else ''} down to the hand limit "
+                    f"at once (discard CARD{' CARD' * (top.n - 1)})", move)
+    for card in cards:
+        if int(card) not in p.hand:
+            return _err("4.2:hand", f"card {card} is not in your hand", move)
+    return None
 
 
 def _check_roof(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
@@ -984,29 +1041,72 @@ def _check_take(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
 
 def _check_upgrade(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     args = move.args
-    free = len(args) == 2
-    if free and args[1] != "free":
-        return _err("4.3.5", "write upgrade KIND (paid) or upgrade KIND free", move)
+    free = args[0] == "free"
+    if (free and len(args) == 1) or (not free and len(args) != 1):
+        return _err("4.3.5", "write upgrade KIND (paid) or upgrade free KIND [KIND] (a free grant, all at once)",
+                    move)
     error = _task(("upgrade",), top, move) if free else _anytime(s, top, p, move)
     if error:
         return error
-    kind, _, where = args[0].partition(":")
-    if kind not in RESOURCES or where not in ("", "field") or (where and kind == "pig"):
-        return _err("1.9", "only olive, grain, grape (also from a field: KIND:field) and pig can be upgraded", move)
-    if not _has(s, p, args[0]):
-        return _err("4.3.5", f"you have no {args[0]} to upgrade", move)
-    if not free and p.silver < s.edition.upgrade_cost[kind]:
+    tokens = args[1:] if free else args
+    if free and len(tokens) > top.n:
+        return _err("4.3.5", f"this grant upgrades at most {top.n} good{'s' if top.n != 1 else ''} for free", move)
+    for token in tokens:
+        kind, _, where = token.partition(":")
+        if kind not in RESOURCES or where not in ("", "field") or (where and kind == "pig"):
+            return _err("1.9", "only olive, grain, grape (also from a field: KIND:field) and pig can be upgraded", move)
+    if not free and p.silver < s.edition.upgrade_cost[args[0].partition(":")[0]]:
+        kind = args[0].partition(":")[0]
         return _err("4.3.5", f"upgrading {kind} costs {s.edition.upgrade_cost[kind]} silver", move)
+    return _can_give_all(s, top.player, tokens, "4.3.5", "to upgrade", move)
+
+
+def _can_give_all(s: State, seat: int, tokens: tuple[str, ...], rule: str, why: str,
+                  move: LGMove) -> IllegalMoveError | None:
+    """Whether ``seat`` holds every token at once (two ``olive`` need two olives)."""
+    scratch = s.copy()
+    p = scratch.players[seat]
+    for token in tokens:
+        if not _has(scratch, p, token):
+            more = " more" if tokens.count(token) > 1 else ""
+            return _err(rule, f"you have no{more} {token} {why}", move)
+        _give(scratch, p, token, why)
     return None
 
 
 def _check_deliver(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """A batch of deliveries, checked one after another as they would be made (spec 4.3.12)."""
+    error = _check_deliver_due(s, top, move)
+    if error:
+        return error
+    pairs = pairs_of(move.args)
+    if len(pairs) > top.n:
+        return _err("4.2:deliveries", f"you have {top.n} deliver{'ies' if top.n != 1 else 'y'} now, "
+                    f"not {len(pairs)}", move)
+    scratch = s.copy()
+    for i, (target, token) in enumerate(pairs):
+        error = _check_one_delivery(scratch, scratch.players[top.player], target, token, move)
+        if error is None and i and len(scratch.stack) > len(s.stack):
+            error = _err("4.3.12", f"delivery {i} completes a cart or building that asks a decision first: "
+                         "end the deliveries there", move)
+        if error is not None:
+            if len(pairs) == 1:
+                return error
+            return _err(error.rule, f"delivery {i + 1} ({target}={token}): {error.reason}", move)
+        _deliver(scratch, top.player, target, token)
+    return None
+
+
+def _check_deliver_due(s: State, top: Task, move: LGMove) -> IllegalMoveError | None:
     if top.kind != "deliver":
         if top.kind == "extra":
             return _err("4.2:extra", "buy your extra deliveries first (extra K)", move)
         return _err("4.2:deliveries", "no delivery is due now: deliveries come from donkeys, die 6, roof "
                     "markers and Wagner", move)
-    target, token = move.args
+    return None
+
+
+def _check_one_delivery(s: State, p: Player, target: str, token: str, move: LGMove) -> IllegalMoveError | None:
     kind, _, where = token.partition(":")
     if kind not in (*FARM_GOODS, "trade") or where not in ("", "field") or (where and kind not in CROPS):
         return _err("4.3.12", f"{token} is not a good you can deliver", move)
@@ -1058,11 +1158,14 @@ def _check_draw(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
     return error
 
 
-def _check_donkey(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
-    error = _task(("donkey",), top, move)
-    if error:
-        return error
-    d = int(move.args[0])
+def _check_donkey(s: State, top: Task, _: Player | None, move: LGMove) -> IllegalMoveError | None:
+    """Spec 3.4 step 1 at the simultaneous step; every condition is public (who has chosen, markers used)."""
+    seat, d = int(move.args[0]) - 1, int(move.args[1])
+    if not 0 <= seat < len(s.players):
+        return _err("3.4", f"donkey SEAT MARKER: the seat is 1 to {len(s.players)}", move)
+    p = s.players[seat]
+    if p.donkey:
+        return _err("3.4", f"{p.name} has chosen a donkey marker already this round", move)
     if not 1 <= d <= 4:
         return _err("4.2:donkey", "donkey markers carry 1 to 4 donkeys", move)
     if d in p.donkeys_used:
@@ -1094,17 +1197,26 @@ def _check_stall(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     ids = [sp.id for sp in s.edition.spaces]
     spaces = stall_spaces(s, top.player, top.n)
     if move.args[0] not in ids or ids.index(move.args[0]) not in spaces:
-        return _err("4.3.13", f"the stall for a cart worth {top.n} goes on one of "
-                    f"{', '.join(ids[i] for i in spaces)}", move)
+        return _err("4.3.13", f"the stall for a cart worth {top.n} goes on a free market space of value {top.n}, "
+                    "else on one of that value held by another player (A-15)", move)
     return None
 
 
 def _check_release(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
+    """All the markers to free at once (A-19): exactly the excess."""
     error = _task(("release",), top, move)
-    if error is None and move.args[0] not in releasable(s, top.player):
-        return _err("4.2:markers", f"you have no {move.args[0]} to take off; free one of: "
-                    f"{', '.join(releasable(s, top.player))}", move)
-    return error
+    if error:
+        return error
+    if len(move.args) != top.n:
+        return _err("4.2:markers", f"{top.n} marker{'s' if top.n != 1 else ''} over 25 are in use: "
+                    f"take {top.n} off at once", move)
+    scratch = s.copy()
+    for token in move.args:
+        if token not in releasable(scratch, top.player):
+            return _err("4.2:markers", f"you have no{' more' if move.args.count(token) > 1 else ''} {token} to "
+                        "take off (goods, field crops, trade goods and stalls can be)", move)
+        _release(scratch, scratch.players[top.player], token)
+    return None
 
 
 def _check_buy(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
@@ -1228,11 +1340,80 @@ def legal_moves(s: State) -> list[LGMove]:
     assert top is not None
     if top.kind in CHANCE_KINDS:
         return [m for m, _ in chance_outcomes(s)]
+    if top.kind == "donkey":
+        return [LGMove("donkey", (str(seat + 1), str(d))) for seat in donkey_deciders(s) for d in range(1, 5)
+                if d not in s.players[seat].donkeys_used]
     p = s.players[top.player]
     out = _task_candidates(s, top, p)
     if top.kind in ANYTIME_KINDS:
         out += _anytime_candidates(s, p)
-    return [m for m in out if validate(s, m) is None]
+    batches = delivery_batches(s) if top.kind == "deliver" else []  # valid by construction
+    return [m for m in out if validate(s, m) is None] + batches
+
+
+def _units(s: State, p: Player, kinds: tuple[str, ...]) -> list[str]:
+    """One token per unit ``p`` holds of ``kinds`` (storage, then crops on fields), in canonical order."""
+    out = []
+    for kind in kinds:
+        out += [kind] * {"silver": p.silver, "vp": p.vp, "trade": p.trade}.get(kind, p.goods.get(kind, 0))
+    for kind in kinds:
+        if kind in CROPS:
+            out += [f"{kind}:field"] * sum(1 for c, has in p.fields if has and s.edition.cards[c].field == kind)
+    return sorted(out, key=token_key)
+
+
+def _picks(units: list[str], low: int, high: int) -> list[tuple[str, ...]]:
+    """Every multiset of ``low`` to ``high`` of ``units``, each once, in canonical order."""
+    return sorted({combo for k in range(low, high + 1) for combo in combinations(units, k)},
+                  key=lambda c: (len(c), [units.index(t) for t in c]))
+
+
+def _batch_items(target: str, token: str) -> tuple[str, ...]:
+    key, slash, row = target.partition("/")
+    return (f"{key}={token}", f"{key}/{row}") if slash else (f"{key}={token}",)
+
+
+def batch_key(args: tuple[str, ...]) -> tuple[str, ...]:
+    """What a batch of deliveries does, whatever its order: the goods per target and the rows chosen."""
+    return tuple(sorted(item for t, g in pairs_of(args) for item in _batch_items(t, g)))
+
+
+def _scratch(s: State, seat: int) -> State:
+    """A copy of ``s`` in which only ``seat``'s farm and the board may change (enough for one delivery)."""
+    new = object.__new__(State)
+    new.__dict__.update(s.__dict__)
+    players = list(s.players)
+    players[seat] = players[seat].copy()
+    new.players = tuple(players)
+    return new
+
+
+def delivery_batches(s: State) -> list[LGMove]:
+    """Every set of 1 to N deliveries the top ``deliver`` task allows (N left), each once, in the first order that
+    can be made (a set's effects do not depend on its order). A delivery that asks a decision ends its batch."""
+    top = s.top
+    assert top is not None
+    seat, depth = top.player, len(s.stack)
+    seen: set[tuple[str, ...]] = set()
+    out: list[LGMove] = []
+
+    def grow(state: State, made: tuple[str, ...], done: tuple[str, ...]) -> None:
+        if len(made) == top.n or (made and len(state.stack) > depth):
+            return
+        for move in _deliver_candidates(state, state.players[seat]):
+            target, token = move.args
+            key = tuple(sorted(done + _batch_items(target, token)))
+            if key in seen:
+                continue
+            seen.add(key)
+            nxt = _scratch(state, seat)
+            _deliver(nxt, seat, target, token)
+            pair = f"{target}={token}"
+            out.append(LGMove("deliver", (*made, pair)))
+            grow(nxt, (*made, pair), key)
+
+    grow(s, (), ())
+    return out
 
 
 def _sources(s: State, p: Player, kinds: tuple[str, ...]) -> list[str]:
@@ -1288,7 +1469,7 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
     if kind == "play":
         return _place_candidates(s, p) + [LGMove("done")]
     if kind == "discard":
-        return [LGMove("discard", (str(c),)) for c in sorted(set(p.hand))]
+        return [LGMove("discard", tuple(str(c) for c in combo)) for combo in combinations(sorted(set(p.hand)), top.n)]
     if kind == "roof":
         return [LGMove("roof", (r,)) for r in s.display] + [LGMove("pass")]
     if kind == "pick":
@@ -1299,19 +1480,19 @@ def _task_candidates(s: State, top: Task, p: Player) -> list[LGMove]:
         allowed = top.arg.split(",")
         return [LGMove("take", combo) for combo in combinations(allowed, top.n)] + [LGMove("skip")]
     if kind == "upgrade":
-        return [LGMove("upgrade", (t, "free")) for t in _sources(s, p, RESOURCES)] + [LGMove("done")]
+        picks = _picks(_units(s, p, RESOURCES), 1, top.n)
+        return [LGMove("upgrade", ("free", *combo)) for combo in picks] + [LGMove("done")]
     if kind == "deliver":
-        return _deliver_candidates(s, p) + [LGMove("done")]
+        return [LGMove("done")]
     if kind == "card":
         return _place_candidates(s, p) + [LGMove("draw"), LGMove("skip")]
-    if kind == "donkey":
-        return [LGMove("donkey", (str(d),)) for d in range(1, 5)]
     if kind == "extra":
         return [LGMove("extra", (str(k),)) for k in range(min(extra_capacity(s, p) - top.n, p.silver) + 1)]
     if kind == "stall":
         return [LGMove("stall", (s.edition.spaces[i].id,)) for i in stall_spaces(s, top.player, top.n)]
     if kind == "release":
-        return [LGMove("release", (token,)) for token in releasable(s, top.player)]
+        units = _units(s, p, (*GOODS, "trade")) + [sp.id for sp, o in zip(s.edition.spaces, s.market) if o == top.player]
+        return [LGMove("release", combo) for combo in _picks(units, top.n, top.n)]
     return []
 
 

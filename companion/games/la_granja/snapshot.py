@@ -9,6 +9,7 @@ from companion.core.errors import MalformedInputError
 from companion.games.la_granja.data import GOODS, RESOURCES, Edition
 from companion.games.la_granja.scoring import Holdings, conversion, rank
 
+TOP_KEYS = frozenset({"game", "score_round", "sell", "siesta_vp", "players"})
 PLAYER_KEYS = frozenset({"name", "vp", "silver", "trade_goods", "goods", "field_crops", "stalls", "siesta"})
 
 
@@ -22,6 +23,9 @@ def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
     """Per player: ``round_points`` (with ``"score_round": true``), the conversion, ``total`` and ``rank``."""
     if not isinstance(data, Mapping):
         raise MalformedInputError("a La Granja snapshot is a JSON object with a \"players\" list")
+    unknown = set(data) - TOP_KEYS
+    if unknown:  # a typo must not fall back to the defaults silently
+        raise MalformedInputError(f"unknown snapshot keys {sorted(unknown)}; known: {sorted(TOP_KEYS)}")
     if data.get("game", "la-granja") != "la-granja":
         raise MalformedInputError(f"this snapshot is for {data.get('game')!r}, not la-granja")
     players = data.get("players")
@@ -35,7 +39,10 @@ def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
         raise MalformedInputError("\"siesta_vp\" lists the VP of each siesta space from the bottom")
     siesta_vp = [_count(v, "a siesta_vp value") for v in siesta_vp]
     sell = dict(edition.sell)
-    for kind, price in dict(data.get("sell", {})).items():
+    given = data.get("sell", {})
+    if not isinstance(given, Mapping):
+        raise MalformedInputError("\"sell\" maps olive, grain, grape, pig to their sell prices")
+    for kind, price in dict(given).items():
         if kind not in RESOURCES:
             raise MalformedInputError(f"\"sell\" prices are for {', '.join(RESOURCES)}, not {kind!r}")
         sell[kind] = _count(price, f"the sell price of {kind}")

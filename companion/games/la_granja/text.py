@@ -7,18 +7,18 @@ from typing import Any
 
 PROMPTS = {
     "play": "place a card (place CARD field|cart|helper|ext PAYMENT...) or done",
-    "discard": "discard down to the hand limit (discard CARD)",
+    "discard": "discard down to the hand limit, all cards at once (discard CARD [CARD...])",
     "roof": "buy a roof marker (roof R#) or pass",
     "pick": "take a die (die N)",
     "face": "choose the die's option (option ...) or skip",
-    "take": "take the goods (take KIND [KIND]) or skip",
-    "upgrade": "free upgrades (upgrade KIND free) or done",
-    "deliver": "deliver (deliver BUILDING[/ROW] GOOD or deliver cartN GOOD) or done",
+    "take": "take the goods, in any order (take KIND [KIND]) or skip",
+    "upgrade": "free upgrades, all at once (upgrade free KIND [KIND]) or done",
+    "deliver": "deliver, all at once (deliver BUILDING[/ROW]=GOOD cartN=GOOD ...) or done",
     "card": "place a card (place ...) or draw, or skip",
-    "donkey": "choose a donkey marker in secret (donkey 1-4); the others look away",
+    "donkey": "choose a donkey marker in secret, all at once (donkey SEAT 1-4); the others look away",
     "extra": "buy extra deliveries (extra K)",
     "stall": "choose the market space for the stall (stall M#)",
-    "release": "all 25 markers are in use: take one off (release GOOD|CROP:field|trade|M#)",
+    "release": "all 25 markers are in use: take the excess off at once (release GOOD|CROP:field|trade|M# ...)",
 }
 
 
@@ -50,9 +50,12 @@ def table_text(view: Mapping[str, Any]) -> str:
 
 
 def prompt_text(waiting: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+    kind = waiting["kind"] if waiting is not None else ""
+    if waiting is not None and kind == "donkey":
+        who = ", ".join(f"{names[seat]} (seat {seat + 1})" for seat in waiting["deciders"])
+        return f"{who}: {PROMPTS['donkey']}"
     if waiting is None or waiting["player"] is None:
         return "The companion is drawing."
-    kind = waiting["kind"]
     count = f" ({waiting['count']} left)" if kind in ("play", "deliver", "upgrade", "discard") else ""
     return f"{names[waiting['player']]}: {PROMPTS.get(kind, kind)}{count}"
 

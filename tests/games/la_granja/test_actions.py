@@ -25,10 +25,10 @@ def test_buy_and_sell_at_the_printed_prices_upgraded_goods_never() -> None:
 
 
 def test_upgrade_from_storage_or_a_field_at_its_cost_and_free_upgrades_from_a_grant() -> None:
-    game, s = _my_turn(silver=3, goods={"grape": 1, "pig": 1}, fields=((1, True),))
+    game, s = _my_turn(silver=4, goods={"grape": 1, "pig": 1}, fields=((1, True),))
     s = game.play(s, "upgrade grape")
     p = s.players[A]
-    assert p.goods["wine"] == 1 and p.goods["grape"] == 0 and p.silver == 3 - SHIPPED.upgrade_cost["grape"]
+    assert p.goods["wine"] == 1 and p.goods["grape"] == 0 and p.silver == 4 - SHIPPED.upgrade_cost["grape"]
     crop = SHIPPED.cards[1].field
     s = game.play(s, f"upgrade {crop}:field")
     assert s.players[A].fields == ((1, False),)
@@ -37,10 +37,13 @@ def test_upgrade_from_storage_or_a_field_at_its_cost_and_free_upgrades_from_a_gr
     assert refused(game, edit(s, A, silver=0), "upgrade pig").rule == "4.3.5"
     g = game.play(edit(s, A, silver=0, trade=1), "trade upgrade")    # two free upgrades
     assert (g.stack[-1].kind, g.stack[-1].n) == ("upgrade", 2)
-    g = game.play(g, "upgrade pig free")
+    assert refused(game, g, "upgrade free pig pig").rule == "4.3.5"   # one pig: the grant is refused as a whole
+    one = task(edit(g, A, goods={"olive": 1}), "upgrade", A, 1)
+    assert refused(game, one, "upgrade free olive pig").rule == "4.3.5"  # a grant of one upgrades one
+    assert game.play(g, "done").stack[-1].kind == "play"               # none: the grant is forgone
+    g = game.play(g, "upgrade free pig")                               # one of two: the grant ends
     assert g.players[A].goods["meat"] == 1 and g.players[A].silver == 0
-    assert refused(game, g, "upgrade pig free").rule == "4.3.5"     # no pig left
-    assert game.play(g, "done").stack[-1].kind == "play"
+    assert g.stack[-1].kind == "play"
 
 
 def test_a_trade_good_buys_one_of_five_things() -> None:

@@ -14,10 +14,10 @@ def test_a_terminal_table_plays_and_refuses_with_the_rule(tmp_path: Path) -> Non
     with GameStore(tmp_path / "games.sqlite3") as store:
         session = Session.new(store, "la-granja", ["Ana", "Ben"], seed="terminal")
         out = io.StringIO()
-        console(store, session, iter(["done\n", "donkey 2\n", "view\n", "quit\n"]), out)
+        console(store, session, iter(["done\n", "donkey 1 2\n", "view\n", "quit\n"]), out)
         text = out.getvalue()
     assert "PROVISIONAL" in text and "Set up the table:" in text
     assert "round 1, farm phase" in text and "market stalls:" in text
     assert "place a card" in text
-    assert "refused: 'donkey 2'" in text and "[3.1]" in text
+    assert "refused: 'donkey 1 2'" in text and "[3.1]" in text
     assert "Saved. Resume with: companion play --resume" in text

@@ -81,3 +81,18 @@ def test_the_data_command_exports_checks_and_installs_a_pack(tmp_path: Path, cap
     assert main(["data", "la-granja", str(broken), "--install"]) == 2
     assert "missing key 'cards'" in capsys.readouterr().err
     assert LaGranja().data.name == "our box"     # the installed pack is untouched
+
+
+def test_grape_to_wine_costs_three_silver_as_the_rulebook_prints() -> None:
+    """A-09 (German rulebook L639-646: "Das Aufwerten der Traube vom Feld bzw. aus dem Lager in Wein kostet jeweils
+    3 Silber"); the other prices stay provisional until a table transcribes its farm board (D-02, D-03)."""
+    assert SHIPPED.upgrade_cost["grape"] == 3
+    assert "prices" in SHIPPED.provisional
+    assert "A-09" in SHIPPED.raw["prices"]["confirmed"]
+    from tests.games.la_granja.table import edit, new_game, refused, task
+
+    game, s = new_game(2)
+    s = task(edit(s, 0, silver=3, goods={"grape": 1}), "deliver", 0, 1)
+    t = game.play(s, "upgrade grape")
+    assert (t.players[0].silver, t.players[0].goods["wine"]) == (0, 1)
+    assert refused(game, edit(s, 0, silver=2), "upgrade grape").rule == "4.3.5"

@@ -54,21 +54,22 @@ def test_t1_three_player_draft_two_passes_and_the_shared_last_die() -> None:
 def test_t2_donkey_availability_within_rounds_1_to_3_and_4_to_6() -> None:
     game, s = new_game(2)
     s = at(edit(s, A, donkeys_used=(3, 1)), "donkey", round=3)
-    assert s.stack[-1].kind == "donkey" and s.stack[-1].player == A
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["2", "4"]
-    assert refused(game, s, "donkey 3").rule == "4.2:donkey"
-    s = game.play(s, "donkey 4")
-    s = game.play(s, "donkey 1")
+    assert s.stack[-1].kind == "donkey" and game.deciders(s) == (A, B)
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["2", "4"]
+    assert refused(game, s, "donkey 1 3").rule == "4.2:donkey"
+    s = game.play(s, "donkey 1 4")
+    s = game.play(s, "donkey 2 1")
+    s = game.play(s, "donkeys 4 1")
     s = at(s, "scoring")                            # round 3 ends: all four come back
     assert s.round == 4 and s.players[A].donkeys_used == ()
     s = at(s, "donkey")
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["1", "2", "3", "4"]
-    s = game.play(game.play(s, "donkey 4"), "donkey 2")
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["1", "2", "3", "4"]
+    s = game.play(game.play(game.play(s, "donkey 1 4"), "donkey 2 2"), "donkeys 4 2")
     s = at(s, "siesta")
     s = at(s, "scoring")
     s = at(s, "donkey")
     assert s.round == 5
-    assert sorted(m.args[0] for m in game.legal_moves(s)) == ["1", "2", "3"]
+    assert sorted(m.args[1] for m in game.legal_moves(s) if game.seat_of(s, m) == A) == ["1", "2", "3"]
 
 
 def test_t2_siesta_stacking_sets_the_new_turn_order() -> None:
@@ -121,19 +122,19 @@ def test_t3_completing_a_craft_building_first_and_later(lock_removal: str) -> No
     siesta_value = SHIPPED.siesta_vp[s.position(A)]
     x = _wagner_ready(s, A, 2)
     vp = x.players[A].vp
-    x = game.play(x, "deliver wagner meat")
+    x = game.play(x, "deliver wagner=meat")
     p = x.players[A]
     assert p.vp - vp == 4 + siesta_value           # +1 first, +1 lock 1, +2 round 2, + siesta value
     assert x.locks_removed == (1,) and x.sites["gemischt"].lock == 0
     assert p.craft("wagner") is False              # front up, taken now
     assert x.stack[-1].kind == "deliver" and x.stack[-1].arg == "wagner"   # its immediate delivery
     assert x.sites["wagner"].completed_by == (A,) and not x.sites["wagner"].first_vp
-    assert refused(game, x, "deliver wagner food").rule == "4.2:completed"
+    assert refused(game, x, "deliver wagner=food").rule == "4.2:completed"
     # (b) round 4: B completes Wagner too, with an active Gemischtwarenladen.
     y = game.play(x, "done")
     y = _wagner_ready(edit(y, B, crafts=(("gemischt", True),)), B, 4)
     vp = y.players[B].vp
-    y = game.play(y, "deliver wagner meat")
+    y = game.play(y, "deliver wagner=meat")
     gain = y.players[B].vp - vp - SHIPPED.siesta_vp[y.position(B)]
     if lock_removal == "distinct_buildings":
         assert gain == 6 and y.locks_removed == (1,)
@@ -162,8 +163,7 @@ def test_t4_completing_a_market_cart_displaces_the_lower_neighbour(fleischer: bo
     assert s.edition.cards[4].field == "olive"
     s = task(s, "deliver", A, 2, "donkey")
     vp, trade = s.players[A].vp, s.players[A].trade
-    s = game.play(s, "deliver cart1 olive:field")
-    s = game.play(s, "deliver cart1 grain")
+    s = game.play(s, "deliver cart1=olive:field cart1=grain")     # both deliveries, one move
     p = s.players[A]
     assert p.vp - vp == (6 if fleischer else 5)
     assert p.trade - trade == 1
@@ -185,7 +185,7 @@ def test_t5_cart_value_taken_everywhere_removes_the_holder_and_lower_neighbours(
     s.market = (Q, R, P, S, FREE, P)
     s = task(edit(s, P, carts=((1, (True, False)),), goods={"grain": 1}), "deliver", P, 1, "donkey")
     vp = s.players[P].vp
-    s = game.play(s, "deliver cart1 grain")
+    s = game.play(s, "deliver cart1=grain")
     assert s.players[P].vp - vp == 3 + 1 + 1
     assert s.market == (P, FREE, P, S, FREE, P)
 

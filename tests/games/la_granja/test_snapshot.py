@@ -11,7 +11,8 @@ import pytest
 from companion.cli import main
 from companion.core.errors import MalformedInputError
 from companion.games.la_granja.snapshot import score_snapshot
-from tests.games.la_granja.table import SHIPPED, at, edit, new_game
+from companion.simulate import random_playout
+from tests.games.la_granja.table import SHIPPED, at, edit, edition_with, new_game
 
 T9 = {
     "game": "la-granja",
@@ -61,6 +62,9 @@ def test_round_points_when_the_round_is_still_to_score(tmp_path: Path, capsys: p
     ({"players": [{"name": "A", "goods": {"gold": 1}}]}, "goods"),
     ({"score_round": True, "players": [{"name": "A", "siesta": 99}]}, "past the top"),
     ({"game": "key-harvest", "players": [{"name": "A"}]}, "not la-granja"),
+    ({"sel": {"grape": 5}, "players": [{"name": "A"}]}, r"unknown snapshot keys \['sel'\]"),   # a typo
+    ({"prices": {"sell": {"grape": 5}}, "players": [{"name": "A"}]}, "unknown snapshot keys"),
+    ({"sell": [1, 2], "players": [{"name": "A"}]}, "sell prices"),
 ])
 def test_bad_snapshots_are_refused_with_a_reason(snap: object, words: str) -> None:
     with pytest.raises(MalformedInputError, match=words):
@@ -89,3 +93,23 @@ def test_simulate_la_granja(capsys: pytest.CaptureFixture[str], monkeypatch: pyt
     result = json.loads(out)
     assert status == 0 and result["finished"] == 3 and result["failures"] == []
     assert result["invariant_checks"]
+
+
+def _dear(raw):  # type: ignore[no-untyped-def]
+    raw["prices"]["sell"] = {"olive": 2, "grain": 3, "grape": 4, "pig": 5}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_played_game_snapshot_scores_exactly_like_the_game_on_its_own_prices(players: int) -> None:
+    """The snapshot carries the game's sell prices under ``sell`` (docs/la-granja-snapshot.md), so scoring it with
+    another data pack (the shipped one) gives the game's own totals, conversions and ranks (spec 5.3, 5.4)."""
+    from companion.games.la_granja import LaGranja
+
+    game = LaGranja(edition_with(_dear))
+    for seed in range(3):
+        state, _ = random_playout(game, players, seed)
+        snap = game.snapshot(state)
+        assert snap["sell"] == {"olive": 2, "grain": 3, "grape": 4, "pig": 5}
+        keys = ("vp", "silver_total", "conversion_points", "rest_silver", "total", "rank", "winner")
+        assert [{k: r[k] for k in keys} for r in score_snapshot(snap, SHIPPED)["players"]] == \
+            [{k: r[k] for k in keys} for r in game.score(state)]

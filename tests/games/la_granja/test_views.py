@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.core.errors import MalformedInputError
+from companion.core.game import CHANCE, SIMULTANEOUS
 from companion.games.la_granja.moves import parse_move
 from tests.games.la_granja.table import at, edit, new_game, refused, task
 
@@ -20,21 +21,53 @@ def test_a_hand_is_seen_only_by_its_owner() -> None:
 
 
 def test_donkey_choices_stay_secret_until_everyone_has_chosen() -> None:
+    """Spec 3.4 step 1: every seat chooses at once, in secret; the table sees who has chosen, never what."""
     game, s = new_game(3)
     s = at(s, "donkey")
-    s = game.play(s, "donkey 3")                     # A chooses; B is next
-    assert game.current_player(s) == B
+    assert game.current_player(s) == SIMULTANEOUS and game.deciders(s) == (A, B, C)
+    assert game.view(s, None)["to_move"] == "simultaneous"
+    assert game.view(s, None)["waiting"]["deciders"] == [A, B, C]
+    s = game.play(s, "donkey 3 2")                   # C chooses first: no seat waits for another
+    assert game.deciders(s) == (A, B) and game.seat_of(s, parse_move("donkey 1 3")) == A
+    s = game.play(s, "donkey 1 3")
+    assert game.deciders(s) == (B,)
     assert game.view(s, A)["players"][A]["donkey"] == 3
     for viewer in (B, C, None):
         assert game.view(s, viewer)["players"][A]["donkey"] is None
+    table = game.view(s, None)
+    assert [p["donkey_chosen"] for p in table["players"]] == [True, False, True]
+    assert table["waiting"]["deciders"] == [B] and table["waiting"]["player"] is None
+    assert game.prompt_text(s, ["A", "B", "C"]).startswith("B (seat 2): choose a donkey marker in secret")
     # the log line does not tell either
     before = at(s, "donkey")
-    assert game.describe(before, parse_move("donkey 3"), B) == "donkey ?: A chose a donkey marker face down"
-    assert game.describe(before, parse_move("donkey 3"), A) == "A: donkey 3"
-    # B's legal moves do not depend on A's choice
-    assert [str(m) for m in game.legal_moves(s)] == ["donkey 1", "donkey 2", "donkey 3", "donkey 4"]
-    s = game.play(game.play(s, "donkey 1"), "donkey 2")   # the reveal: everyone sees every marker
+    assert game.is_secret(before, parse_move("donkey 1 3"))
+    assert game.describe(before, parse_move("donkey 1 3"), B) == "donkey ?: A chose a donkey marker face down"
+    assert game.describe(before, parse_move("donkey 1 3"), None) == "donkey ?: A chose a donkey marker face down"
+    assert game.describe(before, parse_move("donkey 1 3"), A) == "donkey 1 3: A lays the 3-donkey marker face down"
+    # B's legal moves do not depend on A's or C's choice; a seat that has chosen is refused publicly
+    assert [str(m) for m in game.legal_moves(s)] == ["donkey 2 1", "donkey 2 2", "donkey 2 3", "donkey 2 4"]
+    assert refused(game, s, "donkey 1 4").rule == "3.4"
+    assert refused(game, s, "done").rule == "3.4"
+    s = game.play(s, "donkey 2 1")
+    # the reveal: a companion step with one outcome, then everyone sees every marker
+    assert game.current_player(s) == CHANCE
+    reveal = game.chance_outcomes(s)
+    assert [(str(m), w) for m, w in reveal] == [("donkeys 3 1 2", 1)]
+    assert game.describe(s, reveal[0][0], None) == (
+        "donkeys 3 1 2: the donkey markers are turned up together: A 3, B 1, C 2 (spec 3.4 step 1)")
+    s = game.play(s, "donkeys 3 1 2")
     assert [game.view(s, None)["players"][seat]["donkey"] for seat in (A, B, C)] == [3, 1, 2]
+
+
+def test_the_reveal_cannot_be_forged() -> None:
+    game, s = new_game(2)
+    s = game.play(game.play(at(s, "donkey"), "donkey 1 3"), "donkey 2 1")
+    assert refused(game, s, "donkeys 1 3").rule == "CHANCE"
+
+
+def test_old_form_donkey_is_unreadable_with_a_hint() -> None:
+    with pytest.raises(MalformedInputError, match="donkey SEAT MARKER"):
+        parse_move("donkey 3")
 
 
 def test_drawn_cards_are_masked_in_other_players_log() -> None:
@@ -93,7 +126,7 @@ def test_every_generated_move_reads_back_as_itself() -> None:
     for _ in range(400):
         if game.is_over(s):
             break
-        moves = game.legal_moves(s) if game.current_player(s) >= 0 else [m for m, _ in game.chance_outcomes(s)]
+        moves = game.legal_moves(s) if game.current_player(s) != CHANCE else [m for m, _ in game.chance_outcomes(s)]
         for move in moves:
             assert parse_move(str(move)) == move
         s = game.apply(s, rng.choice(moves))

@@ -34,7 +34,7 @@ def test_three_player_game_through_the_api(client: FlaskClient) -> None:
     other = client.get(pages[(seat + 1) % 3]["url"]).get_json()
     assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in mine["legal"]
     assert other["legal"] == [] and other["view"]["players"][seat]["hand"] is None
-    refused = post_move(client, game["id"], "donkey 2")
+    refused = post_move(client, game["id"], "donkey 1 2")
     assert refused.status_code >= 400 and refused.get_json()["error"]["rule"] == "3.1"
     played = post_move(client, game["id"], "done")
     assert played.status_code == 200 and played.get_json()["game"]["to_move"] != seat

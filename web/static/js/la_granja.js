@@ -46,6 +46,9 @@ function renderStatus(game) {
 }
 
 function describeWaiting(game, waiting) {
+  if (waiting && waiting.kind === "donkey") {  // spec 3.4 step 1: every seat at once, each in secret
+    return t("lg_donkeys_choosing", { names: waiting.deciders.map((seat) => playerName(game, seat)).join(", ") });
+  }
   if (game.to_move === "chance" || !waiting || waiting.player == null) return t("companion_draws");
   const vars = { name: playerName(game, waiting.player), n: waiting.count, detail: waiting.detail };
   const sentence = known(`lg_waiting.${waiting.kind}`, t("lg_waiting_other", { ...vars, kind: waiting.kind }), vars);
@@ -100,11 +103,7 @@ function ledgerList(ledger) {
 function donkeyText(game, player) {
   const waiting = game.view.waiting;
   if (player.donkey) return t("lg_donkey_value", { n: player.donkey });
-  if (waiting && waiting.kind === "donkey") {
-    if (player.seat < waiting.player) return t("lg_donkey_chosen");
-    if (player.seat === waiting.player) return t("lg_donkey_choosing");
-    return t("lg_donkey_waiting");
-  }
+  if (waiting && waiting.kind === "donkey") return t(player.donkey_chosen ? "lg_donkey_chosen" : "lg_donkey_choosing");
   return null;
 }
 
@@ -224,10 +223,81 @@ function nextWords(choices, picked) {
   return { next, complete };
 }
 
+// One decision is one move: the goods of a take, the cards of a discard, the markers freed, the free upgrades of a
+// grant and the deliveries of a turn are picked in any order, then sent at once. Their moves list each set once.
+
+/** The head words of a set move (`take`, `upgrade free`...), or null for a move composed word by word. */
+function setHead(words) {
+  if (["take", "discard", "release", "deliver"].includes(words[0])) return 1;
+  return words[0] === "upgrade" && words[1] === "free" ? 2 : null;
+}
+
+/** What a set move is made of: its tokens, a delivery's row counted apart (`wagner/2=wine`: `wagner=wine`, `wagner/2`). */
+function itemsOf(words, head) {
+  return words.slice(head).flatMap((token) => tokenItems(words[0], token));
+}
+
+function tokenItems(verb, token) {
+  if (verb !== "deliver") return [token];
+  const [target, good] = token.split("=");
+  const [key, row] = target.split("/");
+  return row ? [`${key}=${good}`, `${key}/${row}`] : [token];
+}
+
+/** `all` without one of each of `some`, or null if `some` is not in it. */
+function without(all, some) {
+  const rest = [...all];
+  for (const item of some) {
+    const i = rest.indexOf(item);
+    if (i < 0) return null;
+    rest.splice(i, 1);
+  }
+  return rest;
+}
+
+/** The next words after `picked` and the whole move they make (or null): word by word, or as a set in any order. */
+function compose(choices, picked) {
+  const head = picked.length ? setHead(picked) : null;
+  if (head == null || picked.length < head) {
+    const { next, complete } = nextWords(choices, picked);
+    return { next, complete: complete ? picked.join(" ") : null, set: false };
+  }
+  const items = itemsOf(picked, head);
+  const next = [];
+  let complete = null;
+  for (const move of choices) {
+    const words = move.split(" ");
+    if (setHead(words) !== head || words.slice(0, head).join(" ") !== picked.slice(0, head).join(" ")) continue;
+    const rest = without(itemsOf(words, head), items);
+    if (rest == null) continue;
+    if (!rest.length) complete = move;
+    for (const item of rest) {
+      if (picked[0] === "deliver" && !item.includes("=")) continue;   // a row goes with its first good
+      const [key, good] = item.split("=");
+      const row = picked[0] === "deliver" ? rest.find((r) => r.startsWith(`${key}/`)) : null;
+      const word = row ? `${row}=${good}` : item;
+      if (!next.includes(word)) next.push(word);
+    }
+  }
+  return { next, complete, set: true };
+}
+
+/** "1 of 2" while a set is picked (the count the game waits for), else null. */
+function progress(waiting, picked) {
+  const head = setHead(picked);
+  if (head == null || !waiting || !(waiting.count > 1)) return null;
+  return t("lg_pick_progress", { k: Math.min(picked.length - head + 1, waiting.count), n: waiting.count });
+}
+
 function wordLabel(verb, word) {
   if (verb === "die") return t("lg_die_label", { n: word, gives: t(`lg_faces.${word}`) });
   if (verb === "option") return known(`lg_options.${word}`, word);
   if (GOODS.includes(word)) return goodName(word);
+  if (word.includes("=")) {  // a delivery: the good to its target (row on the first delivery to a building)
+    const [target, good] = word.split("=");
+    const [kind, where] = good.split(":");
+    return `${goodName(kind)}${where ? ` (${known("lg_from_field", "field")})` : ""} → ${target}`;
+  }
   return word;
 }
 
@@ -251,9 +321,9 @@ function createFlow(play) {
   const pick = (word) => {
     if (busy || !game) return;
     const words = [...picked, word];
-    const { next, complete } = nextWords(game.choices, words);
+    const { next, complete } = compose(game.choices, words);
     if (complete && !next.length) {
-      send(words.join(" "));
+      send(complete);
       return;
     }
     picked = words;
@@ -268,7 +338,7 @@ function createFlow(play) {
     game = newGame;
     const panel = byId("flow");
     const waiting = game.view.waiting;
-    const seat = typeof game.to_move === "number" ? game.to_move : null;
+    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;  // not at the simultaneous step
     const choices = game.choices || [];
     const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
     if (seat == null) {
@@ -291,7 +361,7 @@ function createFlow(play) {
     if (!picked.length) {
       fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
         h("div", { class: "flow-verbs" }, verbsOf(choices).map((verb) => {
-          const whole = nextWords(choices, [verb]);
+          const whole = compose(choices, [verb]);
           const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
                                        "data-verb": verb }, verbName(verb));
           button.addEventListener("click", () => pick(verb));
@@ -300,7 +370,8 @@ function createFlow(play) {
       return;
     }
     const verb = picked[0];
-    const { next, complete } = nextWords(choices, picked);
+    const { next, complete } = compose(choices, picked);
+    const step = progress(waiting, picked);
     const buttons = next.map((word) => {
       const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word));
       button.addEventListener("click", () => pick(word));
@@ -308,11 +379,12 @@ function createFlow(play) {
     });
     let finish = null;
     if (complete) {
-      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": picked.join(" ") },
-        t("flow_finish", { move: picked.join(" ") }));
-      finish.addEventListener("click", () => send(picked.join(" ")));
+      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": complete },
+        t("flow_finish", { move: complete }));
+      finish.addEventListener("click", () => send(complete));
     }
-    fill("flow-options", h("p", { class: "flow-prompt" }, t("lg_choose_next", { verb: verbName(verb) })),
+    fill("flow-options", h("p", { class: "flow-prompt", "data-progress": step || "" },
+      t("lg_choose_next", { verb: verbName(verb) }), step ? ` (${step})` : ""),
       h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
   }
 
@@ -379,16 +451,70 @@ function placeRows(moves) {
 function moveLabel(move) {
   const [verb, word] = move.split(" ");
   if (verb === "die") return wordLabel("die", word);
-  if (verb === "donkey") return t("lg_donkey_value", { n: word });
+  if (verb === "donkey") return t("lg_donkey_value", { n: move.split(" ")[2] });
   if (verb === "option") return wordLabel("option", word);
   return move;
 }
 
+let seatPicks = {}; // per set verb, the words picked so far on this seat page
+let seatLegal = [];
+let seatWaiting = null;
+
+/** A set decision on the seat page: its words one tap each in any order ("1 of 2"), then one button sends it. */
+function setComposer(verb, moves) {
+  const head = verb === "upgrade" ? ["upgrade", "free"] : [verb];
+  let picked = seatPicks[verb] || head;
+  let step = compose(moves, picked);
+  if (!step.next.length && !step.complete) {
+    picked = head;
+    step = compose(moves, picked);
+  }
+  const progressText = progress(seatWaiting, picked);
+  const tokens = step.next.map((word) => {
+    const button = h("button", { type: "button", class: "move-token", "data-token": word }, wordLabel(verb, word));
+    button.addEventListener("click", () => {
+      seatPicks = { ...seatPicks, [verb]: [...picked, word] };
+      renderLegal(seatLegal);
+    });
+    return button;
+  });
+  const back = picked.length > head.length ? h("button", { type: "button", class: "move-back" }, t("flow_back")) : null;
+  if (back) back.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: picked.slice(0, -1) }; renderLegal(seatLegal); });
+  return [
+    h("p", { class: "flow-path", "data-progress": progressText || "" }, picked.slice(head.length).map((w) => wordLabel(verb, w)).join(" + ") || t("none"),
+      progressText ? ` (${progressText})` : ""),
+    h("div", { class: "moves" }, tokens),
+    h("p", {}, step.complete ? moveButton(step.complete, t("flow_finish", { move: step.complete })) : null, back),
+  ];
+}
+
 function renderLegal(legal) {
+  seatLegal = legal;
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
-  return fill("legal", legalGroups(legal).map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
+  const groups = legalGroups(legal).flatMap(([verb, moves]) => {
+    const free = verb === "upgrade" ? moves.filter((m) => m.startsWith("upgrade free ")) : [];
+    if (free.length) return [[verb, moves.filter((m) => !free.includes(m))], ["upgrade free", free]].filter(([, list]) => list.length);
+    return [[verb, moves]];
+  });
+  return fill("legal", groups.map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
     h("h3", {}, verbName(verb)),
-    h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
+    ["take", "discard", "release", "deliver", "upgrade free"].includes(verb)
+      ? setComposer(verb === "upgrade free" ? "upgrade" : verb, moves)
+      : h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
+}
+
+/** On a seat page during and after the simultaneous donkey choice: who is still choosing, then the reveal. */
+function donkeyStatus(game, me) {
+  const view = game.view;
+  const waiting = view.waiting;
+  if (waiting && waiting.kind === "donkey" && me.donkey_chosen) {
+    const others = waiting.deciders.map((seat) => playerName(game, seat));
+    return t("lg_donkey_waiting_others", { n: others.length, names: others.join(", ") });
+  }
+  if (view.phase === "transport" && view.players.every((p) => p.donkey)) {
+    return t("lg_donkeys_revealed", { list: view.players.map((p) => `${p.name} ${p.donkey}`).join(", ") });
+  }
+  return null;
 }
 
 function renderSeat(data, colours) {
@@ -402,7 +528,10 @@ function renderSeat(data, colours) {
     : h("li", { class: "muted" }, t("none")));
   fill("my-donkey", me.donkey ? t("lg_donkey_value", { n: me.donkey }) : t("lg_donkey_none"),
     me.donkeys_used.length ? ` · ${t("lg_donkeys_used", { list: me.donkeys_used.join(", ") })}` : "");
+  fill("donkey-status", donkeyStatus(game, me));
   fill("my-farm", farmCard(game, me));
+  if (seatWaiting && (!data.view.waiting || data.view.waiting.kind !== seatWaiting.kind)) seatPicks = {};
+  seatWaiting = data.view.waiting;
   renderLegal(data.legal);
   renderLog(data.log);
 }
