@@ -35,14 +35,16 @@ def legal_here(game: Game[Any, Any], state: Any, move: Move) -> bool:
 
 
 def hidden_twin(
-    game: Game[Any, Any], players: Sequence[str], options: Options, history: Sequence[Move], rng: random.Random
+    game: Game[Any, Any], players: Sequence[str], options: Options, history: Sequence[Move], rng: random.Random,
+    start: int = 0,
 ) -> list[Move]:
-    """A log that reads the same to the table as ``history``'s first moves, with its secret moves chosen again
-    at random; it stops before the first public move that its own hidden information makes illegal."""
+    """A log that reads the same to the table as ``history``'s first moves, with its secret moves from move
+    ``start`` on chosen again at random (a later start reaches later positions: hands drawn early soon make the
+    public moves of a twin illegal); it stops before the first public move its own hidden information forbids."""
     state = game.setup(players, options)
     twin: list[Move] = []
-    for move in history:
-        if game.is_secret(state, move):
+    for ply, move in enumerate(history):
+        if ply >= start and game.is_secret(state, move):
             move = rng.choice(secret_alternatives(game, state, move))
         elif not legal_here(game, state, move):
             break

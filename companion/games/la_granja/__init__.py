@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SIMULTANEOUS, Game
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
 from companion.core.options import Options
 from companion.games.la_granja import guide, rules, text, upgrade
 from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
@@ -264,6 +264,13 @@ class LaGranja(Game[State, LGMove]):
 
     def public_moves(self, state: State) -> list[LGMove]:
         return guide.public_moves(state)
+
+    def table_refusal(self, state: State, move: LGMove, error: IllegalMoveError) -> IllegalMoveError:
+        """A move made from the hand (or a secret choice) is refused on a shared screen without its reason: the
+        reason would tell the table what the hand holds. The player's own page gives it."""
+        if move.verb in guide.PRIVATE_VERBS:
+            return IllegalMoveError(SCREEN_RULE, "Not possible here: make this move on your own page.", str(move))
+        return super().table_refusal(state, move, error)
 
     def setup_guide(self, state: State) -> dict[str, Any] | None:
         return guide.setup_guide(state)
