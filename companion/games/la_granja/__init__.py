@@ -266,9 +266,9 @@ class LaGranja(Game[State, LGMove]):
         return guide.public_moves(state)
 
     def table_refusal(self, state: State, move: LGMove, error: IllegalMoveError) -> IllegalMoveError:
-        """A move made from the hand (or a secret choice) is refused on a shared screen without its reason: the
-        reason would tell the table what the hand holds. The player's own page gives it."""
-        if move.verb in guide.PRIVATE_VERBS:
+        """A move made from the hand is refused on a shared screen without its reason: the reason would tell the
+        table what the hand holds. The player's own page gives it. (Secret donkeys: see ``Game.table_refusal``.)"""
+        if move.verb in guide.HAND_VERBS:
             return IllegalMoveError(SCREEN_RULE, "Not possible here: make this move on your own page.", str(move))
         return super().table_refusal(state, move, error)
 

@@ -16,6 +16,8 @@ from companion.games.la_granja.state import NEUTRAL, State
 
 PRIVATE_VERBS = frozenset({"place", "discard", "donkey"})
 """Moves that name a card in the decider's hand or their secret donkey marker: only on their seat page."""
+HAND_VERBS = frozenset({"place", "discard"})
+"""Moves that name cards of the hand: whether they are possible depends on the hand."""
 
 
 def public_moves(state: State) -> list[LGMove]:
