@@ -2,7 +2,7 @@
 
 Twins are logs that read the same to the table but differ in secret moves (``Game.is_secret``: cards drawn into a
 hand, donkey choices before the reveal), built with ``companion.core.hidden.hidden_twin`` from random seeded games,
-and, to reach every phase, with the same swap started later in the game (``twin_from``). After each move of a twin
+and, to reach every phase, with the same swap started later in the game (``hidden_twin``'s ``start``). After each move of a twin
 pair the shared outputs must be byte-identical: ``view(state, None)``, ``public_moves``, the public log line
 (``describe(state, move, None)``), the console's ``table_text``, ``prompt_text`` and ``score_text``, and the refusal
 reason of every move outside ``public_moves`` that both twins refuse (the other twin's legal moves, mutated moves).
@@ -18,7 +18,7 @@ import pytest
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, TERMINAL
-from companion.core.hidden import hidden_twin, legal_here, secret_alternatives
+from companion.core.hidden import hidden_twin
 from companion.games.la_granja import LaGranja, LGMove, State
 from companion.games.la_granja.data import GOODS, load_edition
 
@@ -38,20 +38,6 @@ def random_log(players: int, seed: int, length: int, options: dict[str, str]) ->
         state = GAME.apply(state, move)
         log.append(move)
     return log
-
-
-def twin_from(players: int, options: dict[str, str], log: list[LGMove], start: int, rng: random.Random) -> list[LGMove]:
-    """``hidden_twin`` with the secret moves before ``start`` kept as they were (so twins reach later phases)."""
-    state = GAME.setup(NAMES[:players], GAME.options(options))
-    twin: list[LGMove] = []
-    for i, move in enumerate(log):
-        if i >= start and GAME.is_secret(state, move):
-            move = rng.choice(secret_alternatives(GAME, state, move))
-        elif not legal_here(GAME, state, move):
-            break
-        state = GAME.apply(state, move)
-        twin.append(move)
-    return twin
 
 
 def states(players: int, options: dict[str, str], log: list[LGMove]) -> list[State]:
@@ -106,8 +92,7 @@ def pairs() -> Iterator[tuple[int, dict[str, str], list[LGMove], list[LGMove]]]:
             rng = random.Random(seed)
             starts = [0] + sorted(rng.sample(range(len(log)), 6))
             for start in starts:
-                twin = (hidden_twin(GAME, NAMES[:players], GAME.options(options), log, rng) if start == 0
-                        else twin_from(players, options, log, start, rng))
+                twin = hidden_twin(GAME, NAMES[:players], GAME.options(options), log, rng, start)
                 if twin != log[:len(twin)]:
                     yield players, options, log, twin
 
