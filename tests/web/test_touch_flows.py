@@ -30,7 +30,8 @@ class Api:
     def __init__(self, page: Any, base: str, game_id: str) -> None:
         self.request = page.request
         self.path = f"{base}/api/games/{game_id}"
-        self.seats = [self.claim(seat["page"]) for seat in self.get("/seats")["seats"]]
+        self.seats: dict[int, str] = {}
+        """The seats' private API links, each claimed on first use (the setup guide shows unclaimed seats' codes)."""
         self.base = base
 
     def claim(self, join_page: str) -> str:
@@ -47,6 +48,8 @@ class Api:
         return data
 
     def private(self, seat: int) -> dict[str, Any]:
+        if seat not in self.seats:
+            self.seats[seat] = self.claim(self.get("/seats")["seats"][seat]["page"])
         data: dict[str, Any] = self.request.get(self.base + self.seats[seat]).json()
         return data
 
