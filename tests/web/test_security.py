@@ -61,8 +61,8 @@ def test_a_seats_private_answers_need_its_own_credential(client: FlaskClient, ga
     # Alice's token names seat 0 only: her link opens nothing for Bob
     version = version_of(client, gid)
     to_move = client.get(f"/api/games/{gid}").get_json()["to_move"]
-    other = bob if to_move == 0 else alice  # the seat that is not to move
-    legal = client.get((alice if to_move == 0 else bob)["url"]).get_json()["legal"]
+    other = claim_seat(client, gid, (to_move + 1) % 3)  # a seat that is not to move
+    legal = client.get(claim_seat(client, gid, to_move)["url"]).get_json()["legal"]
     refused = client.post(f"{other['url']}/moves", json={"move": legal[0], "version": version})
     assert refused.status_code == 422 and version_of(client, gid) == version
     # the camera's board against a seat: only with that seat's token
