@@ -14,7 +14,7 @@ import secrets
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -57,10 +57,25 @@ CREATE TABLE moves (
 );
 """
 
+_SEATS = """
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    claim TEXT NOT NULL,
+    token TEXT,
+    claimed TEXT,
+    PRIMARY KEY (game_id, seat)
+)
+"""
+"""Each seat's credential (schema 2): ``claim`` is the one-time code its QR code carries until a device claims the
+seat; ``token`` is then the SHA-256 of the seat's secret link (the secret itself is never stored). Created on
+demand (``IF NOT EXISTS``), so files of schema 1 and early files of schema 2 get it too."""
+
 _COLUMNS = {
     "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated",
               "version", "notation"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
+    "seats": ["game_id", "seat", "claim", "token", "claimed"],
 }
 
 
@@ -82,6 +97,16 @@ class GameRecord:
     """Raised by every change to the game's log (a move, an undo): a move chosen from an older one is stale."""
     notation: int = 1
     """The version of the game's move notation its log is written in (``Game.notation``)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat's credential: its claim code, and once claimed the hash of its secret link and when."""
+
+    seat: int
+    claim: str
+    token: str | None
+    claimed: str | None
 
 
 def _now() -> str:
@@ -133,6 +158,9 @@ class GameStore:
                     tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         elif version < SCHEMA_VERSION:
             self._migrate(version)
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'").fetchone() is None:
+            with self._transaction() as tx:
+                tx.execute(_SEATS)
         for table, expected in _COLUMNS.items():
             found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             if found != expected:
@@ -225,6 +253,7 @@ class GameStore:
         """Remove a game and its moves."""
         with self._write(game_id) as db:
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
     def moves(self, game_id: str) -> builtins.list[tuple[int, str, bool]]:
@@ -282,6 +311,40 @@ class GameStore:
         """Record the game's status (``PLAYING`` or ``OVER``)."""
         with self._write(game_id) as db:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    # ---------------------------------------------------------------- seat credentials
+
+    def seat_rows(self, game_id: str, seats: int, new_claim: Callable[[], str]) -> builtins.list[SeatRow]:
+        """Every seat's credential row, in seat order; a seat without one gets a fresh claim code first."""
+        query = "SELECT seat, claim, token, claimed FROM seats WHERE game_id = ? AND seat < ? ORDER BY seat"
+        with self._lock:
+            rows = self._conn.execute(query, (game_id, seats)).fetchall()
+            if len(rows) < seats:
+                with self._transaction() as db:
+                    if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                        raise UnknownGameError(f"no saved game {game_id!r}")
+                    for seat in range(seats):
+                        db.execute("INSERT OR IGNORE INTO seats VALUES (?, ?, ?, NULL, NULL)",
+                                   (game_id, seat, new_claim()))
+                    rows = db.execute(query, (game_id, seats)).fetchall()
+        return [SeatRow(int(seat), claim, token, claimed) for seat, claim, token, claimed in rows]
+
+    def claim_seat(self, game_id: str, claim: str, token: str) -> int | None:
+        """Give the unclaimed seat whose claim code is ``claim`` the credential ``token`` (a hash); its seat, or
+        ``None`` if no unclaimed seat of the game has that code (the code works once)."""
+        with self._lock, self._transaction() as db:
+            row = db.execute("SELECT seat FROM seats WHERE game_id = ? AND claim = ? AND token IS NULL",
+                             (game_id, claim)).fetchone()
+            if row is None:
+                return None
+            db.execute("UPDATE seats SET token = ?, claimed = ? WHERE game_id = ? AND seat = ?",
+                       (token, _now(), game_id, row[0]))
+            return int(row[0])
+
+    def reset_seat(self, game_id: str, seat: int, claim: str) -> None:
+        """Forget a seat's credential (its old link stops working) and give it a new claim code."""
+        with self._lock, self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?, NULL, NULL)", (game_id, seat, claim))
 
     @staticmethod
     def _version_in(db: sqlite3.Connection, game_id: str) -> int:

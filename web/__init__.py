@@ -16,7 +16,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DATA_DIR=None, PANEL="simulated", CAMERA="samples", STREAM_HEARTBEAT_SECONDS=15.0,
                             STREAM_SYNC_SECONDS=1.0,
-                            PUBLIC_URL=None)
+                            PUBLIC_URL=None, ALLOW_HOSTS=(), LAN_TEST=False, RESET_PIN=False)
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
@@ -25,8 +25,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, camera, data_forms, pages, panel, table
+    from web import api, camera, data_forms, pages, panel, security, table
 
+    security.init_app(app)  # first: its checks run before every other view
     table.init_app(app)
     panel.init_app(app)
     camera.init_app(app)

@@ -207,13 +207,36 @@ def setup_guide(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/seats")
 def seats(game_id: str) -> Response:
-    """The private join links, one per seat (shown as QR codes on the tablet)."""
+    """The seats for the tablet: an unclaimed seat's join link (its QR code, which claims the seat once), or
+    ``claimed`` (its private link is only on the device that claimed it)."""
+    return jsonify(seats=seat_list(game_id))
+
+
+def seat_list(game_id: str) -> list[dict[str, Any]]:
     table = get_table()
     session = table.session(game_id)
-    tokens = [table.seat_token(session, seat) for seat in range(len(session.players))]
-    return jsonify(seats=[{"seat": seat, "name": name, "url": f"/api/games/{game_id}/private/{token}",
-                           "page": f"/games/{game_id}/seat/{token}"}
-                          for (seat, name), token in zip(enumerate(session.players), tokens)])
+    rows = table.seats(session)
+    return [{"seat": row.seat, "name": session.players[row.seat], "claimed": row.token is not None,
+             "page": None if row.token is not None else f"/games/{game_id}/join/{row.claim}"} for row in rows]
+
+
+@bp.post("/games/<game_id>/join/<code>")
+def join(game_id: str, code: str) -> Response:
+    """Claim the seat whose join code is ``code`` (it works once): its private API link and page, handed out here
+    only (the page ``/games/<id>/join/<code>`` does the same and goes to the seat's page)."""
+    table = get_table()
+    session = table.session(game_id)
+    seat, token = table.claim(session, code)
+    return jsonify(seat=seat, name=session.players[seat], url=f"/api/games/{game_id}/private/{token}",
+                   page=f"/games/{game_id}/seat/{token}")
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/reissue")
+def reissue(game_id: str, seat: int) -> Response:
+    """A lost phone: the seat's old private link stops working and the seat gets a new join link (QR code)."""
+    table = get_table()
+    table.reissue(table.session(game_id), seat)
+    return jsonify(seats=seat_list(game_id))
 
 
 def private_view(session: Session, seat: int) -> dict[str, Any]:

@@ -147,7 +147,7 @@ def get_camera() -> Camera:
 
 @bp.errorhandler(CompanionError)
 def camera_error(error: CompanionError) -> tuple[Response, int]:
-    status = 404 if isinstance(error, UnknownGameError) else 400
+    status = 404 if isinstance(error, UnknownGameError) else 403 if isinstance(error, SeatCredentialRequired) else 400
     return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
 
 
@@ -227,7 +227,18 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
     seat_text = request.args.get("seat", "0" if not seat_required else "")
     if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
         raise MalformedInputError(f"seat must be a number from 0 to {len(session.players) - 1}, not {seat_text!r}")
+    if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
+        token = request.args.get("token", "")
+        if not token:
+            raise SeatCredentialRequired("comparing a seat's board with the game needs that seat's private link: "
+                                         "open the camera from the seat's page (token=...)")
+        if get_table().seat_of(session, token) != int(seat_text):
+            raise SeatCredentialRequired(f"this private link is not seat {seat_text}'s")
     return session, int(seat_text)
+
+
+class SeatCredentialRequired(CompanionError):
+    """A seat-private answer asked without that seat's credential (HTTP 403)."""
 
 
 @bp.get("/board")

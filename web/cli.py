@@ -23,6 +23,13 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                             "serial or serial:URL (e.g. serial:/dev/ttyACM0), comma-separated (docs/panel.md)")
     serve.add_argument("--camera", metavar="SOURCE",
                        help="frames for the camera page: samples (default), off, usb:N, pi, or a picture/folder/video")
+    serve.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                       help="another host name or address the service answers to (repeatable); it already answers to "
+                            "localhost, this machine's names and addresses and --public-url's host")
+    serve.add_argument("--reset-pin", action="store_true",
+                       help="make a new table PIN; every paired device must enter it again (docs/security.md)")
+    serve.add_argument("--lan-test", action="store_true",
+                       help="TESTS ONLY: treat this machine (loopback) like a device on the network, so it must pair")
     serve.set_defaults(handler=serve_command)
 
 
@@ -42,9 +49,16 @@ def serve_command(args: argparse.Namespace) -> int:
     if args.data:  # the rest of this process (installed data files, the camera's stickers) reads the same folder
         os.environ["KEYDOM_DATA_DIR"] = args.data
     config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
-                                            ("PANEL", args.panel), ("CAMERA", args.camera)) if value}
+                                            ("PANEL", args.panel), ("CAMERA", args.camera),
+                                            ("ALLOW_HOSTS", tuple(args.allow_host)), ("RESET_PIN", args.reset_pin),
+                                            ("LAN_TEST", args.lan_test)) if value}
     app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
+    print(f"Table PIN: {app.config['TABLE_PIN']}  (phones and tablets on the network enter it once; "
+          f"{'a new PIN: every device pairs again' if args.reset_pin else 'companion serve --reset-pin makes a new one'})",
+          flush=True)
+    if args.lan_test:
+        print("--lan-test: this machine is treated like a device on the network (for tests only)", flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, ident="keydom")
     return cli.EXIT_OK

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from companion.core.errors import CompanionError, UnknownGameError
 from web.table import get_table
@@ -54,18 +55,31 @@ def seat(game_id: str, token: str) -> str:
     """One seat's private page (404 unless the token is that game's link for some seat)."""
     table = get_table()
     session = table.session(game_id)
-    table.seat_of(session, token)
-    return render_template(page_template("seat", session.game.name), game_id=game_id, token=token)
+    seat = table.seat_of(session, token)
+    return render_template(page_template("seat", session.game.name), game_id=game_id, token=token, seat=seat)
 
 
-@bp.get("/games/<game_id>/seat/<token>/qr.svg")
-def seat_qr(game_id: str, token: str) -> Response:
-    """A QR code of the seat page's absolute URL, for a phone to scan off the table (404 like the page)."""
+@bp.get("/games/<game_id>/join/<code>")
+def join(game_id: str, code: str) -> BaseResponse:
+    """A seat's QR code leads here: the seat is claimed by this device (the code works once) and the device goes
+    on to the seat's private page, whose link only it has. An unpaired phone comes here after the pairing page."""
     table = get_table()
-    table.seat_of(table.session(game_id), token)
+    _, token = table.claim(table.session(game_id), code)
+    response = redirect(url_for("pages.seat", game_id=game_id, token=token), 303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>/join/<code>/qr.svg")
+def join_qr(game_id: str, code: str) -> Response:
+    """A QR code of an unclaimed seat's absolute join URL, for a phone to scan off the table (404 once claimed)."""
+    table = get_table()
+    table.seat_of_claim(table.session(game_id), code)
     base = current_app.config["PUBLIC_URL"] or request.host_url  # phones need the Pi's address, not localhost
-    url = base.rstrip("/") + url_for("pages.seat", game_id=game_id, token=token)
-    return Response(qr_svg(url), mimetype="image/svg+xml")
+    url = base.rstrip("/") + url_for("pages.join", game_id=game_id, code=code)
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def qr_svg(data: str) -> bytes:

@@ -6,6 +6,7 @@ import atexit
 import hashlib
 import hmac
 import queue
+import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from flask import Flask, current_app
 from companion.core.errors import UnknownGameError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Move
 from companion.session import Session
-from companion.store import GameStore
+from companion.store import GameStore, SeatRow
 
 EXTENSION = "keydom_table"
 
@@ -117,20 +118,50 @@ class Table:
 
     # ---------------------------------------------------------------- private seats
 
-    def seat_token(self, session: Session, seat: int) -> str:
-        """The unguessable token of ``seat``'s private page: a keyed hash of the game's secret seed."""
-        return self._token(self.store.get(session.id).seed, session.id, seat)
+    def seats(self, session: Session) -> list[SeatRow]:
+        """Each seat's credential row (a fresh claim code for a seat that has none yet)."""
+        return self.store.seat_rows(session.id, len(session.players), new_claim_code)
+
+    def claim(self, session: Session, code: str) -> tuple[int, str]:
+        """Claim the seat whose QR code carries ``code``: its seat and its secret token, handed out this once (only
+        its hash is stored). The code then stops working."""
+        self.seats(session)
+        token = secrets.token_hex(16)
+        seat = self.store.claim_seat(session.id, code, token_digest(token))
+        if seat is None:
+            raise UnknownGameError("this seat's code was already used or replaced: scan the seat's code on the "
+                                   "tablet again (the tablet can give a claimed seat a new link)")
+        return seat, token
+
+    def reissue(self, session: Session, seat: int) -> None:
+        """Forget ``seat``'s credential (a lost phone's link stops working) and show a new claim code for it."""
+        if not 0 <= seat < len(session.players):
+            raise UnknownGameError(f"no seat {seat} in this game")
+        self.store.reset_seat(session.id, seat, new_claim_code())
 
     def seat_of(self, session: Session, token: str) -> int:
-        seed = self.store.get(session.id).seed  # one read for all seats
-        for seat in range(len(session.players)):
-            if hmac.compare_digest(self._token(seed, session.id, seat), token):
-                return seat
+        """The seat whose credential is ``token``; ``UnknownGameError`` (404) for any other token."""
+        digest = token_digest(token)
+        for row in self.seats(session):
+            if row.token is not None and hmac.compare_digest(row.token, digest):
+                return row.seat
         raise UnknownGameError("no such private page")
 
-    @staticmethod
-    def _token(seed: str, game_id: str, seat: int) -> str:
-        return hmac.new(seed.encode(), f"{game_id}:seat:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
+    def seat_of_claim(self, session: Session, code: str) -> int:
+        """The unclaimed seat whose claim code is ``code`` (for its QR code)."""
+        for row in self.seats(session):
+            if row.token is None and hmac.compare_digest(row.claim, code):
+                return row.seat
+        raise UnknownGameError("no such seat code")
+
+
+def new_claim_code() -> str:
+    return secrets.token_hex(8)
+
+
+def token_digest(token: str) -> str:
+    """What the store keeps of a seat's token: its SHA-256 (a stolen database does not give the links)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def public_game(session: Session) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def test_ok_plays_the_move_chosen_on_the_tablet(client: FlaskClient) -> None:
 def test_malformed_presses_are_refused(client: FlaskClient) -> None:
     assert client.post("/api/panel/press", json={"button": "JUMP"}).status_code == 400
     assert client.post("/api/panel/press", json={"button": "DRAW", "kind": "tap"}).status_code == 400
-    assert client.post("/api/panel/press", data="x").status_code == 400
+    assert client.post("/api/panel/press", data="x").status_code == 415  # not JSON: refused (docs/security.md)
     missing = client.post("/api/panel/press", json={"button": "DRAW", "game": "nope"})
     assert missing.status_code == 404
 

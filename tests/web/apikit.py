@@ -31,3 +31,24 @@ def played(client: FlaskClient, game_id: str, move: str) -> dict[str, Any]:
     assert answer.status_code == 200, answer.get_json()
     game: dict[str, Any] = answer.get_json()["game"]
     return game
+
+
+def claim_seat(client: FlaskClient, game_id: str, seat: int) -> dict[str, Any]:
+    """The seat's private links ``{seat, name, url, page}`` as the device that claimed it has them: the seat is
+    claimed through its join code on first use; later calls with the same client answer the same links."""
+    links: dict[tuple[str, int], dict[str, Any]] = client.__dict__.setdefault("seat_links", {})
+    if (game_id, seat) not in links:
+        seats = client.get(f"/api/games/{game_id}/seats").get_json()["seats"]
+        if seats[seat]["claimed"]:  # claimed by another client of the same app: give it a new link
+            seats = client.post(f"/api/games/{game_id}/seats/{seat}/reissue", json={}).get_json()["seats"]
+        code = seats[seat]["page"].rsplit("/", 1)[1]
+        answer = client.post(f"/api/games/{game_id}/join/{code}", json={})
+        assert answer.status_code == 200, answer.get_json()
+        links[(game_id, seat)] = answer.get_json()
+    return links[(game_id, seat)]
+
+
+def seat_url(client: FlaskClient, game_id: str, seat: int) -> str:
+    """The seat's private API link (claimed on first use)."""
+    url: str = claim_seat(client, game_id, seat)["url"]
+    return url

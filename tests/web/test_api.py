@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.apikit import post_move, post_undo
+from tests.web.apikit import claim_seat, post_move, post_undo, seat_url
 from web.table import get_table
 
 
@@ -21,7 +21,7 @@ def seed_of(app: Flask, game_id: str) -> str:
 def legal_for(client: FlaskClient, game: dict[str, Any]) -> list[str]:
     """The legal moves of whoever is to move, read from their private page."""
     seat = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
-    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
+    url = seat_url(client, game["id"], seat)
     legal: list[str] = client.get(url).get_json()["legal"]
     return legal
 
@@ -119,6 +119,10 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(client: Fl
 ])
 def test_malformed_moves_are_400(client: FlaskClient, game: dict[str, Any], payload: str, content_type: str) -> None:
     response = client.post(f"/api/games/{game['id']}/moves", data=payload, content_type=content_type)
+    if content_type != "application/json":  # not JSON at all: refused before the API reads it (docs/security.md)
+        assert response.status_code == 415
+        assert response.get_json()["error"]["type"] == "UnsupportedMediaType"
+        return
     assert response.status_code == 400
     assert response.get_json()["error"]["type"] == "MalformedInputError"
 
@@ -180,7 +184,7 @@ def test_the_shared_view_shows_no_screen_no_removed_event_and_no_seed(app: Flask
 
 
 def test_private_pages_show_only_their_own_screen(client: FlaskClient, game: dict[str, Any]) -> None:
-    seats = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"]
+    seats = [claim_seat(client, game["id"], seat) for seat in range(3)]
     assert len({s["url"] for s in seats}) == 3 and all(len(s["url"].rsplit("/", 1)[1]) == 32 for s in seats)
     for seat in seats:
         page = client.get(seat["url"]).get_json()
@@ -195,7 +199,7 @@ def test_private_pages_show_only_their_own_screen(client: FlaskClient, game: dic
 
 
 def test_a_wrong_private_token_opens_nothing(client: FlaskClient, game: dict[str, Any]) -> None:
-    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][0]["url"]
+    url = seat_url(client, game["id"], 0)
     assert client.get(url[:-1] + ("0" if url[-1] != "0" else "1")).status_code == 404
     other = client.post("/api/games", json={"players": ["X", "Y"]}).get_json()
     assert client.get(url.replace(game["id"], other["id"])).status_code == 404

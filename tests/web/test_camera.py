@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.web.apikit import claim_seat
 from web import create_app
 from web.camera import get_camera
 from tests.vision.photos import BOARD, board_photo, save, tile_photo
@@ -118,7 +119,8 @@ def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_
         session = get_table().session(game_id)
         tracked = session.game.snapshot(session.state)["players"]  # type: ignore[attr-defined]
     steps(photo_app, 2)
-    board = client.get(f"/camera/board?game={game_id}&seat=0").get_json()
+    token = claim_seat(client, game_id, 0)["url"].rsplit("/", 1)[1]
+    board = client.get(f"/camera/board?game={game_id}&seat=0&token={token}").get_json()
     in_game = {t["label"]: t["harvested"] for t in tracked[0]["tiles"]}
     on_photo = {code.split(":")[2]: code.endswith("H") for code in BOARD if code.startswith("KH:F")}
     diff = board["disagreements"]
@@ -134,7 +136,7 @@ def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_
         score = board["score"]
         assert (score["worker_points"], score["largest_group_points"], score["second_group_points"]) == (6, 3, 2)
         assert score["majority_points"] is None and score["total"] == 11 and board["score_error"] is None
-    assert client.get(f"/camera/board?game={game_id}&seat=5").status_code == 400
+    assert client.get(f"/camera/board?game={game_id}&seat=5&token=x").status_code == 400
     assert client.get("/camera/board?game=nope&seat=0").status_code == 404
 
 

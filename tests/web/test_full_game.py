@@ -127,13 +127,15 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
     links = tablet.locator("#seats a")
     assert links.count() == 2
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(2)]
-    assert all(re.search(rf"/games/{re.escape(game_id)}/seat/[^/]+$", href) for href in hrefs), hrefs
+    assert all(re.search(rf"/games/{re.escape(game_id)}/join/[^/]+$", href) for href in hrefs), hrefs
     seats = []
-    for href in hrefs:
+    for href in hrefs:  # a join link claims the seat once and leads to the seat's own page
         page = first.new_page()
         page.goto(f"{base}{href}" if href.startswith("/") else href)
         page.locator("#log li").first.wait_for()
+        assert re.search(rf"/games/{re.escape(game_id)}/seat/[^/]+$", page.url), page.url
         seats.append(page)
+    tablet.locator("#seats li[data-claimed='true']").nth(1).wait_for()  # the tablet shows both seats claimed
     for page in seats:
         wait_log(page, count)
 

@@ -103,13 +103,15 @@ def test_seat_qr_code_encodes_the_absolute_seat_url(client: FlaskClient, game: d
     response = client.get(f"{path}/qr.svg")
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
     assert b"<svg" in response.data
-    assert client.get(path).status_code == 200  # it points at a page that exists
     assert response.data == expected_svg(f"http://localhost{path}")
+    claimed = client.get(path)  # it claims the seat and leads to its private page, which exists
+    assert claimed.status_code == 303 and client.get(claimed.headers["Location"]).status_code == 200
     assert response.data != expected_svg(f"http://localhost{seat_page(client, game, (seat + 1) % 3)}")
 
 
-def test_seat_qr_code_follows_the_host(client: FlaskClient, game: dict[str, Any]) -> None:
+def test_seat_qr_code_follows_the_host(app: Flask, client: FlaskClient, game: dict[str, Any]) -> None:
     path = seat_page(client, game, 1)
+    app.extensions["keydom_hosts"].extra.add("keydom.local")  # as companion serve --allow-host keydom.local
     response = client.get(f"{path}/qr.svg", base_url="http://keydom.local:8000")
     assert response.data == expected_svg(f"http://keydom.local:8000{path}")
 
@@ -122,8 +124,8 @@ def test_seat_qr_code_uses_the_public_url_when_set(app: Flask, client: FlaskClie
 
 
 def test_seat_qr_code_needs_the_seats_token(client: FlaskClient, game: dict[str, Any]) -> None:
-    assert client.get(f"/games/{game['id']}/seat/{'0' * 32}/qr.svg").status_code == 404
-    assert client.get("/games/no-such-game/seat/abc/qr.svg").status_code == 404
+    assert client.get(f"/games/{game['id']}/join/{'0' * 16}/qr.svg").status_code == 404
+    assert client.get("/games/no-such-game/join/abc/qr.svg").status_code == 404
     path = seat_page(client, game, 0)
     assert client.delete(f"/api/games/{game['id']}").status_code == 204
     assert client.get(f"{path}/qr.svg").status_code == 404

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from tests.web.apikit import post_move, post_undo
+from tests.web.apikit import post_move, post_undo, seat_url
 
 # Task moves a player may always make to move the game on, most neutral first (never anytime actions).
 PREFERRED = ("done", "pass", "skip", "die", "option", "take", "extra", "discard", "donkey", "stall", "release",
@@ -24,7 +24,8 @@ def create(client: FlaskClient, players: list[str] | None = None) -> dict[str, A
 
 
 def seat_urls(client: FlaskClient, game_id: str) -> list[str]:
-    return [s["url"] for s in client.get(f"/api/games/{game_id}/seats").get_json()["seats"]]
+    seats = len(client.get(f"/api/games/{game_id}").get_json()["players"])
+    return [seat_url(client, game_id, seat) for seat in range(seats)]
 
 
 def private(client: FlaskClient, url: str) -> dict[str, Any]:

@@ -31,7 +31,17 @@ class Api:
     def __init__(self, page: Any, base: str, game_id: str) -> None:
         self.request = page.request
         self.path = f"{base}/api/games/{game_id}"
-        self.seats = self.get("/seats")["seats"]
+        self.seats = [self.claim(seat) for seat in self.get("/seats")["seats"]]
+
+    def claim(self, seat: dict[str, Any]) -> dict[str, Any]:
+        """The seat's private links {url, page}, claimed as its device does (a claimed seat gets a new link)."""
+        if seat["claimed"]:
+            answer = self.request.post(f"{self.path}/seats/{seat['seat']}/reissue", data={})
+            seat = answer.json()["seats"][seat["seat"]]
+        answer = self.request.post(self.path + "/join/" + seat["page"].rsplit("/", 1)[1], data={})
+        assert answer.ok, answer.text()
+        links: dict[str, Any] = answer.json()
+        return links
 
     def get(self, rest: str = "") -> dict[str, Any]:
         answer = self.request.get(self.path + rest)

@@ -43,8 +43,10 @@ def page(client: FlaskClient, path: str, status: int = 200) -> Page:
 
 
 def seat_path(client: FlaskClient, game: dict[str, Any], seat: int = 0) -> str:
-    url: str = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
-    return f"/games/{game['id']}/seat/{url.rsplit('/', 1)[1]}"
+    from tests.web.apikit import claim_seat
+
+    page: str = claim_seat(client, game["id"], seat)["page"]
+    return page
 
 
 def english_keys() -> set[str]:

@@ -10,13 +10,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web.table import get_table
-from tests.web.apikit import post_move
+from tests.web.apikit import post_move, seat_url
 
 CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
 
 
 def private_of(client: FlaskClient, game_id: str, seat: int) -> dict[str, Any]:
-    url = client.get(f"/api/games/{game_id}/seats").get_json()["seats"][seat]["url"]
+    url = seat_url(client, game_id, seat)
     data: dict[str, Any] = client.get(url).get_json()
     return data
 
@@ -54,7 +54,7 @@ def test_the_public_game_offers_the_deciders_moves_without_telling_their_stones(
     assert refused.status_code == 422
     assert refused.get_json()["error"] == {"type": "IllegalMoveError", "rule": "SCREEN", "move": f"bid {office[0]} {missing}",
                                            "reason": "Not possible: check your screen."}
-    url = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][seat]["url"]
+    url = seat_url(client, game["id"], seat)
     precise = client.post(f"{url}/moves", json={"move": f"bid {office[0]} {missing}", "version": game["version"]})
     assert precise.status_code == 422 and precise.get_json()["error"]["rule"] == "R-D3"
     after = client.get(f"/api/games/{game['id']}").get_json()
@@ -156,7 +156,7 @@ def test_bad_stone_entries_are_400_and_change_nothing(client: FlaskClient, game:
     path = f"/api/games/{game['id']}"
     before = client.get(path).get_json()
     if isinstance(payload, str):
-        answer = client.post(f"{path}/score", data=payload, content_type="text/plain")
+        answer = client.post(f"{path}/score", data=payload, content_type="application/json")
     else:
         answer = client.post(f"{path}/score", json=payload)
     assert answer.status_code == 400, answer.get_json()

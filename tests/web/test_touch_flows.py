@@ -30,8 +30,16 @@ class Api:
     def __init__(self, page: Any, base: str, game_id: str) -> None:
         self.request = page.request
         self.path = f"{base}/api/games/{game_id}"
-        self.seats = [seat["url"] for seat in self.get("/seats")["seats"]]
+        self.seats: dict[int, str] = {}
+        """The seats' private API links, each claimed on first use (the setup guide shows unclaimed seats' codes)."""
         self.base = base
+
+    def claim(self, join_page: str) -> str:
+        """A seat's private API link: the seat claimed with its join code, as a second device does."""
+        answer = self.request.post(self.path + "/join/" + join_page.rsplit("/", 1)[1], data={})
+        assert answer.ok, answer.text()
+        url: str = answer.json()["url"]
+        return url
 
     def get(self, rest: str = "") -> dict[str, Any]:
         answer = self.request.get(self.path + rest)
@@ -40,6 +48,8 @@ class Api:
         return data
 
     def private(self, seat: int) -> dict[str, Any]:
+        if seat not in self.seats:
+            self.seats[seat] = self.claim(self.get("/seats")["seats"][seat]["page"])
         data: dict[str, Any] = self.request.get(self.base + self.seats[seat]).json()
         return data
 

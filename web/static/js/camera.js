@@ -114,10 +114,15 @@ async function getJson(url) {
   return { ok: response.ok, data: await response.json() };
 }
 
-function query() {
+// A seat's board is compared with the game only with that seat's private link (?token= on this page's
+// address, from the seat's own page): without it the camera reads the board alone.
+const TOKEN = new URLSearchParams(window.location.search).get("token");
+
+function query(board = false) {
   const game = byId("cam-game").value;
-  if (!game) return "";
-  return `?game=${encodeURIComponent(game)}&seat=${encodeURIComponent(byId("cam-seat").value || "0")}`;
+  if (!game || (board && !TOKEN)) return "";
+  const seat = `?game=${encodeURIComponent(game)}&seat=${encodeURIComponent(byId("cam-seat").value || "0")}`;
+  return board ? `${seat}&token=${encodeURIComponent(TOKEN)}` : seat;
 }
 
 function showCodes(info) {
@@ -219,7 +224,7 @@ async function poll() {
     showCodes(codes.data);
     byId("cam-error").hidden = true;
     if (codes.data.frame !== null && codes.data.frame !== undefined) {
-      const [board, station] = await Promise.all([getJson(`/camera/board${query()}`),
+      const [board, station] = await Promise.all([getJson(`/camera/board${query(true)}`),
                                                   getJson(`/camera/station${query()}`)]);
       if (board.ok) showBoard(board.data);
       else throw new Error(board.data.error.reason);
@@ -254,6 +259,8 @@ function fillSeats() {
   const players = chosen && chosen.dataset.players ? JSON.parse(chosen.dataset.players) : [];
   players.forEach((name, index) => seat.append(el("option", name, { value: String(index) })));
   seat.disabled = !players.length;
+  const asked = new URLSearchParams(window.location.search).get("seat");
+  if (asked && TOKEN) seat.value = asked;
 }
 
 function applyStrings() {

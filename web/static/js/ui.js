@@ -200,16 +200,36 @@ export function renderLog(lines) {
   el.setAttribute("start", String(lines.length || 1));
 }
 
-/** The seats' private pages in #seats: a QR code and a link each. */
-export async function renderSeatLinks(gameId) {
-  const answer = await api("GET", gamePath(gameId, "/seats"));
+/** The seats in #seats: an unclaimed seat's QR code and join link (the first device to open it claims the
+ * seat and gets its private link; nobody else ever sees that link), or "claimed" with a button that gives
+ * the seat a new link (a lost phone: its old link stops working). */
+let seatsShown = "";
+let seatsTimer = null;
+
+export async function renderSeatLinks(gameId, answer = null) {
+  answer = answer || await api("GET", gamePath(gameId, "/seats"));
   if (!answer.ok) return showError(answer.data);
+  clearTimeout(seatsTimer);
+  if (answer.data.seats.some((seat) => !seat.claimed)) { // a phone may claim a seat at any time: look again
+    seatsTimer = setTimeout(() => renderSeatLinks(gameId), 2000);
+  }
+  const shown = JSON.stringify(answer.data.seats);
+  if (shown === seatsShown) return byId("seats");
+  seatsShown = shown;
   return fill("seats", answer.data.seats.map((seat) => {
-    const token = seat.url.split("/").pop();
-    const href = `/games/${encodeURIComponent(gameId)}/seat/${encodeURIComponent(token)}`;
-    return h("li", { "data-seat": seat.seat },
-      h("img", { class: "seat-qr", src: `${href}/qr.svg`, width: 160, height: 160, alt: t("seat_qr_alt", { name: seat.name }) }),
-      h("a", { class: "button", href }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
+    if (seat.claimed) {
+      const button = h("button", { type: "button", class: "reissue", "data-seat": seat.seat }, t("seat_reissue"));
+      button.addEventListener("click", async () => {
+        if (!window.confirm(t("seat_reissue_confirm", { name: seat.name }))) return;
+        const again = await api("POST", gamePath(gameId, `/seats/${seat.seat}/reissue`), {});
+        renderSeatLinks(gameId, again);
+      });
+      return h("li", { "data-seat": seat.seat, "data-claimed": "true" },
+        h("span", { class: "seat-claimed" }, t("seat_claimed", { n: seat.seat + 1, name: seat.name })), " ", button);
+    }
+    return h("li", { "data-seat": seat.seat, "data-claimed": "false" },
+      h("img", { class: "seat-qr", src: `${seat.page}/qr.svg`, width: 160, height: 160, alt: t("seat_qr_alt", { name: seat.name }) }),
+      h("a", { class: "button", href: seat.page }, t("seat_link", { n: seat.seat + 1, name: seat.name })));
   }));
 }
 
