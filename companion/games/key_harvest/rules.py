@@ -70,8 +70,8 @@ fields come from small sets (a seat, a space, a worker, an event letter), never 
 # ---------------------------------------------------------------- move tables
 
 
-BID_MEMO_SIZE = 20000
-"""How many (tile, stones) rows of bids a layout remembers (it forgets them all when full)."""
+BIDS_PER_TILE = 3000
+"""How many different bids a layout remembers for one tile (it forgets them all when full)."""
 
 
 @cache
@@ -96,6 +96,20 @@ def stones_of(crops: Sequence[str]) -> Stones:
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
+class BidMoves(dict[tuple[str, ...], KHMove]):
+    """``bid L s...`` for one tile ``L``, by its stones (each move made on first use, then shared)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label
+
+    def __missing__(self, bid: tuple[str, ...]) -> KHMove:
+        if len(self) >= BIDS_PER_TILE:
+            self.clear()
+        move = self[bid] = KHMove("bid", (self.label, *bid))
+        return move
+
+
 class MoveTable:
     """Every per-space move of one layout, made once, so generating moves is indexing."""
 
@@ -111,18 +125,7 @@ class MoveTable:
         self.labels = labels
         self.swaps: dict[int, tuple[KHMove, ...]] = {}
         self.play_memo: dict[tuple[object, ...], tuple[KHMove, ...]] = {}
-        self.bid_memo: dict[tuple[int, Stones], tuple[KHMove, ...]] = {}
-
-    def bids(self, tile: int, stones: Stones) -> tuple[KHMove, ...]:
-        """``bid L s...`` for every bid the ``stones`` can make on tile ``tile`` (made on first use)."""
-        key = (tile, stones)
-        row = self.bid_memo.get(key)
-        if row is None:
-            if len(self.bid_memo) >= BID_MEMO_SIZE:
-                self.bid_memo.clear()
-            label = self.labels[tile]
-            row = self.bid_memo[key] = tuple(KHMove("bid", (label, *bid)) for bid in sub_multisets(stones))
-        return row
+        self.bid = tuple(BidMoves(label) for label in labels)
 
     def swap(self, own: int) -> tuple[KHMove, ...]:
         """``swap OWN L`` for every space L, by L (each row made on first use)."""
@@ -384,10 +387,14 @@ def bid_moves(state: State, seat: int, public: bool = False) -> list[KHMove]:
     table = moves_of(state)
     if public:
         return [mv("bid", table.labels[t]) for t in state.office if t >= 0]
+    # Each tile's bid moves are made once and shared: rows of moves per (tile, stones) held
+    # hundreds of thousands of moves, and the garbage collector's full passes over them took a
+    # fifth of a playout's time.
+    bids = sub_multisets(stones)
     moves: list[KHMove] = []
     for t in state.office:
         if t >= 0:
-            moves += table.bids(t, stones)
+            moves += map(table.bid[t].__getitem__, bids)
     return moves
 
 
