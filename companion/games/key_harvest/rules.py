@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 import random
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
@@ -77,9 +77,11 @@ BIDS_PER_TILE = 3000
 @cache
 def sub_multisets(stones: Stones) -> tuple[tuple[str, ...], ...]:
     """Every non-empty choice of stones out of ``stones`` (a bid, R-D3), each in crop order, smallest first."""
-    ranges = [range(n + 1) for n in stones]
-    out = [tuple(CROP_KEYS[c] for c in range(5) for _ in range(counts[c])) for counts in product(*ranges)]
-    return tuple(sorted((bid for bid in out if bid), key=len))
+    out: list[tuple[str, ...]] = [()]
+    for key, n in zip(CROP_KEYS, stones):  # the same order as ``product`` of the counts, crop by crop
+        runs = [(key,) * k for k in range(n + 1)]
+        out = [bid + run for bid in out for run in runs]
+    return tuple(sorted(out[1:], key=len))
 
 
 @cache
@@ -614,11 +616,10 @@ def sample_chance(state: State, rng: random.Random) -> KHMove:
 
 def legal_moves(state: State) -> list[KHMove]:
     """Every legal move; computed once per (immutable) state."""
-    cached: tuple[KHMove, ...] | None = state.__dict__.get(MOVES_CACHE)
+    cached: list[KHMove] | None = state.__dict__.get(MOVES_CACHE)
     if cached is None:
-        cached = tuple(generate(state))
-        state.__dict__[MOVES_CACHE] = cached
-    return list(cached)
+        cached = state.__dict__[MOVES_CACHE] = generate(state)  # a fresh list, never handed out
+    return cached.copy()
 
 
 def generate(state: State, public: bool = False) -> list[KHMove]:
@@ -1355,7 +1356,7 @@ def settle(state: State) -> State:
         if len(moves) == 1 and moves[0].verb in FINISHING_VERBS:
             state = apply_step(state, step, moves[0])
             continue
-        state.__dict__[MOVES_CACHE] = tuple(moves)  # the caller's legal_moves will ask next
+        state.__dict__[MOVES_CACHE] = moves  # the caller's legal_moves will ask next
         return state
     return state
 
