@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 import random
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, TERMINAL
@@ -70,16 +70,18 @@ fields come from small sets (a seat, a space, a worker, an event letter), never 
 # ---------------------------------------------------------------- move tables
 
 
-BID_MEMO_SIZE = 20000
-"""How many (tile, stones) rows of bids a layout remembers (it forgets them all when full)."""
+BIDS_PER_TILE = 3000
+"""How many different bids a layout remembers for one tile (it forgets them all when full)."""
 
 
 @cache
 def sub_multisets(stones: Stones) -> tuple[tuple[str, ...], ...]:
     """Every non-empty choice of stones out of ``stones`` (a bid, R-D3), each in crop order, smallest first."""
-    ranges = [range(n + 1) for n in stones]
-    out = [tuple(CROP_KEYS[c] for c in range(5) for _ in range(counts[c])) for counts in product(*ranges)]
-    return tuple(sorted((bid for bid in out if bid), key=len))
+    out: list[tuple[str, ...]] = [()]
+    for key, n in zip(CROP_KEYS, stones):  # the same order as ``product`` of the counts, crop by crop
+        runs = [(key,) * k for k in range(n + 1)]
+        out = [bid + run for bid in out for run in runs]
+    return tuple(sorted(out[1:], key=len))
 
 
 @cache
@@ -94,6 +96,20 @@ def stones_of(crops: Sequence[str]) -> Stones:
     for key in crops:
         counts[CROP_BY_KEY[key]] += 1
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+
+class BidMoves(dict[tuple[str, ...], KHMove]):
+    """``bid L s...`` for one tile ``L``, by its stones (each move made on first use, then shared)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label
+
+    def __missing__(self, bid: tuple[str, ...]) -> KHMove:
+        if len(self) >= BIDS_PER_TILE:
+            self.clear()
+        move = self[bid] = KHMove("bid", (self.label, *bid))
+        return move
 
 
 class MoveTable:
@@ -111,18 +127,7 @@ class MoveTable:
         self.labels = labels
         self.swaps: dict[int, tuple[KHMove, ...]] = {}
         self.play_memo: dict[tuple[object, ...], tuple[KHMove, ...]] = {}
-        self.bid_memo: dict[tuple[int, Stones], tuple[KHMove, ...]] = {}
-
-    def bids(self, tile: int, stones: Stones) -> tuple[KHMove, ...]:
-        """``bid L s...`` for every bid the ``stones`` can make on tile ``tile`` (made on first use)."""
-        key = (tile, stones)
-        row = self.bid_memo.get(key)
-        if row is None:
-            if len(self.bid_memo) >= BID_MEMO_SIZE:
-                self.bid_memo.clear()
-            label = self.labels[tile]
-            row = self.bid_memo[key] = tuple(KHMove("bid", (label, *bid)) for bid in sub_multisets(stones))
-        return row
+        self.bid = tuple(BidMoves(label) for label in labels)
 
     def swap(self, own: int) -> tuple[KHMove, ...]:
         """``swap OWN L`` for every space L, by L (each row made on first use)."""
@@ -384,10 +389,14 @@ def bid_moves(state: State, seat: int, public: bool = False) -> list[KHMove]:
     table = moves_of(state)
     if public:
         return [mv("bid", table.labels[t]) for t in state.office if t >= 0]
+    # Each tile's bid moves are made once and shared: rows of moves per (tile, stones) held
+    # hundreds of thousands of moves, and the garbage collector's full passes over them took a
+    # fifth of a playout's time.
+    bids = sub_multisets(stones)
     moves: list[KHMove] = []
     for t in state.office:
         if t >= 0:
-            moves += table.bids(t, stones)
+            moves += map(table.bid[t].__getitem__, bids)
     return moves
 
 
@@ -607,11 +616,10 @@ def sample_chance(state: State, rng: random.Random) -> KHMove:
 
 def legal_moves(state: State) -> list[KHMove]:
     """Every legal move; computed once per (immutable) state."""
-    cached: tuple[KHMove, ...] | None = state.__dict__.get(MOVES_CACHE)
+    cached: list[KHMove] | None = state.__dict__.get(MOVES_CACHE)
     if cached is None:
-        cached = tuple(generate(state))
-        state.__dict__[MOVES_CACHE] = cached
-    return list(cached)
+        cached = state.__dict__[MOVES_CACHE] = generate(state)  # a fresh list, never handed out
+    return cached.copy()
 
 
 def generate(state: State, public: bool = False) -> list[KHMove]:
@@ -1348,7 +1356,7 @@ def settle(state: State) -> State:
         if len(moves) == 1 and moves[0].verb in FINISHING_VERBS:
             state = apply_step(state, step, moves[0])
             continue
-        state.__dict__[MOVES_CACHE] = tuple(moves)  # the caller's legal_moves will ask next
+        state.__dict__[MOVES_CACHE] = moves  # the caller's legal_moves will ask next
         return state
     return state
 
