@@ -349,7 +349,7 @@ def main() -> int:
         watchdog = Watchdog(HARD_TIMEOUT, server)
         try:
             wait_for_port(port, server)
-            print(f"companion serve on {HOST}:{port} (waitress threads=32, send_bytes=1), "
+            print(f"companion serve on {HOST}:{port} (uvicorn, Flask in 32 threads), "
                   f"{CLIENTS} SSE clients, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
             run(watchdog, port)
         except Exception as error:  # noqa: BLE001 - any failure: report it with the server log

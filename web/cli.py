@@ -62,9 +62,9 @@ def serve_command(args: argparse.Namespace) -> int:
             asgi.hub.close_all()  # open streams end now, so the shutdown need not wait for them
             super().handle_exit(sig, frame)
 
-    # pure-Python h11 and asyncio (no compiled extras to build on a Pi); no proxy headers: the client address is
-    # the peer's; no access log (waitress had none either)
-    server = Server(uvicorn.Config(asgi, host=args.host, port=args.port, http="h11", loop="asyncio",
+    # httptools parses and frames HTTP where it has a wheel (x86-64, 64-bit Pi OS), else pure-Python h11; plain
+    # asyncio; no proxy headers: the client address is the peer's; no access log (waitress had none either)
+    server = Server(uvicorn.Config(asgi, host=args.host, port=args.port, http="auto", loop="asyncio",
                                    lifespan="off", proxy_headers=False, server_header=False,
                                    headers=[("Server", "keydom")], access_log=False, log_level="warning",
                                    timeout_graceful_shutdown=3))

@@ -276,8 +276,9 @@ class StreamingApp:
             await send({"type": "http.response.body", "body": first, "more_body": True})
             while True:
                 try:
-                    data = await asyncio.wait_for(stream.outbox.get(), self.hub.heartbeat)
-                except asyncio.TimeoutError:
+                    async with asyncio.timeout(self.hub.heartbeat):  # a timer, not a task per event (wait_for)
+                        data = await stream.outbox.get()
+                except TimeoutError:
                     data = b": heartbeat\n\n"
                 if not data:  # CLOSE
                     break

@@ -64,7 +64,7 @@ def test_sixty_open_streams_leave_the_moves_through_and_all_get_them(server: int
         assert status == 200 and answered < 1.0
         for follower in followers:
             update = follower.next_event()
-            assert update is not None and update["version"] == answer["game"]["version"]
+            assert update is not None and update["version"] == answer["game"]["version"]  # type: ignore[index]
         assert time.perf_counter() - started < 2.0  # every stream, at once
         status, _ = request(server, "GET", "/api/games")  # other requests too
         assert status == 200
