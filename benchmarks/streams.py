@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from web_latency import HOST, Api, Watchdog, free_port, percentile, start_server, stop_server, wait_for_port  # noqa: E402
+from web_latency import (  # noqa: E402
+    HOST, Api, Watchdog, free_port, percentile, start_server, stop_server, wait_for_port)
 
 STREAMS = 200
 MOVES = 100

@@ -213,7 +213,7 @@ class StreamingApp:
         self.hub = Hub(app, per_device)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET":
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             match = GAME_STREAM.fullmatch(scope["path"])
             if match or scope["path"] == PANEL_STREAM:
                 self.hub.loop = asyncio.get_running_loop()
@@ -222,11 +222,14 @@ class StreamingApp:
                 if refusal is not None:
                     return await send_json(send, *refusal)
                 if match:
-                    return await self.game_stream(match.group(1), caller, receive, send)
+                    return await self.game_stream(match.group(1), caller, receive, send, scope["method"] == "HEAD")
+                if scope["method"] == "HEAD":
+                    return await send_head(send)
                 return await self.panel_stream(caller, receive, send)
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
-    async def game_stream(self, game_id: str, caller: Caller, receive: Receive, send: Send) -> None:
+    async def game_stream(self, game_id: str, caller: Caller, receive: Receive, send: Send,
+                          head: bool = False) -> None:
         """``: connected``, the game now, then every change, heartbeats, and ``deleted`` ending the stream."""
         from web.api import STATUS
 
@@ -236,6 +239,8 @@ class StreamingApp:
         except CompanionError as error:
             status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
             return await send_json(send, status, {"error": {"type": type(error).__name__, "reason": str(error)}})
+        if head:  # the headers only, and no listener left behind
+            return await send_head(send)
         stream = Stream((caller.client, game_id))
         hub.follow_game(game_id, stream)  # before the first snapshot: no change falls between the two
         try:
@@ -288,6 +293,11 @@ class StreamingApp:
             pass
         finally:
             watcher.cancel()
+
+
+async def send_head(send: Send) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:

@@ -99,6 +99,7 @@ def test_deleting_a_game_ends_its_streams_and_the_panel_streams_live(server: int
     follower = Follower(server, str(game["id"]))
     panel = Follower(server, "", path="/api/panel/stream")
     assert follower.next_event() is not None and panel.next_event() is not None
+    assert request(server, "HEAD", f"/api/games/{game['id']}/stream")[0] == 200  # headers only, nothing held
     status, _ = request(server, "POST", "/api/panel/press", {"button": "UNDO", "game": game["id"]})
     assert status == 200 and panel.next_event() is not None
     connection = http.client.HTTPConnection("127.0.0.1", server, timeout=5)
@@ -155,3 +156,25 @@ def test_the_loopback_addresses_are_devices() -> None:
     """The tests above count on binding a client to 127.0.0.x (Linux)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.42", 0))
+
+
+def test_the_panel_streams_are_capped_per_device_too(server: int) -> None:
+    panels = [Follower(server, "", device=4, path="/api/panel/stream") for _ in range(5)]
+    try:
+        assert all(p.next_event() is not None for p in panels[1:])
+        assert panels[0].next_event() is not None and panels[0].next_event() is None  # the oldest: closed
+    finally:
+        for panel in panels:
+            panel.close()
+
+
+def test_a_stream_that_does_not_keep_up_keeps_the_latest_updates_and_its_close() -> None:
+    async def fill() -> list[bytes]:
+        stream = streams.Stream(("127.0.0.1", "g"))
+        for n in range(streams.BACKLOG + 10):
+            stream.push(b"%d" % n)
+        stream.push(streams.CLOSE)
+        return [stream.outbox.get_nowait() for _ in range(stream.outbox.qsize())]
+
+    queued = asyncio.run(fill())
+    assert queued[0] == b"10" and queued[-2] == b"%d" % (streams.BACKLOG + 9) and queued[-1] == streams.CLOSE
