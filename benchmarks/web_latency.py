@@ -66,8 +66,10 @@ class Watchdog:
 class LiveClient(threading.Thread):
     """One tablet page: its own connection to the SSE stream, recording when each update arrives."""
 
-    def __init__(self, port: int, game_id: str) -> None:
+    def __init__(self, port: int, game_id: str, device: int = 0) -> None:
         super().__init__(daemon=True)
+        self.source = f"127.0.1.{device + 1}"  # each client its own loopback address: a device each (at most 4
+        # streams of a game per device, issue 11)
         self.port = port
         self.game_id = game_id
         self.arrivals: dict[int, float] = {}  # version -> time.perf_counter() at the event's end
@@ -79,7 +81,7 @@ class LiveClient(threading.Thread):
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection(HOST, self.port, timeout=HARD_TIMEOUT)
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=HARD_TIMEOUT, source_address=(self.source, 0))
             conn.connect()
             self._sock = conn.sock
             conn.request("GET", f"/api/games/{self.game_id}/stream", headers={"Accept": "text/event-stream"})
@@ -216,7 +218,7 @@ def percentile(ordered: list[float], p: float) -> float:
 
 def open_clients(port: int, game_id: str, version: int, watchdog: Watchdog) -> list[LiveClient]:
     """Connect ``CLIENTS`` live clients and wait until each shows the current version."""
-    clients = [LiveClient(port, game_id) for _ in range(CLIENTS)]
+    clients = [LiveClient(port, game_id, device) for device in range(CLIENTS)]
     for client in clients:
         client.start()
     for client in clients:
@@ -349,7 +351,7 @@ def main() -> int:
         watchdog = Watchdog(HARD_TIMEOUT, server)
         try:
             wait_for_port(port, server)
-            print(f"companion serve on {HOST}:{port} (waitress threads=32, send_bytes=1), "
+            print(f"companion serve on {HOST}:{port} (uvicorn, Flask in 32 threads), "
                   f"{CLIENTS} SSE clients, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
             run(watchdog, port)
         except Exception as error:  # noqa: BLE001 - any failure: report it with the server log

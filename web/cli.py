@@ -7,15 +7,22 @@ from collections.abc import Sequence
 
 from companion import cli
 
+PER_DEVICE = 4
+"""The default of --streams-per-device (web.streams.PER_DEVICE; not imported here to keep the CLI light)."""
+
 
 def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser(
-        "serve", help="run the tablet's web service (waitress)", description="Serve the table on the network."
+        "serve", help="run the tablet's web service (uvicorn)", description="Serve the table on the network."
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
-    serve.add_argument("--threads", type=int, default=32, help="worker threads; each live page holds one")
+    serve.add_argument("--threads", type=int, default=32,
+                       help="worker threads for requests (live pages hold none: they are served by the event loop)")
+    serve.add_argument("--streams-per-device", type=int, default=PER_DEVICE, metavar="N",
+                       help=f"live streams one device keeps open on one game; a new one closes the oldest "
+                            f"(default {PER_DEVICE})")
     serve.add_argument("--public-url", metavar="URL",
                        help="the address phones use, for the QR codes (e.g. http://keydom.local:8000)")
     serve.add_argument("--panel", metavar="KIND",
@@ -34,16 +41,20 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    """Serve the app with waitress, a production WSGI server, until interrupted."""
+    """Serve the app on uvicorn until interrupted: live streams on its event loop, other requests through Flask
+    in ``--threads`` worker threads (web/streams.py)."""
     import os
     import signal
     import sys
+    from types import FrameType
 
-    import waitress
+    import uvicorn
 
     from web import create_app
+    from web.streams import StreamingApp
 
-    # systemd stops the service with SIGTERM: exit normally so that atexit closes the panel's devices
+    # systemd stops the service with SIGTERM: uvicorn shuts down, then re-raises the signal to this handler, and
+    # the process exits normally so that atexit closes the panel's devices
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
 
     if args.data:  # the rest of this process (installed data files, the camera's stickers) reads the same folder
@@ -53,14 +64,29 @@ def serve_command(args: argparse.Namespace) -> int:
                                             ("ALLOW_HOSTS", tuple(args.allow_host)), ("RESET_PIN", args.reset_pin),
                                             ("LAN_TEST", args.lan_test)) if value}
     app = create_app(config or None)
+    asgi = StreamingApp(app, threads=args.threads, per_device=args.streams_per_device)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            asgi.hub.close_all()  # open streams end now, so the shutdown need not wait for them
+            super().handle_exit(sig, frame)
+
+    # httptools parses and frames HTTP where it has a wheel (x86-64, 64-bit Pi OS), else pure-Python h11; plain
+    # asyncio; no proxy headers: the client address is the peer's; no access log (waitress had none either)
+    server = Server(uvicorn.Config(asgi, host=args.host, port=args.port, http="auto", loop="asyncio",
+                                   lifespan="off", proxy_headers=False, server_header=False,
+                                   headers=[("Server", "keydom")], access_log=False, log_level="warning",
+                                   timeout_graceful_shutdown=3))
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
     print(f"Table PIN: {app.config['TABLE_PIN']}  (phones and tablets on the network enter it once; "
           f"{'a new PIN: every device pairs again' if args.reset_pin else 'companion serve --reset-pin makes a new one'})",
           flush=True)
     if args.lan_test:
         print("--lan-test: this machine is treated like a device on the network (for tests only)", flush=True)
-    # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, ident="keydom")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
     return cli.EXIT_OK
 
 

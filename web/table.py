@@ -10,7 +10,7 @@ import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, current_app
 
@@ -22,15 +22,22 @@ from companion.store import GameStore, SeatRow
 EXTENSION = "keydom_table"
 
 
+class Inbox(Protocol):
+    """Where a listener gets a game's updates: a ``queue.Queue``, or web/streams.py's fan-out to the event loop.
+    ``put`` is called from the thread that changed the game, under the Table's lock: it must not block."""
+
+    def put(self, update: dict[str, Any]) -> None: ...
+
+
 class Table:
-    """Games as the web service sees them. Thread-safe: waitress serves from several threads."""
+    """Games as the web service sees them. Thread-safe: requests are served from several threads."""
 
     def __init__(self, db_path: Path) -> None:
         self.store = GameStore(db_path)
         self.data_dir = db_path.parent
         """The folder new games read the table's installed data from (layouts, data packs)."""
         self._sessions: dict[str, Session] = {}
-        self._listeners: dict[str, list[queue.Queue[dict[str, Any]]]] = {}
+        self._listeners: dict[str, list[Inbox]] = {}
         self._lock = threading.Lock()
         self.on_change: list[Callable[[Session], None]] = []
         """Told when a game is created or opened and after its every move or undo (the panel follows it)."""
@@ -95,11 +102,15 @@ class Table:
     def listen(self, game_id: str) -> queue.Queue[dict[str, Any]]:
         self.session(game_id)
         inbox: queue.Queue[dict[str, Any]] = queue.Queue()
-        with self._lock:
-            self._listeners.setdefault(game_id, []).append(inbox)
+        self.add_listener(game_id, inbox)
         return inbox
 
-    def stop_listening(self, game_id: str, inbox: queue.Queue[dict[str, Any]]) -> None:
+    def add_listener(self, game_id: str, inbox: Inbox) -> None:
+        """Give ``inbox`` every update of ``game_id`` from now on (and ``deleted`` at its end)."""
+        with self._lock:
+            self._listeners.setdefault(game_id, []).append(inbox)
+
+    def stop_listening(self, game_id: str, inbox: Inbox) -> None:
         with self._lock:
             inboxes = self._listeners.get(game_id, [])
             if inbox in inboxes:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +49,13 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[int]:
-    """`companion serve` in a subprocess on a free port; yields the port."""
+@contextmanager
+def serving(folder: Path, *options: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """`companion serve` in a subprocess on a free port, games in ``folder``: (port, process); stopped after."""
     port = free_port()
-    log = (tmp_path / "serve.log").open("wb")
+    log = (folder / "serve.log").open("wb")
     process = subprocess.Popen([sys.executable, "-c", "from web.cli import main; main()", "serve", "--port",
-                                str(port), "--data", str(tmp_path)], stdout=log, stderr=subprocess.STDOUT)
+                                str(port), "--data", str(folder), *options], stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
@@ -64,12 +65,19 @@ def server(tmp_path: Path) -> Iterator[int]:
             except OSError:
                 time.sleep(0.05)
         else:
-            pytest.fail(f"the server did not start: {(tmp_path / 'serve.log').read_text()}")
-        yield port
+            pytest.fail(f"the server did not start: {(folder / 'serve.log').read_text()}")
+        yield port, process
     finally:
         process.terminate()
         process.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[int]:
+    """`companion serve` in a subprocess on a free port; yields the port."""
+    with serving(tmp_path) as (port, _):
+        yield port
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"

@@ -1,4 +1,4 @@
-"""`companion serve` runs the app on waitress: requests and live updates over a real socket."""
+"""`companion serve` runs the app on uvicorn (web/streams.py): requests and live updates over a real socket."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_serve_plays_a_move_and_streams_it_live(server: int) -> None:
     stream.request("GET", f"/api/games/{game['id']}/stream")
     response = stream.getresponse()
     assert response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream")
-    assert response.getheader("Server") == "keydom"  # waitress, not Flask's development server
+    assert response.getheader("Server") == "keydom"  # companion serve, not Flask's development server
 
     def next_event() -> dict[str, object]:
         while True:

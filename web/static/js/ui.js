@@ -293,7 +293,9 @@ export function runTablePage(render, createFlow) {
   let shown = -1;
   let flows = null;
   const show = (game) => {
-    if (game.version < shown) return; // an update older than what is on screen
+    // an update older than what is on screen, or the same version again (the stream's update and the move's own
+    // answer carry the same game, in either order): drawing it again would rebuild the panel under a finger
+    if (game.version <= shown) return;
     if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
       clearError();
       fill("played");
