@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web import create_app
-from tests.web.apikit import post_move
+from tests.web.apikit import post_move, seat_url
 
 
 @pytest.fixture
@@ -29,9 +29,8 @@ def test_three_player_game_through_the_api(client: FlaskClient) -> None:
     assert all(p["hand"] is None and p["hand_size"] == 4 for p in game["view"]["players"])
     assert "card ?" in game["log"][-1]                        # the deal is masked on the shared table
     seat = game["to_move"]
-    pages = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"]
-    mine = client.get(pages[seat]["url"]).get_json()
-    other = client.get(pages[(seat + 1) % 3]["url"]).get_json()
+    mine = client.get(seat_url(client, game["id"], seat)).get_json()
+    other = client.get(seat_url(client, game["id"], (seat + 1) % 3)).get_json()
     assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in mine["legal"]
     assert other["legal"] == [] and other["view"]["players"][seat]["hand"] is None
     refused = post_move(client, game["id"], "donkey 1 2")
