@@ -25,7 +25,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, camera, data_forms, pages, panel, table
+    from web import api, camera, data_forms, limits, pages, panel, table
+
+    limits.init_app(app)
 
     table.init_app(app)
     panel.init_app(app)

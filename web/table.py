@@ -124,7 +124,7 @@ class Table:
     def seat_of(self, session: Session, token: str) -> int:
         seed = self.store.get(session.id).seed  # one read for all seats
         for seat in range(len(session.players)):
-            if hmac.compare_digest(self._token(seed, session.id, seat), token):
+            if hmac.compare_digest(self._token(seed, session.id, seat).encode(), token.encode()):
                 return seat
         raise UnknownGameError("no such private page")
 
