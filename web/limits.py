@@ -13,7 +13,8 @@ MAX_BODY = 1024 * 1024
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: no limit
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
 
     @app.before_request
     def refuse_large_bodies() -> None:
