@@ -13,9 +13,11 @@ from werkzeug.exceptions import HTTPException
 from companion.core.errors import (
     CompanionError,
     CorruptSaveError,
+    DiskFullError,
     IllegalMoveError,
     MalformedInputError,
     StaleMoveError,
+    StoreError,
     UndoError,
     UnknownGameError,
 )
@@ -26,7 +28,7 @@ from web.table import get_table, public_game, setup_state
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 STATUS = {IllegalMoveError: 422, MalformedInputError: 400, UnknownGameError: 404, UndoError: 409,
-          StaleMoveError: 409, CorruptSaveError: 500}
+          StaleMoveError: 409, CorruptSaveError: 500, DiskFullError: 507, StoreError: 503}
 
 
 class VersionRequired(MalformedInputError):
@@ -93,9 +95,12 @@ def move_request() -> tuple[str, int]:
 
 @bp.get("/games")
 def list_games() -> Response:
-    records = get_table().store.list()
+    """The games, the damaged ones with the reason, and the store's health (docs/store.md)."""
+    table = get_table()
+    records, damaged = table.games()
     return jsonify(games=[{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
-                           "created": r.created, "updated": r.updated} for r in records])
+                           "created": r.created, "updated": r.updated} for r in records],
+                   damaged=[{"id": d.id, "reason": d.reason} for d in damaged], store=table.health.to_json())
 
 
 @bp.post("/games")
