@@ -159,6 +159,7 @@ def _read_what_can_be_read(damaged_file: Path) -> tuple[list[tuple[tuple[Any, ..
         for suffix in ("", "-wal"):
             if Path(f"{damaged_file}{suffix}").exists():
                 shutil.copyfile(f"{damaged_file}{suffix}", f"{copy}{suffix}")
+        _mend_header(copy)
         try:
             db = sqlite3.connect(copy, timeout=0)
         except sqlite3.Error:
@@ -185,6 +186,37 @@ def _read_what_can_be_read(damaged_file: Path) -> tuple[list[tuple[tuple[Any, ..
         finally:
             db.close()
     return games, damaged
+
+
+PAGE = 4096
+"""The page size the companion's files have (SQLite's default)."""
+
+
+def _mend_header(copy: Path) -> None:
+    """Make a copy of a damaged file readable where its first 100 bytes are the damage: a garbled header is
+    replaced by the one the companion writes (UTF-8, pages of ``PAGE`` bytes, schema ``SCHEMA_VERSION``), and the
+    page count it states is set to the pages the (maybe truncated) file holds."""
+    data = bytearray(copy.read_bytes())
+    if len(data) < 100:
+        return
+    if data[:16] != b"SQLite format 3\x00":
+        header = bytearray(100)
+        header[:16] = b"SQLite format 3\x00"
+        header[16:18] = PAGE.to_bytes(2, "big")
+        header[18:24] = bytes([1, 1, 0, 64, 32, 32])  # legacy journal (the WAL, if any, is read as is), payloads
+        header[24:28] = header[92:96] = (1).to_bytes(4, "big")  # change counter, valid-for
+        header[40:44] = (1).to_bytes(4, "big")  # schema cookie
+        header[44:48] = (4).to_bytes(4, "big")  # schema format
+        header[56:60] = (1).to_bytes(4, "big")  # UTF-8
+        header[60:64] = SCHEMA_VERSION.to_bytes(4, "big")
+        header[96:100] = (3_045_000).to_bytes(4, "big")
+        data[:100] = header
+    size = int.from_bytes(data[16:18], "big")
+    page = 65536 if size == 1 else size
+    if page >= 512:
+        data[28:32] = (len(data) // page).to_bytes(4, "big")
+        data[92:96] = data[24:28]  # the page count is valid for this change counter
+    copy.write_bytes(bytes(data))
 
 
 def _ids(db: sqlite3.Connection, query: str) -> set[str]:
