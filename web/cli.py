@@ -45,6 +45,9 @@ def serve_command(args: argparse.Namespace) -> int:
                                             ("PANEL", args.panel), ("CAMERA", args.camera)) if value}
     app = create_app(config or None)
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
+    health = app.extensions["keydom_table"].health
+    if not health.ok:  # docs/store.md: the service runs on and says what is wrong with its store
+        print(f"THE GAME STORE NEEDS ATTENTION: {health.reason}", file=sys.stderr, flush=True)
     # send_bytes=1: server-sent events leave at once instead of waiting for a full buffer
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, ident="keydom")
     return cli.EXIT_OK
