@@ -18,7 +18,7 @@ from companion.core.errors import CorruptSaveError, UnknownGameError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Move
 from companion.salvage import StoreHealth, open_store
 from companion.session import Session
-from companion.store import Damaged, GameRecord, GameStore
+from companion.store import OVER, Damaged, GameRecord, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +42,12 @@ class Table:
         self._check_games()
 
     def _check_games(self) -> None:
-        """Open every stored game once: a record or log that cannot be replayed is listed as damaged."""
+        """Open every unfinished game once: a record or log that cannot be replayed is listed as damaged (a finished
+        game is checked when it is first opened, so that a long history does not slow the start)."""
         self._damaged = {d.id: d.reason for d in (*self.health.damaged, *self.store.damaged())}
         for record in self.store.list():
+            if record.status == OVER:
+                continue
             try:
                 self.session(record.id)
             except CorruptSaveError as error:
