@@ -252,3 +252,19 @@ def test_nothing_is_ever_deleted(db_path: Path, original: dict[str, Any], opened
     open_checked(db_path, opened)
     assert digest(kept_file(db_path)) == before
     assert os.path.exists(f"{kept_file(db_path)}.json")
+
+
+def test_a_write_lock_on_a_wal_file_lets_games_be_read_and_refuses_writes_clearly(
+        db_path: Path, original: dict[str, Any], opened: list[Any]) -> None:
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process in the middle of a write (the file is in WAL mode)
+    try:
+        store, health = open_checked(db_path, opened)
+        assert health.ok and len(store.list()) == GAMES  # readers are not blocked by a writer in WAL mode
+        game_id = sorted(original)[0]
+        with pytest.raises(StoreError, match="another program holds the game store: the move was not saved"):
+            store.append(game_id, MOVES, [("next", False)], expected=store.version(game_id))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert contents(db_path) == original
