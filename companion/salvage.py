@@ -135,9 +135,16 @@ def _salvage(path: Path, problem: str) -> tuple[GameStore, StoreHealth]:
         if source.exists():
             source.rename(f"{kept}{suffix}")
     games, damaged = _read_what_can_be_read(kept)
-    store = GameStore(path)
-    for row, moves in games:
-        store.restore(row, moves)
+    store: GameStore | None = None
+    try:
+        store = GameStore(path)
+        for row, moves in games:
+            store.restore(row, moves)
+    except (sqlite3.Error, OSError, CorruptSaveError) as error:
+        if store is not None:
+            store.close()  # e.g. a full disk: the kept file holds them all
+        return _stand_in(path, f"{path.name} was damaged ({problem}) and moved to {kept.name} (kept, never "
+                               f"deleted), but a new store cannot be written ({error}): no game can be saved")
     reason = (f"{path.name} was damaged ({problem}); it was moved to {kept.name} (kept, never deleted) and "
               f"{len(games)} game(s) that could be read were copied into a new {path.name}")
     if damaged:

@@ -268,3 +268,19 @@ def test_a_write_lock_on_a_wal_file_lets_games_be_read_and_refuses_writes_clearl
         other.execute("ROLLBACK")
         other.close()
     assert contents(db_path) == original
+
+
+def test_a_salvage_that_cannot_write_a_new_file_still_starts(db_path: Path, original: dict[str, Any],
+                                                             opened: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    with sqlite3.connect(db_path) as db:
+        db.execute("DROP TABLE moves")
+    db.close()
+
+    def full(self: GameStore, row: Any, moves: Any) -> None:
+        raise DiskFullError("the disk is full: the salvaged game was not saved")
+
+    monkeypatch.setattr(GameStore, "restore", full)
+    monkeypatch.setattr("companion.salvage._read_what_can_be_read", lambda kept: ([((), [])], []))
+    store, health = open_checked(db_path, opened)
+    assert not health.ok and not health.writable and "a new store cannot be written" in (health.reason or "")
+    assert kept_file(db_path).exists()
