@@ -154,3 +154,18 @@ def test_a_full_disk_in_sqlite_itself(app: Flask, client: FlaskClient, game: dic
     assert answer.status_code == 507
     assert answer.get_json()["error"]["reason"] == "the disk is full: the new game was not saved"
     assert version_of(client, game["id"]) == game["version"]
+
+
+def test_a_full_disk_refuses_a_data_pack_with_507(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    pack = client.get("/api/data/la-granja").get_json()["data"]
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("os.fsync", full)
+    answer = client.put("/api/data/la-granja", json=pack)
+    assert answer.status_code == 507 and answer.get_json()["error"]["reason"] == "the disk is full: the data was not saved"
+    assert not client.get("/api/data/la-granja").get_json()["installed"]
