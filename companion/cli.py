@@ -189,14 +189,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from companion.console import console
     from companion.paths import default_db_path
     from companion.session import Session
-    from companion.store import GameStore
+    from companion.salvage import open_store
 
     db = Path(args.data) / "games.sqlite3" if args.data else default_db_path()
     db.parent.mkdir(parents=True, exist_ok=True)
-    with GameStore(db) as store:
+    opened, health = open_store(db)  # a damaged store says so and keeps the rest (docs/store.md)
+    if not health.ok:
+        _warn(f"the game store needs attention: {health.reason}")
+    with opened as store:
         if args.list:
             for record in store.list():
                 print(f"{record.id}  {record.game}  {record.status:8}  {', '.join(record.players)}  {record.updated}")
+            for damaged in (*health.damaged, *store.damaged()):
+                print(f"{damaged.id}  damaged: {damaged.reason}")
             return EXIT_OK
         if args.delete:
             store.get(args.delete)

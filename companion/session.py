@@ -45,6 +45,46 @@ SEAT_COLOURS = ("#c0392b", "#2471a3", "#d4ac0d", "#239b56")
 """Each seat's colour when the table chooses none (for the tablet and the seat lights)."""
 _COLOUR = re.compile(r"^#[0-9a-f]{6}$")
 
+MAX_NAME = 40
+"""The longest player name (characters)."""
+MAX_OPTION = 40
+"""The longest variant flag name or value (characters)."""
+MAX_MOVE = 500
+"""The longest move text (characters)."""
+
+
+def check_players(players: Sequence[str]) -> tuple[str, ...]:
+    """The players' names, stripped: each printable text of 1 to ``MAX_NAME`` characters."""
+    names = []
+    for seat, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise MalformedInputError(f"player {seat + 1} needs a name")
+        name = name.strip()
+        if len(name) > MAX_NAME:
+            raise MalformedInputError(f"player {seat + 1}'s name is {len(name)} characters long; at most {MAX_NAME}")
+        if not name.isprintable():
+            raise MalformedInputError(f"player {seat + 1}'s name holds a character that cannot be shown")
+        names.append(name)
+    return tuple(names)
+
+
+def check_options(options: Mapping[str, str] | None) -> dict[str, str]:
+    """Variant flags as short texts (the game checks the names and values themselves)."""
+    chosen = dict(options or {})
+    for name, value in chosen.items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise MalformedInputError("variant flags are names and values as text")
+        if len(name) > MAX_OPTION or len(value) > MAX_OPTION:
+            raise MalformedInputError(f"a variant flag's name and value are at most {MAX_OPTION} characters")
+    return chosen
+
+
+def check_move_text(text: str) -> str:
+    """A move's text, refused if longer than ``MAX_MOVE`` characters."""
+    if len(text) > MAX_MOVE:
+        raise MalformedInputError(f"a move is at most {MAX_MOVE} characters, not {len(text)}")
+    return text
+
 
 def check_colours(colours: Sequence[str] | None, seats: int) -> tuple[str, ...]:
     """The seats' colours as ``#rrggbb``, one per seat and all different; defaults if none given."""
@@ -100,12 +140,12 @@ class Session:
         game = find_game(game_name)
         if data_dir is not None:
             game = game.with_installed_data(data_dir)
-        players = tuple(players)
+        players = check_players(players)
         if not game.min_players <= len(players) <= game.max_players:
             raise MalformedInputError(
                 f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}"
             )
-        chosen = game.options(options)
+        chosen = game.options(check_options(options))
         seat_colours = check_colours(colours, len(players))
         state = game.setup(players, chosen)
         game_id = store.create(game.name, players, chosen, new_seed() if seed is None else seed, game.edition(),
@@ -199,7 +239,7 @@ class Session:
         """
         with self._lock:
             self.sync()
-            move = self._game.parse_move(move) if isinstance(move, str) else move
+            move = self._game.parse_move(check_move_text(move)) if isinstance(move, str) else move
             state = self.state
             self._check_version(version, state, move)
             at_chance = self._game.current_player(state) == CHANCE

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from companion.core.errors import CorruptSaveError, StaleMoveError, UnknownGameError
+from companion.core.errors import CorruptSaveError, DiskFullError, StaleMoveError, StoreError, UnknownGameError
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,24 @@ class SeatRow:
     claimed: str | None
 
 
+@dataclass(frozen=True)
+class Damaged:
+    """A stored game that cannot be played, and why."""
+
+    id: str
+    reason: str
+
+
+def _store_error(error: sqlite3.OperationalError, what: str) -> StoreError:
+    """SQLite's refusal to write as the companion's error: the disk is full, the file is locked, or else."""
+    text = str(error).lower()
+    if "full" in text:
+        return DiskFullError(f"the disk is full: {what} was not saved")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"another program holds the game store: {what} was not saved; try again")
+    return StoreError(f"the game store cannot be written ({error}): {what} was not saved")
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
@@ -119,12 +137,15 @@ class GameStore:
     One connection shared by threads (a web server's requests) behind a lock.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, lock_wait: float = 5.0, refuse_writes: str | None = None) -> None:
         self.path = Path(path)
+        self.refuse_writes = refuse_writes
+        """Why this store takes no change (a stand-in for a file the companion must not write), or ``None``."""
         self._lock = threading.Lock()
-        # Autocommit mode: transactions are opened explicitly in _transaction().
+        # Autocommit mode: transactions are opened explicitly in _transaction(); a lock held elsewhere is waited
+        # for ``lock_wait`` seconds.
         self._db: sqlite3.Connection | None = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False
+            self.path, isolation_level=None, check_same_thread=False, timeout=lock_wait
         )
         try:
             self._prepare()
@@ -190,24 +211,32 @@ class GameStore:
         return self._db
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed when the block ends, rolled back if it raises."""
+    def _transaction(self, what: str = "the change") -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back if it raises. SQLite's refusals
+        become ``DiskFullError`` (the disk is full) or ``StoreError`` (locked, unwritable), naming ``what`` was
+        not saved."""
+        if self.refuse_writes is not None:
+            raise StoreError(f"{what} was not saved: {self.refuse_writes}")
         db = self._conn
-        db.execute("BEGIN IMMEDIATE")
         try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as error:
+            raise _store_error(error, what) from error
 
     @contextmanager
-    def _write(self, game_id: str, expected: int | None = None) -> Iterator[sqlite3.Connection]:
+    def _write(self, game_id: str, expected: int | None = None, what: str = "the change") -> Iterator[sqlite3.Connection]:
         """A locked transaction on an existing game, whose ``updated`` time it sets and whose version it raises.
 
         With ``expected``, the game must still be at that version (else ``StaleMoveError``): another process
         or device that changed it first wins, and this change is refused whole."""
-        with self._lock, self._transaction() as db:
+        with self._lock, self._transaction(what) as db:
             row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise UnknownGameError(f"no saved game {game_id!r}")
@@ -227,7 +256,7 @@ class GameStore:
         """
         game_id = base64.b32encode(secrets.token_bytes(10)).decode().lower()  # never starts with "-"
         now = _now()
-        with self._lock, self._transaction() as db:
+        with self._lock, self._transaction("the new game") as db:
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
@@ -244,14 +273,38 @@ class GameStore:
         return self._record(row)
 
     def list(self) -> list[GameRecord]:
-        """Every stored game, newest first."""
+        """Every stored game whose record can be read, newest first (``damaged`` names the others)."""
         with self._lock:
             rows = self._conn.execute("SELECT * FROM games ORDER BY created DESC, rowid DESC").fetchall()
-        return [self._record(row) for row in rows]
+        records = []
+        for row in rows:
+            try:
+                records.append(self._record(row))
+            except CorruptSaveError:
+                continue
+        return records
+
+    def damaged(self) -> builtins.list[Damaged]:
+        """The stored games whose record cannot be read, each with the reason."""
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM games ORDER BY created DESC, rowid DESC").fetchall()
+        found = []
+        for row in rows:
+            try:
+                self._record(row)
+            except CorruptSaveError as error:
+                found.append(Damaged(str(row[0]), str(error)))
+        return found
+
+    def restore(self, row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> None:
+        """Store a game copied from another file as it was: its record's row and its moves' rows."""
+        with self._lock, self._transaction("the salvaged game") as db:
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tuple(row))
+            db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", [tuple(m) for m in moves])
 
     def delete(self, game_id: str) -> None:
         """Remove a game and its moves."""
-        with self._write(game_id) as db:
+        with self._write(game_id, what="the deletion") as db:
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -281,7 +334,7 @@ class GameStore:
     ) -> int:
         """Add ``moves`` (text, is_chance) to a game's log from ``ply`` on, in one transaction, and set its
         ``status`` if given; the new version. ``StaleMoveError`` if the game is no longer at ``expected``."""
-        with self._write(game_id, expected) as db:
+        with self._write(game_id, expected, "the move") as db:
             try:
                 db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
                                [(game_id, ply + n, text, int(is_chance), _now()) for n, (text, is_chance) in enumerate(moves)])
@@ -293,7 +346,7 @@ class GameStore:
 
     def truncate(self, game_id: str, ply: int, expected: int | None = None) -> int:
         """Delete the moves from ``ply`` on (for undo); the new version (``StaleMoveError`` as ``append``)."""
-        with self._write(game_id, expected) as db:
+        with self._write(game_id, expected, "the undo") as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
             db.execute("UPDATE games SET status = ? WHERE id = ?", (PLAYING, game_id))
             return self._version_in(db, game_id)
@@ -309,7 +362,7 @@ class GameStore:
 
     def set_status(self, game_id: str, status: str) -> None:
         """Record the game's status (``PLAYING`` or ``OVER``)."""
-        with self._write(game_id) as db:
+        with self._write(game_id, what="the game's status") as db:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
 
     # ---------------------------------------------------------------- seat credentials
@@ -365,7 +418,8 @@ class GameStore:
     ) -> None:
         self.close()
 
-    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+    @staticmethod
+    def _record(row: tuple[Any, ...]) -> GameRecord:
         game_id, game, players, options, seed, edition, colours, status, created, updated, version, notation = row
         try:
             player_list = json.loads(players)
@@ -380,7 +434,10 @@ class GameStore:
                 raise ValueError("players is not a list of names")
             if not (isinstance(option_map, dict) and all(isinstance(v, str) for v in option_map.values())):
                 raise ValueError("options is not a map of names to values")
-        except ValueError as error:
+            if not all(isinstance(v, str) for v in (game_id, game, seed, status, created, updated)):
+                raise ValueError("a text field holds something else")
+            number, notation_number = int(version), int(notation)
+        except (ValueError, TypeError) as error:
             raise CorruptSaveError(f"saved game {game_id!r} has a damaged record: {error}") from error
         return GameRecord(game_id, game, tuple(player_list), option_map, seed, edition_map, tuple(colour_list),
-                          status, created, updated, int(version), int(notation))
+                          status, created, updated, number, notation_number)

@@ -13,20 +13,22 @@ from werkzeug.exceptions import HTTPException
 from companion.core.errors import (
     CompanionError,
     CorruptSaveError,
+    DiskFullError,
     IllegalMoveError,
     MalformedInputError,
     StaleMoveError,
+    StoreError,
     UndoError,
     UnknownGameError,
 )
-from companion.games import find_game
-from companion.session import Session
+from companion.games import GAMES, find_game
+from companion.session import Session, check_move_text, check_options, check_players
 from web.table import get_table, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 STATUS = {IllegalMoveError: 422, MalformedInputError: 400, UnknownGameError: 404, UndoError: 409,
-          StaleMoveError: 409, CorruptSaveError: 500}
+          StaleMoveError: 409, CorruptSaveError: 500, DiskFullError: 507, StoreError: 503}
 
 
 class VersionRequired(MalformedInputError):
@@ -74,12 +76,11 @@ def chosen_version(data: dict[str, Any]) -> int:
     if version is None:
         raise VersionRequired('name the version of the game the move was chosen from: {"move": ..., "version": N} '
                               "(the game's \"version\"), or an If-Match header")
-    try:
-        number = int(version)
-    except (TypeError, ValueError):
-        raise MalformedInputError(f"version must be a whole number, not {version!r}") from None
-    if isinstance(version, bool) or number < 0:
-        raise MalformedInputError(f"version must be a whole number, not {version!r}")
+    if isinstance(version, str) and version.strip().isdigit() and len(version.strip()) < 19:
+        version = int(version.strip())
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**62:
+        raise MalformedInputError(f"version must be a whole number, not {str(version)[:40]!r}")
+    number = version
     return number
 
 
@@ -89,14 +90,17 @@ def move_request() -> tuple[str, int]:
     text = data.get("move")
     if not isinstance(text, str) or not text.strip():
         raise MalformedInputError('give a move as {"move": "...", "version": N}')
-    return text.strip(), chosen_version(data)
+    return check_move_text(text.strip()), chosen_version(data)
 
 
 @bp.get("/games")
 def list_games() -> Response:
-    records = get_table().store.list()
+    """The games, the damaged ones with the reason, and the store's health (docs/store.md)."""
+    table = get_table()
+    records, damaged = table.games()
     return jsonify(games=[{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
-                           "created": r.created, "updated": r.updated} for r in records])
+                           "created": r.created, "updated": r.updated} for r in records],
+                   damaged=[{"id": d.id, "reason": d.reason} for d in damaged], store=table.health.to_json())
 
 
 @bp.post("/games")
@@ -111,14 +115,21 @@ def create_game() -> tuple[Response, int]:
         colours = None
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise MalformedInputError("players must be a list of names in seat order")
-    if len({p.strip() for p in players}) != len(players):
+    game = data.get("game", "key-harvest")
+    if not isinstance(game, str):
+        raise MalformedInputError(f"game is the name of a game: {', '.join(GAMES)}")
+    known = find_game(game)
+    if not known.min_players <= len(players) <= known.max_players:
+        raise MalformedInputError(f"{known.title} is for {known.min_players} to {known.max_players} players, "
+                                  f"not {len(players)}")
+    names = check_players(players)
+    if len(set(names)) != len(names):
         raise MalformedInputError("player names must differ")
     options = data.get("options", {})
-    if not isinstance(options, dict):
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int)) and not isinstance(v, bool)
+                                                for v in options.values()):
         raise MalformedInputError("options must be an object of flag names and values")
-    game = str(data.get("game", "key-harvest"))
-    session = get_table().new_game(game, [p.strip() for p in players], {str(k): str(v) for k, v in options.items()},
-                                   colours)
+    session = get_table().new_game(game, names, check_options({str(k): str(v) for k, v in options.items()}), colours)
     return jsonify(public_game(session)), 201
 
 

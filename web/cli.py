@@ -78,6 +78,9 @@ def serve_command(args: argparse.Namespace) -> int:
                                    headers=[("Server", "keydom")], access_log=False, log_level="warning",
                                    timeout_graceful_shutdown=3))
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
+    health = app.extensions["keydom_table"].health
+    if not health.ok:  # docs/store.md: the service runs on and says what is wrong with its store
+        print(f"THE GAME STORE NEEDS ATTENTION: {health.reason}", file=sys.stderr, flush=True)
     print(f"Table PIN: {app.config['TABLE_PIN']}  (phones and tablets on the network enter it once; "
           f"{'a new PIN: every device pairs again' if args.reset_pin else 'companion serve --reset-pin makes a new one'})",
           flush=True)

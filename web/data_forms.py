@@ -9,6 +9,7 @@ folder this app's new games read from (``Table.data_dir``). Stored games keep th
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import threading
 from collections.abc import Callable
@@ -99,6 +100,14 @@ KEY_HARVEST_FORM = (FormTable("spaces", "spaces", (
 def refused(error: CompanionError) -> tuple[Response, int]:
     """A refused save: 400 with the loader's reason (the same body as the rest of /api)."""
     return jsonify(error={"type": type(error).__name__, "reason": str(error)}), 400
+
+
+@bp.errorhandler(OSError)
+def not_written(error: OSError) -> tuple[Response, int]:
+    """A save the disk refused (full, read-only): nothing was installed (``install_json`` writes a temp file)."""
+    if error.errno == errno.ENOSPC:
+        return jsonify(error={"type": "DiskFullError", "reason": "the disk is full: the data was not saved"}), 507
+    return jsonify(error={"type": "StoreError", "reason": f"the data was not saved: {error.strerror or error}"}), 503
 
 
 # ------------------------------------------------------------------ where the data is

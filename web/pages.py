@@ -22,8 +22,10 @@ def page_error(error: CompanionError) -> tuple[str, int]:
 
 @bp.get("/")
 def index() -> str:
-    """The stored games and the new-game form."""
-    return render_template("index.html")
+    """The stored games and the new-game form; what is wrong with the store, if anything (docs/store.md)."""
+    table = get_table()
+    _, damaged = table.games()
+    return render_template("index.html", store=table.health, damaged=damaged)
 
 
 GAME_TEMPLATES = {"la-granja": "la_granja"}

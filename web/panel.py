@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, stream_with_context
 
-from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
+from companion.core.errors import CompanionError, DiskFullError, MalformedInputError, StoreError, UnknownGameError
 from companion.core.rng import step_rng
 from companion.session import Session
 from companion.store import OVER
@@ -118,7 +118,8 @@ def get_table_of(app: Flask) -> Table:
 
 @bp.errorhandler(CompanionError)
 def panel_error(error: CompanionError) -> tuple[Response, int]:
-    status = 404 if isinstance(error, UnknownGameError) else 400
+    status = 404 if isinstance(error, UnknownGameError) else 507 if isinstance(error, DiskFullError) else (
+        503 if isinstance(error, StoreError) else 400)
     return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
 
 

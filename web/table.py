@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import hmac
+import logging
 import queue
 import secrets
 import threading
@@ -14,10 +15,13 @@ from typing import Any, Protocol
 
 from flask import Flask, current_app
 
-from companion.core.errors import UnknownGameError
+from companion.core.errors import CorruptSaveError, UnknownGameError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Move
+from companion.salvage import StoreHealth, open_store
 from companion.session import Session
-from companion.store import GameStore, SeatRow
+from companion.store import OVER, Damaged, GameRecord, GameStore, SeatRow
+
+log = logging.getLogger(__name__)
 
 EXTENSION = "keydom_table"
 
@@ -32,8 +36,9 @@ class Inbox(Protocol):
 class Table:
     """Games as the web service sees them. Thread-safe: requests are served from several threads."""
 
-    def __init__(self, db_path: Path) -> None:
-        self.store = GameStore(db_path)
+    def __init__(self, db_path: Path, lock_wait: float = 5.0) -> None:
+        self.db_path = db_path
+        self.store, self.health = open_store(db_path, lock_wait)
         self.data_dir = db_path.parent
         """The folder new games read the table's installed data from (layouts, data packs)."""
         self._sessions: dict[str, Session] = {}
@@ -41,6 +46,36 @@ class Table:
         self._lock = threading.Lock()
         self.on_change: list[Callable[[Session], None]] = []
         """Told when a game is created or opened and after its every move or undo (the panel follows it)."""
+        self._damaged: dict[str, str] = {}
+        self._check_games()
+
+    def _check_games(self) -> None:
+        """Open every unfinished game once: a record or log that cannot be replayed is listed as damaged (a finished
+        game is checked when it is first opened, so that a long history does not slow the start)."""
+        self._damaged = {d.id: d.reason for d in (*self.health.damaged, *self.store.damaged())}
+        for record in self.store.list():
+            if record.status == OVER:
+                continue
+            try:
+                self.session(record.id)
+            except CorruptSaveError as error:
+                self._damaged[record.id] = str(error)
+                log.error("game store: game %s is damaged: %s", record.id, error)
+
+    def games(self) -> tuple[list[GameRecord], list[Damaged]]:
+        """The games that can be played, newest first, and the damaged ones with the reason. A store that was
+        locked at start is tried again first."""
+        if self.health.retry:
+            store, health = open_store(self.db_path, lock_wait=0.1)
+            if health.retry:
+                store.close()
+            else:
+                self.store.close()
+                self.store, self.health = store, health
+                self._check_games()
+        damaged = dict(self._damaged)
+        return ([r for r in self.store.list() if r.id not in damaged],
+                [Damaged(game_id, reason) for game_id, reason in damaged.items()])
 
     def close(self) -> None:
         self.store.close()
@@ -60,7 +95,11 @@ class Table:
         with self._lock:
             session = self._sessions.get(game_id)
             if session is None:
-                session = Session.open(self.store, game_id)
+                try:
+                    session = Session.open(self.store, game_id)
+                except CorruptSaveError as error:
+                    self._damaged[game_id] = str(error)
+                    raise
                 self._attach(session)
                 return session
         session.sync()
@@ -161,7 +200,7 @@ class Table:
     def seat_of_claim(self, session: Session, code: str) -> int:
         """The unclaimed seat whose claim code is ``code`` (for its QR code)."""
         for row in self.seats(session):
-            if row.token is None and hmac.compare_digest(row.claim, code):
+            if row.token is None and hmac.compare_digest(row.claim.encode(), code.encode()):
                 return row.seat
         raise UnknownGameError("no such seat code")
 
@@ -219,6 +258,6 @@ def get_table() -> Table:
 
 
 def init_app(app: Flask) -> None:
-    table = Table(Path(app.config["DATA_DIR"]) / "games.sqlite3")
+    table = Table(Path(app.config["DATA_DIR"]) / "games.sqlite3", float(app.config.get("STORE_LOCK_WAIT", 5.0)))
     app.extensions[EXTENSION] = table
     atexit.register(table.close)

@@ -57,3 +57,12 @@ class UnknownCodeError(CompanionError, LookupError):
 
 class ForeignCodeError(UnknownCodeError):
     """A scanned code the companion did not print (another product, or another registry version)."""
+
+
+class StoreError(CompanionError, OSError):
+    """The game store cannot be written now (another program holds it, it is not the companion's): nothing was
+    changed."""
+
+
+class DiskFullError(StoreError):
+    """The disk is full: the change was not saved (and nothing else was lost)."""
