@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 from companion.games import GAMES
 from web import create_app
 from web.camera import get_camera
+from tests.web.apikit import seat_url
 
 REQUESTS = int(os.environ.get("KEYDOM_FUZZ_REQUESTS", "5200"))
 SEED = int(os.environ.get("KEYDOM_FUZZ_SEED", "11"))
@@ -107,7 +108,7 @@ class Fuzzer:
         for game_id in ids:
             if game_id not in self.tokens:
                 seats = self.client.get(f"/api/games/{game_id}/seats").get_json()["seats"]
-                self.tokens[game_id] = [seat["url"].rsplit("/", 1)[1] for seat in seats]
+                self.tokens[game_id] = [seat_url(self.client, game_id, n).rsplit("/", 1)[1] for n in range(len(seats))]
         return ids
 
     def odd_id(self, ids: list[str]) -> str:
