@@ -21,7 +21,7 @@ from companion.core.errors import (
     StaleMoveError,
     UndoError,
 )
-from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Move
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game, Move
 from companion.core.options import Options
 from companion.core.rng import new_seed, step_rng
 from companion.games import find_game
@@ -257,6 +257,22 @@ class Session:
             new = [m for m, _ in chain]
             self._notify(new)
             return new
+
+    def play_shared(self, move: Move | str, version: int | None = None) -> list[Move]:
+        """``play`` from a shared screen (the tablet's table, the panel): a secret move (a choice made behind a
+        screen, e.g. La Granja's donkeys) is refused, as it belongs on its seat's own page; a refusal reads as the
+        table may read it (``table_refusal``)."""
+        with self._lock:
+            try:
+                parsed = self._game.parse_move(move) if isinstance(move, str) else move
+                state = self.state
+                secret = self._game.current_player(state) == SIMULTANEOUS or (
+                    self._game.is_secret(state, parsed) and self._game.validate(state, parsed) is None)
+                if secret:
+                    raise IllegalMoveError(SCREEN_RULE, "This choice is secret: make it on your own page.", str(parsed))
+                return self.play(parsed, version)
+            except IllegalMoveError as error:
+                raise self.table_refusal(error) from None
 
     def undoable(self) -> tuple[Move | None, str | None]:
         """The move an undo would take back, or ``None`` and the reason nothing may be undone."""

@@ -61,7 +61,7 @@ def press(session: Session, button: Button, rng: random.Random | None = None,
         return [session.undo(version)]
     if not choice:
         raise CommandRefused("choose a move on the tablet first, then press OK")
-    return session.play(choice, version)
+    return session.play_shared(choice, version)
 
 
 def chance_kind(game: Game[Any, Any], state: Any) -> Button:

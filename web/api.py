@@ -157,15 +157,13 @@ def delete_game(game_id: str) -> tuple[str, int]:
 def play_move(game_id: str) -> Response:
     """Play one move from the shared table: ``{"move": "bid 31 wheat", "version": 12}``. A move chosen from an
     older version is refused (409, with the game now); a refusal whose reason lies behind a screen reads
-    "not possible: check your screen" (the player's own page gives the reason)."""
+    "not possible: check your screen" (the player's own page gives the reason); a secret choice is made on the
+    seat's own page only."""
     text, version = move_request()
     session = get_table().session(game_id)
     with session.lock:
         before = len(session.history)
-        try:
-            session.play(text, version)
-        except IllegalMoveError as error:
-            raise session.table_refusal(error) from None
+        session.play_shared(text, version)
         game = public_game(session)
     return jsonify(played=game["log"][before:], game=game)
 

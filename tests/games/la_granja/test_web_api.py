@@ -4,6 +4,7 @@ list the seat's legal moves, a move plays, an illegal one is refused with its ru
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,26 @@ def test_three_player_game_through_the_api(client: FlaskClient) -> None:
     assert refused.status_code >= 400 and refused.get_json()["error"]["rule"] == "3.1"
     played = post_move(client, game["id"], "done")
     assert played.status_code == 200 and played.get_json()["game"]["to_move"] != seat
+
+
+def test_a_secret_donkey_is_chosen_on_its_own_page_only(client: FlaskClient) -> None:
+    """Issue 11: secret choices need the seat's credential; the shared table refuses them without telling why."""
+    import random
+
+    game = client.post("/api/games", json={"game": "la-granja", "players": ["Ana", "Ben"]}).get_json()
+    rng = random.Random(3)
+    while game["to_move"] != "simultaneous":
+        seat = game["to_move"]
+        legal = client.get(seat_url(client, game["id"], seat)).get_json()["legal"]
+        game = post_private(client, game["id"], seat, rng.choice(legal), game["version"]).get_json()["game"]
+    mine = client.get(seat_url(client, game["id"], 0)).get_json()
+    choice = mine["legal"][0]
+    refused = post_move(client, game["id"], choice, game["version"])
+    assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "SCREEN"
+    assert client.get(f"/api/games/{game['id']}").get_json()["log"] == game["log"]  # nothing was chosen
+    chosen = post_private(client, game["id"], 0, choice, game["version"])
+    assert chosen.status_code == 200 and chosen.get_json()["game"]["view"]["players"][0]["donkey"] is None  # face down
+
+
+def post_private(client: FlaskClient, game_id: str, seat: int, move: str, version: int) -> Any:
+    return client.post(f"{seat_url(client, game_id, seat)}/moves", json={"move": move, "version": version})
