@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from web_latency import (  # noqa: E402
-    HOST, Api, Watchdog, free_port, percentile, start_server, stop_server, wait_for_port)
+    HOST, Api, Watchdog, claim_seats, free_port, percentile, start_server, stop_server, wait_for_port)
 
 STREAMS = 200
 MOVES = 100
@@ -99,7 +99,7 @@ def run(port: int, pid: int, count: int, watchdog: Watchdog) -> None:
     rng = random.Random(11)
     api = Api(port)
     game = api.ok("POST", "/api/games", {"players": ["Alice", "Bob"]})
-    seats = {s["seat"]: s["url"] for s in api.ok("GET", f"/api/games/{game['id']}/seats")["seats"]}
+    seats = claim_seats(api, game["id"])
     started = time.perf_counter()
     streams = Streams(port, game["id"], count)
     try:

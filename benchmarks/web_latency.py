@@ -307,13 +307,20 @@ def measure_throughput(api: Api, game: dict[str, Any], clients: list[LiveClient]
     return count / posted, count / delivered, count
 
 
+def claim_seats(api: Api, game_id: str) -> dict[int, str]:
+    """Each seat's private API link, claimed through its join code as a phone does (issue 11)."""
+    seats = api.ok("GET", f"/api/games/{game_id}/seats")["seats"]
+    return {seat["seat"]: api.ok("POST", f"/api/games/{game_id}/join/{seat['page'].rsplit('/', 1)[1]}", {})["url"]
+            for seat in seats}
+
+
 def run(watchdog: Watchdog, port: int) -> None:
     rng = random.Random(3)
     api = Api(port)
     clients: list[LiveClient] = []
     try:
         game = api.ok("POST", "/api/games", {"players": ["Alice", "Bob"]})
-        seat_urls = {seat["seat"]: seat["url"] for seat in api.ok("GET", f"/api/games/{game['id']}/seats")["seats"]}
+        seat_urls = claim_seats(api, game["id"])
         clients = open_clients(port, game["id"], int(game["version"]), watchdog)
 
         latencies, round_trips, game = measure_latency(api, game, seat_urls, clients, watchdog, rng)
@@ -330,7 +337,7 @@ def run(watchdog: Watchdog, port: int) -> None:
 
         close_clients(clients)  # throughput runs on a fresh game, with fresh live clients
         game = api.ok("POST", "/api/games", {"players": ["Alice", "Bob"]})
-        seat_urls = {s["seat"]: s["url"] for s in api.ok("GET", f"/api/games/{game['id']}/seats")["seats"]}
+        seat_urls = claim_seats(api, game["id"])
         clients = open_clients(port, game["id"], int(game["version"]), watchdog)
         game = reach_end_turn(api, game, seat_urls, rng, watchdog)
         posted_rate, delivered_rate, count = measure_throughput(api, game, clients, watchdog)
