@@ -23,14 +23,14 @@ import re
 import selectors
 import socket
 import sys
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from web_latency import (  # noqa: E402
-    HOST, Api, Watchdog, claim_seats, free_port, percentile, start_server, stop_server, wait_for_port)
+    HOST, Api, Watchdog, claim_seats, free_port, percentile, serve_and_run)
 
 STREAMS = 200
 MOVES = 100
@@ -148,28 +148,17 @@ def run(port: int, pid: int, count: int, watchdog: Watchdog) -> None:
 
 def main() -> int:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else STREAMS
-    with tempfile.TemporaryDirectory(prefix="keydom-streams-") as folder:
-        log = Path(folder) / "server.log"
-        port = free_port()
-        server = start_server(port, Path(folder) / "games", log)
-        watchdog = Watchdog(HARD_TIMEOUT, server)
-        try:
-            wait_for_port(port, server)
-            load = " ".join(f"{n:.2f}" for n in os.getloadavg())
-            print(f"companion serve on {HOST}:{port} (uvicorn + Flask in 32 threads), {count} SSE streams, "
-                  f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average before: {load}")
-            run(port, server.pid, count, watchdog)
-            print(f"load average after: {' '.join(f'{n:.2f}' for n in os.getloadavg())}")
-        except Exception as error:  # noqa: BLE001 - any failure: report it with the server log
-            print(f"streams: failed: {error}", file=sys.stderr)
-            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-            if tail:
-                print(f"server output (tail):\n{tail}", file=sys.stderr)
-            return 1
-        finally:
-            watchdog.cancel()
-            stop_server(server)
-    return 0
+
+    def describe(port: int) -> str:
+        load = " ".join(f"{n:.2f}" for n in os.getloadavg())
+        return (f"companion serve on {HOST}:{port} (uvicorn + Flask in 32 threads), {count} SSE streams, "
+                f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average before: {load}")
+
+    def body(port: int, server: Any, watchdog: Watchdog) -> None:
+        run(port, server.pid, count, watchdog)
+        print(f"load average after: {' '.join(f'{n:.2f}' for n in os.getloadavg())}")
+
+    return serve_and_run("streams", describe, body)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -349,20 +350,21 @@ def run(watchdog: Watchdog, port: int) -> None:
         api.close()
 
 
-def main() -> int:
-    with tempfile.TemporaryDirectory(prefix="keydom-bench-") as folder:
-        data = Path(folder) / "games"
+def serve_and_run(name: str, describe: Callable[[int], str], body: Callable[[int, subprocess.Popen[bytes], Watchdog], None]
+                  ) -> int:
+    """Start ``companion serve`` on a free port with a throw-away data folder, print ``describe(port)``, run
+    ``body(port, server, watchdog)``, stop the server; 1 (with the server's log) if anything failed."""
+    with tempfile.TemporaryDirectory(prefix=f"keydom-{name}-") as folder:
         log = Path(folder) / "server.log"
         port = free_port()
-        server = start_server(port, data, log)
+        server = start_server(port, Path(folder) / "games", log)
         watchdog = Watchdog(HARD_TIMEOUT, server)
         try:
             wait_for_port(port, server)
-            print(f"companion serve on {HOST}:{port} (uvicorn, Flask in 32 threads), "
-                  f"{CLIENTS} SSE clients, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-            run(watchdog, port)
+            print(describe(port))
+            body(port, server, watchdog)
         except Exception as error:  # noqa: BLE001 - any failure: report it with the server log
-            print(f"web_latency: failed: {error}", file=sys.stderr)
+            print(f"{name}: failed: {error}", file=sys.stderr)
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             if tail:
                 print(f"server output (tail):\n{tail}", file=sys.stderr)
@@ -371,6 +373,14 @@ def main() -> int:
             watchdog.cancel()
             stop_server(server)
     return 0
+
+
+def main() -> int:
+    return serve_and_run(
+        "web_latency",
+        lambda port: (f"companion serve on {HOST}:{port} (uvicorn, Flask in 32 threads), {CLIENTS} SSE clients, "
+                      f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"),
+        lambda port, server, watchdog: run(watchdog, port))
 
 
 if __name__ == "__main__":

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import re
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import free_port
+from tests.web.conftest import serving
 from tests.web.pagekit import TIMEOUT
 
 
@@ -35,28 +32,8 @@ def lan_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     Without a network address, the phone uses loopback too and the server runs with the test-only --lan-test
     (then the tablet pairs too: loopback counts as the LAN)."""
     address = lan_address()
-    port = free_port()
-    args = ["serve", "--host", "0.0.0.0", "--port", str(port), "--data", str(tmp_path)]
-    if address is None:
-        args.append("--lan-test")
-    log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-c", "from web.cli import main; main()", *args],
-                               stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            pytest.fail(f"the server did not start: {(tmp_path / 'serve.log').read_text()}")
+    with serving(tmp_path, "--host", "0.0.0.0", *(["--lan-test"] if address is None else [])) as (port, _):
         yield f"http://127.0.0.1:{port}", f"http://{address or '127.0.0.1'}:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
 
 
 def pair(page: Any, pin: str) -> None:
