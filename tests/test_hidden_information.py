@@ -3,8 +3,9 @@
 For random seeded games, ``hidden_twin`` builds a second log that reads the same to the table but re-chooses every
 secret move (a draw only its player sees, a choice behind a screen). Both logs are stored and opened as the
 service opens them; after many of their moves, everything a shared screen shows must be byte-identical: the
-public game the tablet and the live stream receive, the panel's lights, the scan station's moves, the terminal's
-lines, and the refusal of every move the table is offered (and of the moves the other twin could make).
+public game the tablet and the live stream receive (its choices are the scan station's moves too), the setup guide,
+the panel's lights, the terminal's lines, and the refusal of every move the table is offered (and of the moves the
+other twin could make).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from companion.games import find_game
 from companion.session import Session
 from companion.store import GameStore
 from firmware_bridge.lights import lights_for
-from web.table import public_game
+from web.table import public_game, setup_state
 
 GAMES = {"key-harvest": (2, 3, 4), "la-granja": (2, 3, 4)}
 PAIRS_PER_GAME = 200
@@ -87,6 +88,7 @@ def shared_outputs(session: Session) -> dict[str, Any]:
     return {
         "public_game": json.dumps(public, sort_keys=True),
         "lights": lights_for(session).to_json(),
+        "setup_guide": json.dumps(session.game.setup_guide(setup_state(session)), sort_keys=True),
         "terminal": [prompt_for(session), session.game.table_text(session.view(None)) or
                      (render(session.view(None)) if session.game.name == "key-harvest" else ""), json_scores(session)],
     }
