@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -366,7 +367,12 @@ def tap(page: Any, move: str, choices: list[str]) -> dict[str, Any]:
     tokens = tokens_of(move)
 
     def longer(prefix: list[str]) -> bool:
-        return any(len(t) > len(prefix) and t[:len(prefix)] == prefix for t in map(tokens_of, choices))
+        """Whether a longer choice goes on from ``prefix`` (for one unordered pick: holds its picks in any order)."""
+        def extends(t: list[str]) -> bool:
+            if prefix[0] in ("gain", "take", "flip"):
+                return t[0] == prefix[0] and not Counter(prefix[1:]) - Counter(t[1:])
+            return t[:len(prefix)] == prefix
+        return any(len(t) > len(prefix) and extends(t) for t in map(tokens_of, choices))
 
     verb = page.locator(f"#flow .flow-verb[data-verb='{tokens[0]}']")
     if verb.count():  # (a decision with one verb skips its button)
@@ -404,7 +410,10 @@ def test_random_legal_moves_are_all_made_by_tapping(server: int, browser: Any) -
         legal = api.private(game["to_move"])["legal"]
         others = [m for m in legal if m != "end"]
         move = rng.choice(others) if others and rng.random() < 0.8 else rng.choice(legal)
-        answer = tap(page, move, game["choices"])
+        try:
+            answer = tap(page, move, game["choices"])
+        except Exception as error:  # name the move the flow panel could not send
+            raise AssertionError(f"tapping {move!r} (choices {game['choices']}) sent nothing: {error}") from error
         assert answer["status"] == 200, (move, answer)
         assert answer["played"][0].split(":")[0] == move
         verbs.add(move.split()[0])
