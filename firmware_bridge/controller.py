@@ -118,7 +118,7 @@ class PanelController:
             return self._refuse(button, "no game is open on the tablet")
         rng = self.rng_for(session) if self.rng_for is not None else None
         shown = self.shown_version if version is None else version
-        undone = session.undo_info()["move"]
+        undone = session.undo_info()["move"] if button is Button.UNDO else None  # named as the table may read it
         try:
             moves = press(session, button, rng=rng, choice=self.choice, version=shown)
         except IllegalMoveError as error:

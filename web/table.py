@@ -126,10 +126,6 @@ class Table:
             for listener in self._listeners.pop(game_id, []):
                 listener.put({"event": "deleted", "version": -1})
 
-    def version(self, game_id: str) -> int:
-        """The stored game's version (every move and undo raises it; clients skip older updates)."""
-        return self.session(game_id).version
-
     def _attach(self, session: Session) -> None:
         self._sessions[session.id] = session
         session.subscribe(self._changed)

@@ -5,7 +5,7 @@
 // among the choices that start with what was picked, and sends the move once it is complete.
 
 import { t } from "./i18n.js";
-import { CROPS, byId, cropName, fill, h, paintSeat, playerName, seatColour, seatDot, workerName } from "./ui.js";
+import { CROPS, byId, cropName, fill, h, paintSeat, playerName, seatColour, seatDot, withoutEach, workerName } from "./ui.js";
 
 /** Tokens that name a space of the decider's own board (a worker's space), by verb and position. */
 const SPACE_TOKENS = { play: [2], bonus: [1], remove: [1], move: [1, 2], reuse: [1] };
@@ -46,17 +46,6 @@ export function isStepperPattern(tokens) {
   return STEPPER_PATTERNS[tokens[0]] === tokens.length;
 }
 
-/** `picked` (whole arguments of an unordered pick) taken out of `args`, or null if they are not all in it. */
-function remainingArgs(args, picked) {
-  const rest = [...args];
-  for (const token of picked) {
-    const at = rest.indexOf(token);
-    if (at < 0) return null;
-    rest.splice(at, 1);
-  }
-  return rest;
-}
-
 /** What may follow `prefix`: the distinct next tokens, and whether `prefix` is itself a whole move. */
 export function nextTokens(choices, prefix) {
   const next = [];
@@ -65,7 +54,7 @@ export function nextTokens(choices, prefix) {
   for (const move of choices) {
     if (unordered) { // the picks so far, in any order, among the move's arguments
       const [verb, ...args] = move.split(" ");
-      const rest = verb === prefix[0] ? remainingArgs(args, prefix.slice(1)) : null;
+      const rest = verb === prefix[0] ? withoutEach(args, prefix.slice(1)) : null;
       if (rest === null) continue;
       if (!rest.length) complete = true;
       for (const token of rest) if (!next.includes(token)) next.push(token);

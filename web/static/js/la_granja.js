@@ -7,6 +7,7 @@
 import { t } from "./i18n.js";
 import {
   byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
+  withoutEach,
 } from "./ui.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
@@ -244,17 +245,6 @@ function tokenItems(verb, token) {
   return row ? [`${key}=${good}`, `${key}/${row}`] : [token];
 }
 
-/** `all` without one of each of `some`, or null if `some` is not in it. */
-function without(all, some) {
-  const rest = [...all];
-  for (const item of some) {
-    const i = rest.indexOf(item);
-    if (i < 0) return null;
-    rest.splice(i, 1);
-  }
-  return rest;
-}
-
 /** The next words after `picked` and the whole move they make (or null): word by word, or as a set in any order. */
 function compose(choices, picked) {
   const head = picked.length ? setHead(picked) : null;
@@ -268,7 +258,7 @@ function compose(choices, picked) {
   for (const move of choices) {
     const words = move.split(" ");
     if (setHead(words) !== head || words.slice(0, head).join(" ") !== picked.slice(0, head).join(" ")) continue;
-    const rest = without(itemsOf(words, head), items);
+    const rest = withoutEach(itemsOf(words, head), items);
     if (rest == null) continue;
     if (!rest.length) complete = move;
     for (const item of rest) {

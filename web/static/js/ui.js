@@ -63,6 +63,18 @@ export function eventName(letter) {
   return t("event_title", { letter, name: t(`events.${letter}`) });
 }
 
+/** `all` without one of each of `some` (an unordered pick taken out of a move's arguments), or null if `some` is
+ * not all in it. */
+export function withoutEach(all, some) {
+  const rest = [...all];
+  for (const item of some) {
+    const at = rest.indexOf(item);
+    if (at < 0) return null;
+    rest.splice(at, 1);
+  }
+  return rest;
+}
+
 export function listText(items) {
   return items.length ? items.join(", ") : t("none");
 }
