@@ -154,6 +154,18 @@ class Game(ABC, Generic[S, M]):
         table that installs its box's values starts its next game on them); the same game if it has none."""
         return self
 
+    def with_data(self, raw: Any) -> Game[S, M]:
+        """This game on the data pack ``raw`` (parsed JSON, e.g. a file the user gives), checked by the game's
+        loader (``MalformedInputError`` says what is wrong); the same game if it has no printed data."""
+        return self
+
+    def install_data(self, raw: Any, data_dir: Path) -> Path:
+        """Check ``raw`` and install it atomically as the data pack new games in ``data_dir`` start on; its path.
+        ``UnknownGameError`` if the game has no printed data."""
+        from companion.core.errors import UnknownGameError
+
+        raise UnknownGameError(f"{self.title} has no printed data to install")
+
     def data_warnings(self) -> list[str]:
         """One sentence per piece of provisional data this game is using (shown on every output)."""
         return []

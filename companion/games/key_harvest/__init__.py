@@ -10,6 +10,7 @@ from typing import Any
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.options import Options
+from companion.paths import install_json
 from companion.games.key_harvest import rules
 from companion.games.key_harvest.board import Crop, Layout, bits, load_layout
 from companion.games.key_harvest.moves import EVENT_LETTERS, EVENT_NAMES, KHMove, parse_move
@@ -110,6 +111,14 @@ class KeyHarvest(Game[State, KHMove]):
         if "layout" not in edition:
             return self
         return KeyHarvest(Layout.from_json(edition["layout"], printed_rules=False))  # replays as it was played
+
+    def with_data(self, raw: Any) -> KeyHarvest:
+        return KeyHarvest(Layout.from_json(raw))
+
+    def install_data(self, raw: Any, data_dir: Path) -> Path:
+        path = user_layout_path(data_dir)
+        install_json(path, raw, load_layout)
+        return path
 
     def data_warnings(self) -> list[str]:
         layout = self.layout

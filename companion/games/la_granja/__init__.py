@@ -11,6 +11,7 @@ from typing import Any
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
 from companion.core.options import Options
+from companion.paths import install_json
 from companion.games.la_granja import guide, rules, text, upgrade
 from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
 from companion.games.la_granja.moves import LGMove, parse_move
@@ -66,6 +67,14 @@ class LaGranja(Game[State, LGMove]):
 
     def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
         return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self
+
+    def with_data(self, raw: Any) -> LaGranja:
+        return LaGranja(Edition.from_json(raw))
+
+    def install_data(self, raw: Any, data_dir: Path) -> Path:
+        path = user_edition_path(data_dir)
+        install_json(path, raw, load_edition)
+        return path
 
     def data_warnings(self) -> list[str]:
         return self.data.warnings()
