@@ -29,8 +29,12 @@ def test_a_code_finds_its_tile_side_and_its_marker_finds_it_back() -> None:
 
 
 def test_allocation_depends_only_on_the_label_set_not_its_order() -> None:
+    from companion.codes.registry import registry_data
+    from companion.games.key_harvest.camera import stickers
+
     labels = list(KeyHarvest().layout.labels)
-    one, other = load_registry(labels), load_registry(list(reversed(labels)))
+    spec = registry_data()["games"]["key-harvest"]
+    one, other = stickers(spec, labels), stickers(spec, list(reversed(labels)))
     assert [(c.code, c.marker_id) for c in one] == [(c.code, c.marker_id) for c in other]
 
 
