@@ -25,7 +25,8 @@ SNAPSHOTS: dict[str, dict[str, Any]] = {
          "workers": [], "stones": {"wheat": 2}},
         {"name": "Bob", "tiles": [], "workers": [], "stones": {"wine": 1}}]},
     "la-granja": {"game": "la-granja", "sell": {"olive": 1, "grain": 1, "grape": 1, "pig": 2},
-                  "siesta_vp": [0, 1, 2, 3], "players": [{"name": "A", "vp": 27, "silver": 12}, {"name": "B", "vp": 30}]},
+                  "siesta_vp": [0, 1, 2, 3],
+                  "players": [{"name": "A", "vp": 27, "silver": 12}, {"name": "B", "vp": 30}]},
 }
 
 

@@ -6,8 +6,8 @@ hand-held scanner reads the code's text payload (``keydom:2:KH:F:C4:U`` in a QR 
 comes from ``data/registry.json`` (each game's marker range and sticker sizes) and from each game, which
 builds its own components in its folder (``Game.stickers``; Key Harvest's field tiles from the board
 layout's labels, sorted, so the same label set always gives the same IDs). The marker family is OpenCV's
-``DICT_5X5_1000`` (registry version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so the reader can correct
-bit errors without mistaking one sticker for another (``docs/stickers.md``).
+``DICT_5X5_1000`` (registry version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so
+the reader can correct bit errors without mistaking one sticker for another (``docs/stickers.md``).
 
 Key Harvest codes (``companion/games/key_harvest/camera.py``):
 
