@@ -449,13 +449,7 @@ class KeyHarvest(Game[State, KHMove]):
         """A table snapshot (docs/key-harvest-snapshot.md) scored on this game's layout."""
         from companion.games.key_harvest.snapshot import score_snapshot
 
-        result = score_snapshot(snapshot, options, self.layout)
-        used = result.get("layout")
-        if used and used["provisional"]:
-            result.setdefault("warnings", []).append(
-                f"scored with the provisional {used['name']} layout, which is not the printed board; "
-                'give tile positions ("at") or --data FILE')
-        return result
+        return score_snapshot(snapshot, options, self.layout)
 
     def board_reader(self) -> KeyHarvestBoards:
         from companion.games.key_harvest.camera import KeyHarvestBoards

@@ -355,12 +355,7 @@ class LaGranja(Game[State, LGMove]):
         from companion.games.la_granja.snapshot import score_snapshot
 
         self.options(options)
-        result = score_snapshot(snapshot, self.data)
-        provisional = result["data"]["provisional"]
-        if provisional:
-            result["warnings"] = [f"scored with PROVISIONAL La Granja {', '.join(provisional)} values; give your "
-                                  "box's siesta_vp and sell prices in the snapshot, or --data DATA_PACK"]
-        return result
+        return score_snapshot(snapshot, self.data)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The table in the format of docs/la-granja-snapshot.md (what ``companion score la-granja`` reads)."""
