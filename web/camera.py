@@ -265,13 +265,12 @@ def _game_in_view(scan: ScanFrame) -> Game[Any, Any]:
 def board() -> Response | tuple[Response, int]:
     camera = get_camera()
     chosen = _chosen_game(seat_required=True)
-    if chosen is not None:
-        _boards(chosen[0].game)
+    boards = _boards(chosen[0].game) if chosen is not None else None  # refused before any frame is needed
     scan = camera.latest()
     if scan is None:
         return _no_frame(camera)
     game = chosen[0].game if chosen is not None else _game_in_view(scan)
-    boards = _boards(game)
+    boards = boards or _boards(game)
     read = camera.board(scan, boards)
     result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
     if chosen is None:
