@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.codes import load_registry  # noqa: E402
+from companion.games.key_harvest import KeyHarvest  # noqa: E402
 from companion.games.key_harvest.board import load_layout  # noqa: E402
 from companion.vision.board import fit_lattice, pitch_in_stickers, read_board, read_board_photo  # noqa: E402
 from companion.vision.reader import read_codes  # noqa: E402
@@ -24,7 +25,9 @@ from companion.vision.sources import read_image, sample_paths  # noqa: E402
 from tests.vision.boardkit import camera, detections  # noqa: E402
 
 LAYOUT = load_layout()
-REGISTRY = load_registry(LAYOUT.labels)
+GAME = KeyHarvest(LAYOUT)
+BOARDS = GAME.board_reader()
+REGISTRY = load_registry(GAME)
 
 
 def median_ms(run: Callable[[], object], repeat: int) -> float:
@@ -37,7 +40,7 @@ def median_ms(run: Callable[[], object], repeat: int) -> float:
 
 
 def main() -> None:
-    pitch = pitch_in_stickers(REGISTRY)
+    pitch = pitch_in_stickers(REGISTRY, BOARDS)
     spaces = list(zip(LAYOUT.labels, LAYOUT.coords))
     for count in (56, 30, 10):
         kept = random.Random(count).sample(spaces, count)
@@ -47,8 +50,8 @@ def main() -> None:
         image = read_image(path)
         codes = read_codes(image, REGISTRY)
         print(f"{path.name}: read_codes {median_ms(lambda: read_codes(image, REGISTRY), 5):.0f} ms, "
-              f"read_board ({len(codes)} stickers) {median_ms(lambda: read_board(codes, REGISTRY), 10):.1f} ms, "
-              f"whole photo with the second look {median_ms(lambda: read_board_photo(image, REGISTRY), 5):.0f} ms")
+              f"read_board ({len(codes)} stickers) {median_ms(lambda: read_board(codes, REGISTRY, BOARDS), 10):.1f} ms, "
+              f"whole photo with the second look {median_ms(lambda: read_board_photo(image, REGISTRY, BOARDS), 5):.0f} ms")
 
 
 if __name__ == "__main__":

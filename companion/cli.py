@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
+from companion.core.boards import BoardReader
+from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError, UnsupportedError
+from companion.core.game import Game
 from companion.core.options import Options
 from companion.core.rng import new_seed
 from companion.paths import install_json
@@ -22,30 +24,6 @@ PROG = "companion"
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-
-
-def _score_key_harvest(data: Any, given: Mapping[str, str], layout_path: str | None) -> dict[str, Any]:
-    from companion.games.key_harvest.board import load_layout
-    from companion.games.key_harvest.snapshot import score_snapshot
-
-    layout = load_layout(layout_path) if layout_path is not None else None
-    return score_snapshot(data, given, layout)
-
-
-def _score_la_granja(data: Any, given: Mapping[str, str], data_path: str | None) -> dict[str, Any]:
-    from companion.games.la_granja import LaGranja
-    from companion.games.la_granja.data import load_edition
-    from companion.games.la_granja.snapshot import score_snapshot
-
-    edition = load_edition(data_path) if data_path is not None else LaGranja().data
-    return score_snapshot(data, edition)
-
-
-SCORERS: dict[str, Callable[[Any, Mapping[str, str], str | None], dict[str, Any]]] = {
-    "key-harvest": _score_key_harvest,
-    "la-granja": _score_la_granja,
-}
-"""The games whose table snapshots ``companion score`` reads."""
 
 
 Extension = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
@@ -63,7 +41,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     score.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)"
     )
-    score.add_argument("--layout", metavar="FILE", help="a transcribed board layout (Key Harvest) or data pack (La Granja) instead of the default")
+    _add_data_file(score, "the game's data pack (e.g. a transcribed board layout) instead of the one installed")
     score.set_defaults(handler=_cmd_score)
 
     sim = commands.add_parser(
@@ -140,26 +118,48 @@ def main(argv: Sequence[str] | None = None, *extensions: Extension) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    game = args.game.strip().lower()
-    scorer = SCORERS.get(game)
-    if scorer is None:
-        raise UnknownGameError(f"unknown game {args.game!r} for score; known: {', '.join(sorted(SCORERS))}")
-    given = Options.parse_pairs(args.option)
-    result = scorer(_read_json(args.file), given, args.layout)
+    game = _game(args.game, "score", args)
+    result = game.score_snapshot(_read_json(args.file), Options.parse_pairs(args.option))
     print(json.dumps(result, indent=2))
     for warning in result.get("warnings", []):
         _warn(warning)
-    data = result.get("data")
-    if data and data.get("provisional"):
-        _warn(f"scored with PROVISIONAL La Granja {', '.join(data['provisional'])} values; give your box's "
-              "siesta_vp and sell prices in the snapshot, or --layout DATA_PACK")
-    layout = result.get("layout")
-    if layout and layout.get("provisional"):
-        _warn(
-            f"scored with the provisional {layout['name']} layout, which is not the printed board; "
-            'give tile positions ("at") or --layout FILE'
-        )
     return EXIT_OK
+
+
+def _add_data_file(command: argparse.ArgumentParser, help_text: str) -> None:
+    """``--data FILE``, and ``--layout FILE``, its older spelling."""
+    given = command.add_mutually_exclusive_group()
+    given.add_argument("--data", metavar="FILE", help=help_text)
+    given.add_argument("--layout", metavar="FILE", help="the same as --data")
+
+
+def _game(name: str, command: str, args: argparse.Namespace) -> Game[Any, Any]:
+    """The game ``name`` on the data file given (``--data``/``--layout``), else on the data new games use."""
+    from companion.games import all_games, find_game
+    from companion.paths import default_data_dir
+
+    try:
+        game = find_game(name)
+    except UnknownGameError:
+        known = ", ".join(g.name for g in all_games())
+        raise UnknownGameError(f"unknown game {name!r} for {command}; known: {known}") from None
+    if args.data is not None:
+        return game.with_data(_read_json(args.data, "data pack "))
+    if args.layout is not None:
+        return game.with_data(_read_json(args.layout, "layout "))
+    return game.with_installed_data(default_data_dir())
+
+
+def _boards(game: Game[Any, Any], command: str) -> BoardReader:
+    """The game's board reader; ``UnsupportedError`` naming the games that have one."""
+    from companion.games import all_games
+
+    boards = game.board_reader()
+    if boards is None:
+        readable = ", ".join(g.name for g in all_games() if g.board_reader() is not None)
+        raise UnsupportedError(f"{command}: {game.title} boards are not read from code stickers "
+                               f"(games whose boards are: {readable or 'none'})")
+    return boards
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -273,7 +273,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``scan`` and ``calibrate``: read stickers, a board or the layout off photos (docs/camera.md)."""
+    """``scan`` and ``calibrate``: read stickers, a board or a game's data off photos (docs/camera.md)."""
     scan = commands.add_parser(
         "scan", help="read the code stickers on photos, or each photo's board as a snapshot",
         description="List the stickers on photos, or (--board) read one player's board per photo as a snapshot.")
@@ -281,42 +281,37 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     scan.add_argument("--game", default="key-harvest", help="the game (default key-harvest)")
     scan.add_argument("--board", action="store_true", help="print the snapshot that `companion score` scores")
     scan.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order (default Player 1, ...)")
-    scan.add_argument("--stones", action="append", default=[], metavar="NAME:CROP=N,...",
-                      help="stones behind a player's screen, e.g. Alice:wheat=3,wine=2 (repeatable)")
-    scan.add_argument("--layout", metavar="FILE", help="the layout giving each label's crop (default: yours)")
+    scan.add_argument("--hidden", "--stones", action="append", default=[], metavar="NAME:...",
+                      help="what a camera cannot see on a player's board, e.g. Key Harvest's stones behind the "
+                           "screen: Alice:wheat=3,wine=2 (repeatable)")
+    _add_data_file(scan, "the game's data pack, e.g. the layout giving each label's crop (default: yours)")
     scan.add_argument("--json", action="store_true", help="print the stickers as JSON")
     scan.set_defaults(handler=_cmd_scan)
 
     calibrate = commands.add_parser(
-        "calibrate", help="record the board layout from a photo of a board with all its tiles",
-        description="Read where every labelled space is from one photo of a board with all 56 tiles on it.")
+        "calibrate", help="record a game's board data (e.g. the layout) from a photo of a full board",
+        description="Measure a game's data pack (Key Harvest: where every labelled space is) from one photo of a "
+                    "board with all its tiles on it.")
     calibrate.add_argument("game", help="the game, e.g. key-harvest")
     calibrate.add_argument("image", metavar="IMAGE", help="the photo")
-    calibrate.add_argument("--install", action="store_true", help="use the recorded layout from now on")
-    calibrate.set_defaults(handler=_cmd_calibrate)
-
-
-def _camera_layout(path: str | None) -> Any:
-    """The layout the camera commands use: the file given, else the user's, else the shipped default."""
-    from companion.games.key_harvest import KeyHarvest
-    from companion.games.key_harvest.board import load_layout
-
-    return load_layout(path) if path is not None else KeyHarvest().layout
+    calibrate.add_argument("--install", action="store_true", help="new games use the recorded data from now on")
+    calibrate.set_defaults(handler=_cmd_calibrate, data=None, layout=None)
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
-    from companion.vision.board import board_snapshot, second_look
+    from companion.vision.board import second_look
     from companion.vision.reader import read_codes
     from companion.vision.sources import read_image
 
-    if args.game.strip().lower() != "key-harvest":
-        raise UnknownGameError(f"unknown game {args.game!r} for scan; known: key-harvest")
-    layout = _camera_layout(args.layout)
-    registry = load_registry(layout.labels)
+    game = _game(args.game, "scan", args)
+    boards = _boards(game, "scan --board") if args.board else None
+    registry = load_registry(game)
+    if not registry.for_game(game.name):
+        raise UnknownGameError(f"unknown game {args.game!r} for scan: {game.title} has no code stickers")
     images = [(path, read_image(path)) for path in args.images]
     photos = [(path, read_codes(image, registry)) for path, image in images]
-    if not args.board:
+    if boards is None:
         listing = [{"image": path, "codes": [{"code": d.code, "center": [round(c, 1) for c in d.center]}
                                              for d in found]} for path, found in photos]
         if args.json:
@@ -330,69 +325,56 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(len(photos))]
     if len(names) != len(photos):
         raise MalformedInputError(f"--players names {len(names)} players for {len(photos)} photos (one photo per board)")
-    reads = []
+    hidden = _hidden(boards, args.hidden, names)
+    players = []
     for (path, image), (_, found), name in zip(images, photos, names):
-        read, _ = second_look(image, found, registry, read_codes)
+        read, _ = second_look(image, found, registry, boards, read_codes)
         if read.conflicts:
             raise MalformedInputError(f"{path}: " + "; ".join(c.message for c in read.conflicts))
         for detection, reason in read.others:
             _warn(f"{path}: {detection.code} not placed: {reason}")
-        reads.append((name, read))
-    stones = _stones(args.stones, names)
-    print(json.dumps(board_snapshot(reads, layout, stones), indent=2))
-    if not 2 <= len(reads) <= 4:
-        _warn("one board alone: give one photo per player (--players A,B,...) to score the table's majorities")
-    unknown = [name for name in names if name not in stones]
+        players.append(boards.player(name, read, hidden.get(name)))
+    print(json.dumps(boards.snapshot(players), indent=2))
+    if len(players) == 1:
+        _warn("one board alone: give one photo per player (--players A,B,...) to score the whole table")
+    unknown = [name for name in names if name not in hidden]
     if unknown:
-        _warn(f"no stones given for {', '.join(unknown)}: a camera cannot see behind the screens; "
-              "give them with --stones NAME:CROP=N,... for the crop majorities")
+        _warn(f"no {boards.hidden_name} given for {', '.join(unknown)}: {boards.hidden_note}")
     return EXIT_OK
 
 
-def _stones(given: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, int]]:
-    """``--stones Alice:wheat=3,wine=2`` as ``{"Alice": {"wheat": 3, "wine": 2}}``."""
-    from companion.games.key_harvest.board import Crop
-
-    stones: dict[str, dict[str, int]] = {}
+def _hidden(boards: BoardReader, given: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--hidden Alice:wheat=3,wine=2`` as ``{"Alice": {"wheat": 3, "wine": 2}}`` (the game reads the counts)."""
+    hidden: dict[str, dict[str, Any]] = {}
     for text in given:
         name, _, counts = text.partition(":")
         if name.strip() not in names:
-            raise MalformedInputError(f"--stones {text!r}: {name.strip()!r} is not one of {', '.join(names)}")
-        counted: dict[str, int] = {}
-        for pair in (p for p in counts.split(",") if p.strip()):
-            crop, _, count = pair.partition("=")
-            if not count.strip().isdigit():
-                raise MalformedInputError(f"--stones {text!r}: expected CROP=N with a whole number, e.g. wheat=3")
-            counted[Crop.parse(crop).key] = int(count)
-        stones[name.strip()] = counted
-    return stones
+            raise MalformedInputError(f"--hidden {text!r}: {name.strip()!r} is not one of {', '.join(names)}")
+        try:
+            hidden[name.strip()] = boards.parse_hidden(counts)
+        except MalformedInputError as exc:
+            raise MalformedInputError(f"--hidden {text!r}: {exc}") from None
+    return hidden
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
-    from companion.games.key_harvest import user_layout_path
-    from companion.games.key_harvest.board import load_layout
+    from companion.paths import default_data_dir
     from companion.vision.board import read_board_photo
-    from companion.vision.calibrate import calibrated_layout
     from companion.vision.sources import read_image
 
-    if args.game.strip().lower() != "key-harvest":
-        raise UnknownGameError(f"unknown game {args.game!r} for calibrate; known: key-harvest")
-    current = _camera_layout(None)
-    registry = load_registry(current.labels)
-    read, _ = read_board_photo(read_image(args.image), registry)
-    layout, moved = calibrated_layout(read, current, source=args.image)
-    text = json.dumps(layout.to_json(), indent=1)
-    print(f"calibrated {layout.size} spaces from {args.image}: {moved} labels sit elsewhere than on the "
-          f"{current.name!r} layout", file=sys.stderr)
-    if layout.provisional:
-        _warn("crops and start pairs are still the provisional placeholders: check them (docs/key-harvest-layout.md)")
+    game = _game(args.game, "calibrate", args)
+    boards = _boards(game, "calibrate")
+    read, _ = read_board_photo(read_image(args.image), load_registry(game), boards)
+    calibration = boards.calibrate(read, source=args.image)
+    print(calibration.summary, file=sys.stderr)
+    for warning in calibration.warnings:
+        _warn(warning)
     if args.install:
-        path = user_layout_path()
-        install_json(path, layout.to_json(), load_layout)
+        path = game.install_data(calibration.data, default_data_dir())
         print(f"installed as {path}; new games use it")
     else:
-        print(text)
+        print(json.dumps(calibration.data, indent=1))
     return EXIT_OK
 
 
@@ -422,9 +404,9 @@ def _cmd_stickers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_json(path: str) -> Any:
-    """Parse the JSON in file ``path`` (``-``: standard input)."""
-    name = "standard input" if path == "-" else path
+def _read_json(path: str, what: str = "") -> Any:
+    """Parse the JSON in file ``path`` (``-``: standard input); ``what`` names the file in errors."""
+    name = "standard input" if path == "-" else what + path
     try:
         if path == "-":
             text = sys.stdin.read()

@@ -11,7 +11,8 @@ Routes (JSON unless said otherwise):
 * ``GET /camera/frame.jpg``: the latest frame with each recognised sticker outlined (JPEG);
 * ``GET /camera/codes``: the camera's state and every sticker in the latest frame;
 * ``GET /camera/board?game=ID&seat=N``: the latest frame read as one board, its score, and with a
-  game chosen, its disagreements with that seat's board in the game;
+  game chosen, its disagreements with that seat's board in the game (through the game's ``BoardReader``;
+  without a game, the board of the game whose stickers are in view);
 * ``GET /camera/station?game=ID``: the one component held up to the camera and the game's legal
   moves that mention it (the scan station).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +32,11 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 
 from companion.codes import load_registry
 from companion.codes.registry import CodeRegistry, Component
-from companion.core.errors import CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError
-from companion.games.key_harvest import KeyHarvest
-from companion.games.key_harvest.board import Layout
-from companion.games.key_harvest.snapshot import score_snapshot
+from companion.core.boards import BoardReader
+from companion.core.errors import (CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError,
+                                   UnsupportedError)
+from companion.core.game import Game
+from companion.games import all_games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
@@ -60,20 +63,19 @@ class Camera:
         self._scanner: Scanner | None = None
         self._registry: CodeRegistry | None = None
         self._opened = False
-        self._board: tuple[int, BoardRead] | None = None
+        self._board: tuple[int, str, BoardRead] | None = None
         self._asked = time.monotonic()
         self._lock = threading.Lock()
 
-    def layout(self) -> Layout:
-        """The layout new games of this service use: the one installed in its data folder, else the default."""
-        game = KeyHarvest()
-        return game.with_installed_data(self.data_dir).layout if self.data_dir is not None else game.layout
+    def installed(self, game: Game[Any, Any]) -> Game[Any, Any]:
+        """``game`` on the data new games of this service use: installed in its data folder, else the default."""
+        return game.with_installed_data(self.data_dir) if self.data_dir is not None else game
 
     @property
     def registry(self) -> CodeRegistry:
-        """The stickers of that layout's labels."""
+        """The stickers of every game on that data."""
         if self._registry is None:
-            self._registry = load_registry(self.layout().labels)
+            self._registry = load_registry(*(self.installed(game) for game in all_games()))
         return self._registry
 
     def scanner(self) -> Scanner | None:
@@ -103,17 +105,18 @@ class Camera:
         scanner = self.scanner()
         return scanner.latest if scanner is not None else None
 
-    def board(self, scan: ScanFrame) -> BoardRead:
-        """The board ``scan`` shows, with the second look on the straightened board (kept per frame)."""
+    def board(self, scan: ScanFrame, boards: BoardReader) -> BoardRead:
+        """The board of ``boards``' game ``scan`` shows, with the second look on the straightened board (kept per
+        frame)."""
         with self._lock:
             cached = self._board
-        if cached is not None and cached[0] == scan.number:
-            return cached[1]
+        if cached is not None and cached[:2] == (scan.number, boards.game):
+            return cached[2]
         scanner = self.scanner()
         assert scanner is not None  # a frame came from it
-        read, _ = second_look(scan.frame, list(scan.detections), self.registry, scanner.reader)
+        read, _ = second_look(scan.frame, list(scan.detections), self.registry, boards, scanner.reader)
         with self._lock:
-            self._board = (scan.number, read)
+            self._board = (scan.number, boards.game, read)
         return read
 
     def status(self) -> str:
@@ -222,8 +225,6 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
     if not game_id:
         return None
     session = get_table().session(game_id)
-    if session.game.name != "key-harvest":
-        raise MalformedInputError(f"the camera reads Key Harvest boards; game {game_id} is {session.game.title}")
     seat_text = request.args.get("seat", "0" if not seat_required else "")
     if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
         raise MalformedInputError(f"seat must be a number from 0 to {len(session.players) - 1}, not {seat_text!r}")
@@ -241,81 +242,76 @@ class SeatCredentialRequired(CompanionError):
     """A seat-private answer asked without that seat's credential (HTTP 403)."""
 
 
+def _boards(game: Game[Any, Any]) -> BoardReader:
+    """How ``game``'s boards are read; ``UnsupportedError`` (HTTP 400) if they are not."""
+    boards = game.board_reader()
+    if boards is None:
+        raise UnsupportedError(f"the camera does not read {game.title} boards: the game has no board stickers")
+    return boards
+
+
+def _game_in_view(scan: ScanFrame) -> Game[Any, Any]:
+    """The game whose stickers are most of those in view among the games whose boards are read (with none in
+    view, the first such game), on this service's data."""
+    camera = get_camera()
+    seen = Counter(c.game for c in (_component(camera.registry, d.code) for d in scan.detections) if c is not None)
+    readable = [game for game in all_games() if game.board_reader() is not None]
+    if not readable:
+        raise UnsupportedError("no game's boards are read from code stickers")
+    return camera.installed(max(readable, key=lambda game: seen[game.name]))
+
+
 @bp.get("/board")
 def board() -> Response | tuple[Response, int]:
     camera = get_camera()
     chosen = _chosen_game(seat_required=True)
+    boards = _boards(chosen[0].game) if chosen is not None else None  # refused before any frame is needed
     scan = camera.latest()
     if scan is None:
         return _no_frame(camera)
-    read = camera.board(scan)
+    game = chosen[0].game if chosen is not None else _game_in_view(scan)
+    boards = boards or _boards(game)
+    read = camera.board(scan, boards)
     result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
     if chosen is None:
-        result.update(_alone(read))
+        result.update(_alone(read, game, boards))
     else:
-        result.update(_against_game(read, *chosen))
+        result.update(_against_game(read, boards, *chosen))
     return jsonify(result)
 
 
-def _alone(read: BoardRead) -> dict[str, Any]:
-    """The board's own points (workers and groups); majorities need the other screens."""
-    layout = get_camera().layout()
+def _alone(read: BoardRead, game: Game[Any, Any], boards: BoardReader) -> dict[str, Any]:
+    """The board's own points; what compares it with the other players needs their boards."""
     try:
-        player = read.player("photo", layout)
+        player = boards.player("photo", read)
     except CompanionError as exc:
         return {"player": None, "score": None, "score_error": str(exc), "disagreements": None}
     if read.conflicts:
         return {"player": player, "score": None, "score_error": _conflict_text(read), "disagreements": None}
-    (row,) = score_snapshot({"game": "key-harvest", "players": [player]}, layout=layout)["players"]
-    row.update(majority_points=None, rank=None)
-    return {"player": player, "score": row, "score_error": None, "disagreements": None}
+    (row,) = game.score_snapshot(boards.snapshot([player]))["players"]
+    return {"player": player, "score": boards.screened(row), "score_error": None, "disagreements": None}
 
 
-def _against_game(read: BoardRead, session: Session, seat: int) -> dict[str, Any]:
+def _against_game(read: BoardRead, boards: BoardReader, session: Session, seat: int) -> dict[str, Any]:
     """The table's score with this seat's board as photographed, and what differs from the tracked game."""
-    game = session.game
-    assert isinstance(game, KeyHarvest)
-    tracked = game.snapshot(session.state)
-    mine = tracked["players"][seat]
-    player = read.player(mine["name"], game.layout, mine["stones"])
+    player, differs, table = boards.compare(read, session.state, seat)
     result: dict[str, Any] = {"game": session.id, "seat": seat, "player": player,
-                              "disagreements": _disagreements(player, mine), "score": None, "score_error": None}
+                              "disagreements": differs, "score": None, "score_error": None}
     if read.conflicts:
         result["score_error"] = _conflict_text(read)
         return result
-    # only boards and screens are scored; the bag, land office and warehouses still count tiles the
-    # photo may show, so they are left out (the disagreements above name those tiles)
-    table = {"game": tracked["game"], "players": tracked["players"], "options": tracked["options"]}
-    table["players"][seat] = player
     try:
-        rows = score_snapshot(table, dict(session.options), game.layout)["players"]
+        rows = session.game.score_snapshot(table, dict(session.options))["players"]
     except CompanionError as exc:
         result["score_error"] = str(exc)
         return result
-    row = rows[seat]
-    if not session.is_over:  # majorities reveal the screens: shown only at the end, as on the table page
-        row.update(total=row["total"] - row["majority_points"], majority_points=None, rank=None)
-    result["score"] = row
+    # what the score tells of the screens is shown only at the end, as on the table page
+    result["score"] = rows[seat] if session.is_over else boards.screened(rows[seat])
     return result
 
 
 def _conflict_text(read: BoardRead) -> str:
     return "cannot score this photo: " + "; ".join(c.message for c in read.conflicts)
-
-
-def _disagreements(photo: dict[str, Any], tracked: dict[str, Any]) -> dict[str, list[str]]:
-    """Tiles and workers on the photo that the game's board does not have, and the other way round."""
-    seen = {t["label"]: t["harvested"] for t in photo["tiles"]}
-    kept = {t["label"]: t["harvested"] for t in tracked["tiles"]}
-    seen_workers = sorted(w["worker"] for w in photo["workers"])
-    kept_workers = sorted(w["worker"] for w in tracked["workers"])
-    return {
-        "tiles_only_on_photo": sorted(set(seen) - set(kept)),
-        "tiles_only_in_game": sorted(set(kept) - set(seen)),
-        "tiles_other_side_up": sorted(label for label in set(seen) & set(kept) if seen[label] != kept[label]),
-        "workers_only_on_photo": [w for w in seen_workers if seen_workers.count(w) > kept_workers.count(w)],
-        "workers_only_in_game": [w for w in kept_workers if kept_workers.count(w) > seen_workers.count(w)],
-    }
 
 
 @bp.get("/station")

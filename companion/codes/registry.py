@@ -3,12 +3,13 @@
 A code names one printed sticker, for example ``KH:F:C4:U`` (Key Harvest, field tile C4, unharvested
 side). Each code maps to one marker ID of the registry's marker family; a camera reads the marker, a
 hand-held scanner reads the code's text payload (``keydom:2:KH:F:C4:U`` in a QR code). The allocation
-comes from ``data/registry.json`` and, for field tiles, from the board layout's labels (sorted, so the
-same label set always gives the same IDs). The marker family is OpenCV's ``DICT_5X5_1000`` (registry
-version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so the reader can correct
-bit errors without mistaking one sticker for another (``docs/stickers.md``).
+comes from ``data/registry.json`` (each game's marker range and sticker sizes) and from each game, which
+builds its own components in its folder (``Game.stickers``; Key Harvest's field tiles from the board
+layout's labels, sorted, so the same label set always gives the same IDs). The marker family is OpenCV's
+``DICT_5X5_1000`` (registry version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so
+the reader can correct bit errors without mistaking one sticker for another (``docs/stickers.md``).
 
-Key Harvest codes:
+Key Harvest codes (``companion/games/key_harvest/camera.py``):
 
 =====================  ==============================================  ===============
 Code                   Component                                       Marker IDs
@@ -23,16 +24,15 @@ Code                   Component                                       Marker ID
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import ForeignCodeError, MalformedInputError, UnknownCodeError
 
-KH_LABOURER_BASE = 128
-KH_TOWNSFOLK_BASE = 152
-KH_EVENT_BASE = 158
+if TYPE_CHECKING:
+    from companion.core.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +43,13 @@ class Component:
     marker_id: int
     game: str
     kind: str
-    """``field``, ``labourer``, ``townsfolk`` or ``event``."""
+    """What it is, in the game's words (Key Harvest: ``field``, ``labourer``, ``townsfolk`` or ``event``)."""
     key: str
-    """The tile label (field), the worker letter (labourer, townsfolk) or the event letter."""
+    """Which one of its kind (a tile label, a worker letter); a move's text names it by this."""
     side: str | None
-    """``unharvested`` or ``harvested`` for field tiles, else None."""
+    """The side of a two-sided component the sticker is on (``unharvested``, ``harvested``), else None."""
     group: int | None
-    """The labourer set (1-4) for labourers, else None."""
+    """The set of a component printed in several sets (Key Harvest's labourer sets 1-4), else None."""
     title: str
     """A short human-readable name, printed under the sticker."""
     sticker_mm: float
@@ -113,44 +113,28 @@ class CodeRegistry:
         return self.by_code(stripped[len(self.payload_prefix):])
 
 
-def _key_harvest(spec: dict[str, Any], labels: Sequence[str]) -> Iterator[Component]:
-    """Key Harvest's components (field tiles from the layout's labels)."""
-    game, prefix = "key-harvest", str(spec["prefix"])
-    field, labourer, townsfolk, event = spec["field_tile"], spec["labourer"], spec["townsfolk"], spec["event"]
-    if len(labels) > KH_LABOURER_BASE // 2:
-        raise MalformedInputError(f"code registry: at most {KH_LABOURER_BASE // 2} field tiles, not {len(labels)}")
-
-    def make(code: str, marker: int, kind: str, key: str, title: str, part: dict[str, Any],
-             side: str | None = None, group: int | None = None) -> Component:
-        return Component(f"{prefix}:{code}", marker, game, kind, key, side, group, title,
-                         float(part["sticker_mm"]), float(part["component_mm"]), bool(part.get("provisional", True)))
-
-    for i, label in enumerate(sorted(labels)):
-        for n, (letter, side) in enumerate(field["sides"].items()):
-            yield make(f"F:{label}:{letter}", 2 * i + n, "field", label, f"{label} {side}", field, side=side)
-    workers = str(labourer["workers"])
-    for s in range(int(labourer["sets"])):
-        for n, letter in enumerate(workers):
-            marker = KH_LABOURER_BASE + s * len(workers) + n
-            yield make(f"L:{s + 1}:{letter}", marker, "labourer", letter, f"labourer {letter} set {s + 1}", labourer, group=s + 1)
-    for n, letter in enumerate(str(townsfolk["workers"])):
-        yield make(f"T:{letter}", KH_TOWNSFOLK_BASE + n, "townsfolk", letter, f"townsfolk {letter}", townsfolk)
-    for n, letter in enumerate(str(event["letters"])):
-        yield make(f"E:{letter}", KH_EVENT_BASE + n, "event", letter, f"event {letter}", event)
-
-
 def registry_data() -> dict[str, Any]:
     """The shipped allocation file."""
     data: dict[str, Any] = json.loads(resources.files("companion.codes").joinpath("data", "registry.json").read_text())
     return data
 
 
-def load_registry(key_harvest_labels: Sequence[str] | None = None) -> CodeRegistry:
-    """The registry for the given Key Harvest labels (default: the layout the game uses now)."""
-    if key_harvest_labels is None:
-        from companion.games.key_harvest import KeyHarvest
+def load_registry(*games: Game[Any, Any]) -> CodeRegistry:
+    """The stickers of ``games`` on their data (default: every registered game on the data it uses now), each
+    game building its own (``Game.stickers``) within the marker IDs ``registry.json`` allocates to it."""
+    if not games:
+        from companion.games import all_games
 
-        key_harvest_labels = KeyHarvest().layout.labels
+        games = tuple(all_games())
     data = registry_data()
-    components = list(_key_harvest(data["games"]["key-harvest"], key_harvest_labels))
+    components: list[Component] = []
+    for game in games:
+        spec = data["games"].get(game.name)
+        if spec is None:
+            continue
+        made = game.stickers(spec)
+        outside = [c.code for c in made if not int(spec["first_marker"]) <= c.marker_id <= int(spec["last_marker"])]
+        if outside:
+            raise MalformedInputError(f"code registry: {', '.join(outside[:3])} lie outside {game.name}'s marker IDs")
+        components += made
     return CodeRegistry(int(data["version"]), str(data["marker_family"]), str(data["payload_prefix"]), components)

@@ -66,3 +66,7 @@ class StoreError(CompanionError, OSError):
 
 class DiskFullError(StoreError):
     """The disk is full: the change was not saved (and nothing else was lost)."""
+
+
+class UnsupportedError(CompanionError, LookupError):
+    """A game asked for something it does not offer (scoring a snapshot, reading its boards from codes)."""

@@ -13,11 +13,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from companion.core.errors import IllegalMoveError, MalformedInputError
+from companion.core.errors import IllegalMoveError, MalformedInputError, UnsupportedError
 from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
+
+if TYPE_CHECKING:
+    from companion.codes.registry import Component
+    from companion.core.boards import BoardReader
 
 CHANCE = -1
 """``current_player`` while the game waits for a chance step (a draw, a roll, a shuffle)."""
@@ -168,6 +172,22 @@ class Game(ABC, Generic[S, M]):
 
     def data_warnings(self) -> list[str]:
         """One sentence per piece of provisional data this game is using (shown on every output)."""
+        return []
+
+    def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Score a table snapshot (parsed JSON in the game's documented format, e.g. read off the table by a person
+        or a camera) on this game's data, ``options`` winning over the snapshot's own: ``{"game", "players": [per
+        player its points by source, "total", "rank"], "warnings": [sentences], ...}``; ``MalformedInputError``
+        says what is wrong with the snapshot. ``UnsupportedError`` for a game that scores no snapshots."""
+        raise UnsupportedError(f"{self.title} cannot score a table snapshot")
+
+    def board_reader(self) -> BoardReader | None:
+        """How this game's boards are read off code stickers, on this game's data; ``None``: they are not."""
+        return None
+
+    def stickers(self, spec: Mapping[str, Any]) -> list[Component]:
+        """This game's code stickers on its data, allocated as ``spec`` (its entry in the code registry's
+        ``registry.json``) says; none by default."""
         return []
 
     invariant_names: ClassVar[tuple[str, ...]] = ()

@@ -1,6 +1,6 @@
 """A player's board from one photo: fit the hex lattice to the stickers and place every piece on it.
 
-Tiles lie on the hex spaces of the estate board, so the sticker centres are the image of a hex
+Tiles lie on the hex spaces of a player's board, so the sticker centres are the image of a hex
 lattice under the camera's perspective. The fit needs nothing but the stickers themselves:
 
 1. Each sticker's four corners give the local metric of the board plane (``A·Aᵀ`` of the
@@ -13,15 +13,16 @@ lattice under the camera's perspective. The fit needs nothing but the stickers t
    and every sticker is rounded to its nearest space again, until nothing changes; this removes
    the perspective that the local measurements only approximated.
 
-Adjacency therefore comes from the photo, never from the printed layout. The layout only gives
-each tile's crop by its label.
+Adjacency therefore comes from the photo, never from the printed layout. Which stickers lie on the
+lattice, and what the placed pieces mean, is the game's (its ``BoardReader``, companion/core/boards.py):
+this module knows geometry, not games.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,15 +31,15 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
+from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece
 from companion.core.errors import UnknownCodeError
-from companion.games.key_harvest.board import Coord, Layout
 from companion.vision.detection import Detection, Point
 from companion.vision.markers import BORDER_MODULES, marker_dictionary, sticker_modules
 
 Array = npt.NDArray[np.float64]
 
 OFF_SPACE = 0.38
-"""A field tile's sticker further than this (in pitches) from the nearest space centre is not on a space."""
+"""A tile's sticker further than this (in pitches) from the nearest space centre is not on a space."""
 SIZE_TOLERANCE = 0.2
 """A sticker whose apparent size is this far from its neighbours' is not one of the board's stickers."""
 SECOND_LOOK_PX_PER_PITCH = 100.0
@@ -309,67 +310,18 @@ def _pitch_px(to_image: Array, coords: npt.NDArray[np.int64]) -> float:
 # ---------------------------------------------------------------------------------------------- pieces
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A tile read off the board: what it is, where it lies (axial) and where its sticker is (pixels)."""
-
-    code: str
-    kind: str
-    """``field``, ``labourer`` or ``townsfolk``."""
-    key: str
-    """The tile label (field) or the worker letter."""
-    harvested: bool
-    at: Coord
-    center: Point
-
-
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """Something on the photo that cannot be turned into a board: a clear sentence and the codes involved."""
-
-    kind: str
-    """``duplicate``, ``both-sides``, ``same-space``, ``off-space`` or ``duplicate-worker``."""
-    message: str
-    codes: tuple[str, ...]
-
-
 @dataclass(frozen=True)
-class BoardRead:
-    """One photographed board: the placed pieces, what was seen but not placed, and any conflicts."""
+class BoardRead(BoardPhoto):
+    """One photographed board: the placed pieces, any conflicts, what was seen but not placed, and the lattice."""
 
-    pieces: tuple[Piece, ...]
     others: tuple[tuple[Detection, str], ...]
     """Stickers that are not board pieces (events, unknown codes) with the reason."""
-    conflicts: tuple[Conflict, ...]
     lattice: LatticeFit
-
-    @property
-    def tiles(self) -> list[Piece]:
-        return [p for p in self.pieces if p.kind == "field"]
-
-    @property
-    def workers(self) -> list[Piece]:
-        return [p for p in self.pieces if p.kind != "field"]
-
-    def player(self, name: str, layout: Layout, stones: Mapping[str, int] | None = None) -> dict[str, Any]:
-        """This board as one player of a Key Harvest snapshot (docs/key-harvest-snapshot.md).
-
-        Crops come from ``layout`` by label; stones cannot be seen and are those given (else none).
-        """
-        tiles = []
-        for piece in sorted(self.tiles, key=lambda p: (p.at[1], p.at[0])):
-            index = layout.index.get(piece.key)
-            if index is None:
-                raise UnknownCodeError(f"tile {piece.key} is not on the {layout.name} layout")
-            tiles.append({"label": piece.key, "crop": layout.crops[index].key,
-                          "harvested": piece.harvested, "at": list(piece.at)})
-        workers = [{"worker": p.key, "at": list(p.at)} for p in sorted(self.workers, key=lambda p: (p.at[1], p.at[0]))]
-        return {"name": name, "tiles": tiles, "workers": workers, "stones": dict(stones or {})}
 
     def to_json(self) -> dict[str, Any]:
         """Everything read, for the camera page and ``companion scan --board --json``."""
         return {
-            "pieces": [{"code": p.code, "kind": p.kind, "key": p.key, "harvested": p.harvested,
+            "pieces": [{"code": p.code, "kind": p.kind, "key": p.key, "side": p.side,
                         "at": list(p.at), "center": [round(p.center[0], 1), round(p.center[1], 1)]}
                        for p in self.pieces],
             "others": [{"code": d.code, "reason": reason} for d, reason in self.others],
@@ -378,19 +330,20 @@ class BoardRead:
         }
 
 
-def pitch_in_stickers(registry: CodeRegistry) -> float:
+def pitch_in_stickers(registry: CodeRegistry, boards: BoardReader) -> float:
     """The expected distance between space centres in marker widths (the black square the reader finds),
-    from the registry's tile and sticker sizes and the marker's share of its sticker."""
+    from the registry's sizes of the game's tiles and their stickers and the marker's share of its sticker."""
     family = marker_dictionary(registry.marker_family)
     marker_share = (family.markerSize + 2 * BORDER_MODULES) / sticker_modules(registry.marker_family)
-    for component in registry.for_game("key-harvest"):
-        if component.kind == "field":
+    for component in registry.for_game(boards.game):
+        if component.kind in boards.tile_kinds:
             return component.component_mm / (component.sticker_mm * marker_share)
-    raise UnknownCodeError("the registry has no Key Harvest field tiles")
+    raise UnknownCodeError(f"the registry has no {boards.game} tiles")
 
 
-def read_board(detections: Sequence[Detection], registry: CodeRegistry) -> BoardRead:
-    """Place every field tile and worker seen on one photographed board; events are reported, not placed."""
+def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: BoardReader) -> BoardRead:
+    """Place every tile and standing piece of the game's board seen on one photo; its other stickers are
+    reported, not placed (``boards`` says which are which)."""
     on_board: list[tuple[Detection, Component]] = []
     others: list[tuple[Detection, str]] = []
     for detection in detections:
@@ -399,43 +352,44 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry) -> Board
         except UnknownCodeError:
             others.append((detection, "not a sticker of this registry"))
             continue
-        if component.game != "key-harvest":
+        if component.game != boards.game:
             others.append((detection, f"a {component.game} sticker"))
-        elif component.kind == "event":
-            others.append((detection, "an event tile is not placed on a board"))
-        else:
+        elif component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
             on_board.append((detection, component))
+        else:
+            others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on a board")))
     odd = _odd_sizes([d for d, _ in on_board])
     others += [(d, "not the size of the other stickers (a misread print, not a sticker on this board)")
                for (d, _), wrong in zip(on_board, odd) if wrong]
     on_board = [pair for pair, wrong in zip(on_board, odd) if not wrong]
-    pitch = pitch_in_stickers(registry)
-    fields = [(d, c) for d, c in on_board if c.kind == "field"]
-    people = [(d, c) for d, c in on_board if c.kind != "field"]
+    pitch = pitch_in_stickers(registry, boards)
+    fields = [(d, c) for d, c in on_board if c.kind in boards.tile_kinds]
+    people = [(d, c) for d, c in on_board if c.kind not in boards.tile_kinds]
     lattice = fit_lattice([d for d, _ in fields], pitch)
     if lattice.to_image is not None and people:
         spots = lattice.locate([d.center for d, _ in people])
-    else:  # too few field tiles to fit the board alone: fit them with the workers
+    else:  # too few tiles to fit the board alone: fit them with the workers
         lattice = fit_lattice([d for d, _ in fields + people], pitch)
         spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
-    pieces = [Piece(c.code, c.kind, c.key, c.side == "harvested", at, d.center)
+    pieces = [Piece(c.code, c.kind, c.key, c.side, at, d.center)
               for (d, c), at in zip(fields, lattice.coords)]
     misfits = list(lattice.residuals[:len(fields)])
     tile_spaces = {piece.at for piece in pieces}
     for (d, c), (at, misfit) in zip(people, spots):
         beside = not any((at[0] + dq, at[1] + dr) in tile_spaces for dq, dr in NEIGHBOURS)
         if misfit > WORKER_OFF_SPACE or (beside and tile_spaces):
-            others.append((d, "beside the board (a worker stands on a space next to field tiles)"))
+            others.append((d, "beside the board (a worker stands on a space next to tiles)"))
         else:
-            pieces.append(Piece(c.code, c.kind, c.key, False, at, d.center))
+            pieces.append(Piece(c.code, c.kind, c.key, c.side, at, d.center))
             misfits.append(misfit)
-    return BoardRead(tuple(pieces), tuple(others), tuple(_conflicts(pieces, misfits)), lattice)
+    return BoardRead(tuple(pieces), tuple(_conflicts(pieces, misfits, boards.tile_kinds)), boards.tile_kinds,
+                     tuple(others), lattice)
 
 
 Reader = Callable[[npt.NDArray[np.uint8], CodeRegistry], list[Detection]]
 
 
-def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry,
+def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry, boards: BoardReader,
                      reader: Reader | None = None) -> tuple[BoardRead, list[Detection]]:
     """Read the stickers of one photo and the board they form, with a second look at the board.
 
@@ -447,13 +401,13 @@ def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry,
         from companion.vision.reader import read_codes
 
         reader = read_codes
-    return second_look(image, reader(image, registry), registry, reader)
+    return second_look(image, reader(image, registry), registry, boards, reader)
 
 
 def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], registry: CodeRegistry,
-                reader: Reader) -> tuple[BoardRead, list[Detection]]:
+                boards: BoardReader, reader: Reader) -> tuple[BoardRead, list[Detection]]:
     """The board of ``detections`` (already read off ``image``), read again on the straightened board."""
-    first = read_board(detections, registry)
+    first = read_board(detections, registry, boards)
     to_image = first.lattice.to_image
     if to_image is None or not first.pieces:
         return first, detections
@@ -475,7 +429,7 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
     if not added:
         return first, detections
     detections = detections + added
-    return read_board(detections, registry), detections
+    return read_board(detections, registry, boards), detections
 
 
 def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:
@@ -496,7 +450,7 @@ def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:
     return [not k for k in keep]
 
 
-def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float]) -> list[Conflict]:
+def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: frozenset[str]) -> list[Conflict]:
     found: list[Conflict] = []
     for piece, residual in zip(pieces, residuals):
         if residual > OFF_SPACE:
@@ -507,14 +461,15 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float]) -> list[Conf
             where = ", ".join(_at(p.at) for p in pieces if p.code == code)
             found.append(Conflict("duplicate", f"sticker {code} is seen {count} times (at {where}); "
                                   "one tile has one sticker per side", (code,)))
-    sides: dict[str, set[bool]] = {}
+    sides: dict[tuple[str, str], dict[str, str]] = {}
     for piece in pieces:
-        if piece.kind == "field":
-            sides.setdefault(piece.key, set()).add(piece.harvested)
-    for label, seen in sides.items():
-        if len(seen) == 2:
-            found.append(Conflict("both-sides", f"tile {label} shows both sides at once (harvested and unharvested)",
-                                  (f"KH:F:{label}:U", f"KH:F:{label}:H")))
+        if piece.side is not None:
+            sides.setdefault((piece.kind, piece.key), {})[piece.side] = piece.code
+    for (_, key), seen in sides.items():
+        if len(seen) > 1:
+            names = sorted(seen)
+            found.append(Conflict("both-sides", f"tile {key} shows both sides at once ({' and '.join(names)})",
+                                  tuple(seen[n] for n in names)))
     at: dict[Coord, list[Piece]] = {}
     for piece in pieces:
         at.setdefault(piece.at, []).append(piece)
@@ -522,22 +477,17 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float]) -> list[Conf
         codes = sorted({p.code for p in here})
         if len(codes) > 1:
             found.append(Conflict("same-space", f"space {_at(coord)} holds {' and '.join(codes)}", tuple(codes)))
-    letters = Counter(p.key for p in pieces if p.kind != "field" and p.key in "ABCDEF")
-    for letter, count in letters.items():
-        codes = sorted({p.code for p in pieces if p.kind == "labourer" and p.key == letter})
-        if count > 1 and len(codes) > 1:
-            found.append(Conflict("duplicate-worker", f"labourer {letter} of {len(codes)} sets is on one board "
+    sets: dict[tuple[str, str], set[str]] = {}
+    for piece in pieces:
+        if piece.kind not in tile_kinds:
+            sets.setdefault((piece.kind, piece.key), set()).add(piece.code)
+    for (kind, key), printed in sets.items():
+        if len(printed) > 1:
+            codes = sorted(printed)
+            found.append(Conflict("duplicate-worker", f"{kind} {key} of {len(codes)} sets is on one board "
                                   f"({', '.join(codes)})", tuple(codes)))
     return found
 
 
 def _at(coord: Coord) -> str:
     return f"[{coord[0]}, {coord[1]}]"
-
-
-def board_snapshot(boards: Sequence[tuple[str, BoardRead]], layout: Layout,
-                   stones: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, Any]:
-    """A Key Harvest snapshot of photographed boards, one player per board in seat order."""
-    given = stones or {}
-    return {"game": "key-harvest",
-            "players": [read.player(name, layout, given.get(name)) for name, read in boards]}

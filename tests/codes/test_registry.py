@@ -29,8 +29,12 @@ def test_a_code_finds_its_tile_side_and_its_marker_finds_it_back() -> None:
 
 
 def test_allocation_depends_only_on_the_label_set_not_its_order() -> None:
+    from companion.codes.registry import registry_data
+    from companion.games.key_harvest.camera import stickers
+
     labels = list(KeyHarvest().layout.labels)
-    one, other = load_registry(labels), load_registry(list(reversed(labels)))
+    spec = registry_data()["games"]["key-harvest"]
+    one, other = stickers(spec, labels), stickers(spec, list(reversed(labels)))
     assert [(c.code, c.marker_id) for c in one] == [(c.code, c.marker_id) for c in other]
 
 
@@ -53,3 +57,21 @@ def test_unallocated_marker_is_refused() -> None:
 def test_foreign_payloads_are_refused(text: str, reason: str) -> None:
     with pytest.raises(ForeignCodeError, match=reason):
         load_registry().by_payload(text)
+
+
+def test_each_game_building_its_own_stickers_keeps_every_code_and_marker_id() -> None:
+    """The allocation of the shipped layout, as printed on stickers before games built their own: a changed code
+    or marker ID would make printed stickers read as something else."""
+    import hashlib
+
+    from companion.games.key_harvest.board import load_layout
+
+    registry = load_registry(KeyHarvest(load_layout()))
+    listing = "\n".join(f"{c.code}={c.marker_id}" for c in registry)
+    assert len(registry) == 156
+    assert [(c.code, c.marker_id) for c in (registry.by_marker(0), registry.by_marker(111))] == \
+        [("KH:F:A1:U", 0), ("KH:F:H7:H", 111)]
+    assert (registry.by_code("KH:L:1:A").marker_id, registry.by_code("KH:T:G").marker_id,
+            registry.by_code("KH:E:M").marker_id, registry.by_code("KH:E:Z").marker_id) == (128, 152, 158, 171)
+    assert hashlib.sha256(listing.encode()).hexdigest() == \
+        "e2bbcf9cc9c132526a9616164168e40a944609062b2ae6cb2db21a9b401c9621"

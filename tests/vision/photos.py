@@ -12,13 +12,14 @@ from companion.codes import load_registry
 from companion.codes.registry import CodeRegistry
 from typing import Any
 
+from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import HEX_DIRECTIONS, Layout, load_layout
 from tests.vision.scenes import Placement, hex_centre_mm, render_scene
 
 NAMES = ["Alice", "Bob", "Cara", "Dan"]
 CROPS = ["hops", "vegetables", "apples", "wine", "wheat"]
 LAYOUT: Layout = load_layout()
-REGISTRY: CodeRegistry = load_registry(LAYOUT.labels)
+REGISTRY: CodeRegistry = load_registry(KeyHarvest(LAYOUT))
 
 BOARD = {"KH:F:A1:H": (0, 0), "KH:F:A2:U": (1, 0), "KH:F:B1:H": (0, 1), "KH:F:A4:U": (3, 0),
          "KH:F:B5:H": (4, 1), "KH:L:1:C": (2, 0), "KH:T:H": (2, 1)}

@@ -7,13 +7,16 @@ import random
 import pytest
 
 from companion.codes import load_registry
+from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import load_layout
+from companion.games.key_harvest.camera import KeyHarvestBoards
 from companion.games.key_harvest.snapshot import score_snapshot
-from companion.vision.board import board_snapshot, fit_lattice, read_board
+from companion.vision.board import fit_lattice, read_board
 from tests.vision.boardkit import adjacency, camera, detections
 
 LAYOUT = load_layout()
-REGISTRY = load_registry(LAYOUT.labels)
+BOARDS = KeyHarvestBoards(KeyHarvest(LAYOUT))
+REGISTRY = load_registry(KeyHarvest(LAYOUT))
 SPACES = list(zip(LAYOUT.labels, LAYOUT.coords))
 PITCH = 25.0 / 12.0
 
@@ -97,9 +100,9 @@ def test_sides_workers_and_events_are_read_and_the_snapshot_scores_like_the_trut
              ("KH:L:2:C", at("A3")), ("KH:T:H", at("B4"))]
     seen = detections(board, camera(15, 110), noise_px=0.5)
     seen += detections([("KH:E:P", (12, 12))], camera(15, 110))  # an event lying somewhere else
-    read = read_board(seen, REGISTRY)
+    read = read_board(seen, REGISTRY, BOARDS)
     assert read.conflicts == ()
-    assert {p.key: p.harvested for p in read.tiles} == {"A1": True, "A2": False, "B1": True, "A4": False,
+    assert {p.key: p.side == "harvested" for p in read.tiles} == {"A1": True, "A2": False, "B1": True, "A4": False,
                                                           "B5": True, "C4": False}
     assert sorted(p.key for p in read.workers) == ["C", "H"]
     assert [(d.code, reason) for d, reason in read.others] == [("KH:E:P", "an event tile is not placed on a board")]
@@ -111,7 +114,7 @@ def test_sides_workers_and_events_are_read_and_the_snapshot_scores_like_the_trut
          "workers": [{"worker": "C", "at": list(at("A3"))}, {"worker": "H", "at": list(at("B4"))}],
          "stones": {"wine": 2}},
         {"name": "Bob", "tiles": [], "workers": [], "stones": {"hops": 1}}]}
-    photo = board_snapshot([("Alice", read)], LAYOUT, {"Alice": {"wine": 2}})
+    photo = BOARDS.snapshot([BOARDS.player("Alice", read, {"wine": 2})])
     photo["players"].append(truth["players"][1])
     assert score_snapshot(photo) == score_snapshot(truth)
     alice = score_snapshot(photo)["players"][0]
@@ -120,7 +123,7 @@ def test_sides_workers_and_events_are_read_and_the_snapshot_scores_like_the_trut
 
 def test_a_worker_beside_the_board_is_reported_not_placed() -> None:
     board = [(tile(label), where) for label, where in SPACES[:14]] + [("KH:L:1:A", (2, 4)), ("KH:T:G", (3, 2))]
-    read = read_board(detections(board, camera(10, 20)), REGISTRY)
+    read = read_board(detections(board, camera(10, 20)), REGISTRY, BOARDS)
     assert [p.key for p in read.workers] == ["G"]
     assert [d.code for d, _ in read.others] == ["KH:L:1:A"]
     assert "beside the board" in read.others[0][1]
@@ -128,7 +131,7 @@ def test_a_worker_beside_the_board_is_reported_not_placed() -> None:
 
 def test_unknown_codes_are_reported_not_placed() -> None:
     seen = detections([(tile("A1"), (0, 0)), ("KH:F:ZZ9:U", (1, 0))], camera(0, 0))
-    read = read_board(seen, REGISTRY)
+    read = read_board(seen, REGISTRY, BOARDS)
     assert [p.key for p in read.pieces] == ["A1"]
     assert read.others[0][1] == "not a sticker of this registry"
 
@@ -139,7 +142,7 @@ def test_conflicts_are_named_clearly() -> None:
              (tile("C3"), (2, 1)), (tile("C4"), (2, 1)),       # two tiles on one space
              ("KH:L:1:A", (3, 0)), ("KH:L:2:A", (3, 1))]       # labourer A of two sets
     seen = detections(board, camera(5, 45))
-    kinds = {c.kind: c.message for c in read_board(seen, REGISTRY).conflicts}
+    kinds = {c.kind: c.message for c in read_board(seen, REGISTRY, BOARDS).conflicts}
     assert "sticker KH:F:A1:U is seen 2 times" in kinds["duplicate"]
     assert kinds["both-sides"] == "tile B2 shows both sides at once (harvested and unharvested)"
     assert kinds["same-space"].endswith("holds KH:F:C3:U and KH:F:C4:U")
@@ -152,6 +155,6 @@ def test_a_tile_lying_between_spaces_is_a_conflict() -> None:
     nudged = seen[9]
     half = fit_lattice(seen, PITCH).pitch_px / 2
     seen[9] = type(nudged)(nudged.code, 0, tuple((x + half, y) for x, y in nudged.corners))  # type: ignore[arg-type]
-    conflicts = read_board(seen, REGISTRY).conflicts
+    conflicts = read_board(seen, REGISTRY, BOARDS).conflicts
     assert [c.kind for c in conflicts] == ["off-space"]
     assert conflicts[0].codes == (board[9][0],) and "lies between spaces" in conflicts[0].message

@@ -8,14 +8,17 @@ import numpy as np
 import pytest
 
 from companion.codes import load_registry
+from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import load_layout
+from companion.games.key_harvest.camera import KeyHarvestBoards
 from companion.games.key_harvest.snapshot import score_snapshot
-from companion.vision.board import board_snapshot, read_board_photo
+from companion.vision.board import read_board_photo
 from tests.vision.photos import end_of_game_board
 from tests.vision.scenes import render_scene
 
 LAYOUT = load_layout()
-REGISTRY = load_registry(LAYOUT.labels)
+BOARDS = KeyHarvestBoards(KeyHarvest(LAYOUT))
+REGISTRY = load_registry(KeyHarvest(LAYOUT))
 
 
 @pytest.mark.parametrize("difficulty,players,seed", [
@@ -33,12 +36,12 @@ def test_a_photographed_table_scores_exactly_like_its_ground_truth(difficulty: s
         stickers, player = end_of_game_board(seat, chosen, rng)
         truth["players"].append(player)
         scene = render_scene(stickers, REGISTRY, difficulty, seed=100 * seed + seat)
-        read, _ = read_board_photo(scene.image, REGISTRY)
+        read, _ = read_board_photo(scene.image, REGISTRY, BOARDS)
         assert read.conflicts == (), [c.message for c in read.conflicts]
         assert {p.code for p in read.pieces} == {s.code for s in stickers[:-2]}  # all but the two beside it
         reads.append((player["name"], read))
     stones = {p["name"]: p["stones"] for p in truth["players"]}
-    photo = board_snapshot(reads, LAYOUT, stones)
+    photo = BOARDS.snapshot([BOARDS.player(name, read, stones.get(name)) for name, read in reads])
     assert score_snapshot(photo) == score_snapshot(truth)
 
 
@@ -54,7 +57,7 @@ def test_the_second_look_on_the_straightened_board_finds_a_sticker_the_first_loo
         found = read_codes(image, registry)
         return [d for d in found if d.code != "KH:F:B1:H"] if len(looks) == 1 else found
 
-    read, detections = read_board_photo(board_photo(), REGISTRY, forgetful)
+    read, detections = read_board_photo(board_photo(), REGISTRY, BOARDS, forgetful)
     assert len(looks) == 2 and looks[1] != 1920  # the second look read another (straightened) picture
     assert {p.code for p in read.pieces} == set(BOARD) and read.conflicts == ()
     b1 = next(d for d in detections if d.code == "KH:F:B1:H")

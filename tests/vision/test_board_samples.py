@@ -8,14 +8,17 @@ from typing import Any
 import pytest
 
 from companion.codes import load_registry
+from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import load_layout
+from companion.games.key_harvest.camera import KeyHarvestBoards
 from companion.games.key_harvest.snapshot import score_snapshot
 from companion.vision.board import read_board
 from companion.vision.reader import read_codes
 from companion.vision.sources import SAMPLE_HOLD, open_source, read_image, sample_paths, sample_truth
 
 LAYOUT = load_layout()
-REGISTRY = load_registry(LAYOUT.labels)
+BOARDS = KeyHarvestBoards(KeyHarvest(LAYOUT))
+REGISTRY = load_registry(KeyHarvest(LAYOUT))
 TRUTH = sample_truth()
 
 
@@ -33,9 +36,9 @@ def test_each_sample_reads_as_its_truth(name: str) -> None:
         assert math.dist(detection.center, truth["codes"][detection.code]) < 5
     if truth["board"] is None:
         return
-    read = read_board(found, REGISTRY)
+    read = read_board(found, REGISTRY, BOARDS)
     assert read.conflicts == ()
-    photo = read.player(truth["board"]["name"], LAYOUT, truth["board"]["stones"])
+    photo = BOARDS.player(truth["board"]["name"], read, truth["board"]["stones"])
     assert sorted((t["label"], t["harvested"]) for t in photo["tiles"]) == \
         sorted((t["label"], t["harvested"]) for t in truth["board"]["tiles"])
     other = {"name": "Other", "tiles": [], "workers": [], "stones": {"wheat": 1}}

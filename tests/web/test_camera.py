@@ -140,6 +140,17 @@ def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_
     assert client.get("/camera/board?game=nope&seat=0").status_code == 404
 
 
+def test_a_game_whose_boards_are_not_read_is_refused_with_a_reason(photo_app: Flask) -> None:
+    client = photo_app.test_client()
+    game = client.post("/api/games", json={"game": "la-granja", "players": ["Ana", "Ben"]}).get_json()
+    token = claim_seat(client, game["id"], 0)["url"].rsplit("/", 1)[1]
+    steps(photo_app, 2)
+    response = client.get(f"/camera/board?game={game['id']}&seat=0&token={token}")
+    assert response.status_code == 400
+    assert "does not read La Granja boards" in response.get_json()["error"]["reason"]
+    assert client.get(f"/camera/station?game={game['id']}").status_code == 200  # the station names any sticker
+
+
 def test_the_scan_station_offers_the_moves_naming_the_tile_shown(tmp_path: Path) -> None:
     setup = make_app(tmp_path, "off").test_client()
     game: dict[str, Any] = setup.post("/api/games", json={"players": ["Alice", "Bob"]}).get_json()

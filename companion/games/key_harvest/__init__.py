@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
@@ -28,6 +28,10 @@ from companion.games.key_harvest.state import (
     stones_json,
 )
 from companion.games.key_harvest.variants import VARIANT_FLAGS
+
+if TYPE_CHECKING:
+    from companion.codes.registry import Component
+    from companion.games.key_harvest.camera import KeyHarvestBoards
 
 __all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout", "PublicMoves"]
 
@@ -440,6 +444,22 @@ class KeyHarvest(Game[State, KHMove]):
                 table["players"][seat]["stones"] = given
         rows: list[dict[str, Any]] = score_snapshot(table, layout=state.layout)["players"]
         return rows
+
+    def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A table snapshot (docs/key-harvest-snapshot.md) scored on this game's layout."""
+        from companion.games.key_harvest.snapshot import score_snapshot
+
+        return score_snapshot(snapshot, options, self.layout)
+
+    def board_reader(self) -> KeyHarvestBoards:
+        from companion.games.key_harvest.camera import KeyHarvestBoards
+
+        return KeyHarvestBoards(self)
+
+    def stickers(self, spec: Mapping[str, Any]) -> list[Component]:
+        from companion.games.key_harvest.camera import stickers
+
+        return stickers(spec, self.layout.labels)
 
     def _pending(self, state: State, viewer: int | None) -> dict[str, Any] | None:
         step = state.top

@@ -76,13 +76,19 @@ def score_snapshot(data: Any, options: Mapping[str, str] | None = None, layout: 
     chosen = snapshot_options({**snapshot.options, **dict(options or {})})
     rows = score_boards(snapshot.boards, chosen)
     result: dict[str, Any] = {"game": GAME}
+    warnings = []
     if snapshot.layout is not None:
         used = snapshot.layout
         result["layout"] = {"name": used.name, "provisional": used.provisional, "note": used.note}
+        if snapshot.provisional_layout:
+            warnings.append(f"scored with the provisional {used.name} layout, which is not the printed board; "
+                            'give tile positions ("at") or --data FILE')
     result["options"] = dict(chosen)
     result["players"] = rows
     if len(rows) == 1:
-        result["warnings"] = [ONE_BOARD_WARNING]
+        warnings.append(ONE_BOARD_WARNING)
+    if warnings:
+        result["warnings"] = warnings
     return result
 
 

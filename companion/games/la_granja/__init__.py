@@ -349,6 +349,14 @@ class LaGranja(Game[State, LGMove]):
 
     # ------------------------------------------------------------ snapshot
 
+    def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A table snapshot (docs/la-granja-snapshot.md) scored on this game's data pack; La Granja has no
+        variant flags that change the score."""
+        from companion.games.la_granja.snapshot import score_snapshot
+
+        self.options(options)
+        return score_snapshot(snapshot, self.data)
+
     def snapshot(self, state: State) -> dict[str, Any]:
         """The table in the format of docs/la-granja-snapshot.md (what ``companion score la-granja`` reads)."""
         return {

@@ -20,7 +20,8 @@ def _count(value: Any, what: str) -> int:
 
 
 def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
-    """Per player: ``round_points`` (with ``"score_round": true``), the conversion, ``total`` and ``rank``."""
+    """Per player: ``round_points`` (with ``"score_round": true``), the conversion, ``total`` and ``rank``; a
+    warning when provisional values of ``edition`` were used."""
     if not isinstance(data, Mapping):
         raise MalformedInputError("a La Granja snapshot is a JSON object with a \"players\" list")
     unknown = set(data) - TOP_KEYS
@@ -79,4 +80,9 @@ def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
         provisional.append("prices")
     if score_round and "siesta" in edition.provisional and "siesta_vp" not in data:
         provisional.append("siesta")
-    return {"game": "la-granja", "players": rows, "data": {"name": edition.name, "provisional": provisional}}
+    result: dict[str, Any] = {"game": "la-granja", "players": rows,
+                              "data": {"name": edition.name, "provisional": provisional}}
+    if provisional:
+        result["warnings"] = [f"scored with PROVISIONAL La Granja {', '.join(provisional)} values; give your box's "
+                              "siesta_vp and sell prices in the snapshot, or --data DATA_PACK"]
+    return result
