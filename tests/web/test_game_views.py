@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 import companion.games as registry
@@ -63,6 +64,7 @@ def test_a_game_without_a_web_folder_gets_a_clear_page(client: FlaskClient, monk
 def test_a_game_folder_serves_scripts_and_styles_only(client: FlaskClient) -> None:
     with client.get("/static/games/key_harvest/key_harvest.js") as script:
         assert script.status_code == 200 and script.mimetype == "text/javascript"
+        assert script.headers["X-Content-Type-Options"] == "nosniff"  # the security headers of every answer
     for path in ("/static/games/key_harvest/table.html", "/static/games/no_such_game/x.js",
                  "/static/games/key_harvest/..%2F..%2Fpages.py"):
         assert client.get(path).status_code == 404, path
@@ -82,3 +84,13 @@ def test_the_shared_pages_name_no_game() -> None:
               *(p for p in (web / "static" / "js").glob("*.js") if p.name not in {"camera.js", "data_forms.js", "i18n.js"})]
     named = [p.relative_to(web).as_posix() for p in shared if re.search(r"key[-_ ]harvest|la[-_ ]granja", p.read_text(), re.I)]
     assert named == []
+
+
+def test_a_game_folder_is_static_like_the_shared_scripts(app: Flask) -> None:
+    """Before pairing, a LAN device may load a game's scripts as it may /static/js/, and still no page or game."""
+    lan = app.test_client()
+    lan.environ_base.update({"REMOTE_ADDR": "192.168.1.23"})
+    with lan.get("/static/games/la_granja/la_granja.js") as script, lan.get("/static/js/ui.js") as shared:
+        assert script.status_code == shared.status_code == 200
+    assert lan.get("/").status_code == 303 and lan.get("/api/games").status_code == 401
+    assert lan.get("/static/games/key_harvest/key_harvest.js", headers={"Host": "evil.example"}).status_code == 421
