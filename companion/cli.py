@@ -135,13 +135,13 @@ def _add_data_file(command: argparse.ArgumentParser, help_text: str) -> None:
 
 def _game(name: str, command: str, args: argparse.Namespace) -> Game[Any, Any]:
     """The game ``name`` on the data file given (``--data``/``--layout``), else on the data new games use."""
-    from companion.games import all_games, find_game
+    from companion.games import find_game, games
     from companion.paths import default_data_dir
 
     try:
         game = find_game(name)
     except UnknownGameError:
-        known = ", ".join(g.name for g in all_games())
+        known = ", ".join(g.name for g in games())
         raise UnknownGameError(f"unknown game {name!r} for {command}; known: {known}") from None
     if args.data is not None:
         return game.with_data(_read_json(args.data, "data pack "))
@@ -152,11 +152,11 @@ def _game(name: str, command: str, args: argparse.Namespace) -> Game[Any, Any]:
 
 def _boards(game: Game[Any, Any], command: str) -> BoardReader:
     """The game's board reader; ``UnsupportedError`` naming the games that have one."""
-    from companion.games import all_games
+    from companion.games import games
 
     boards = game.board_reader()
     if boards is None:
-        readable = ", ".join(g.name for g in all_games() if g.board_reader() is not None)
+        readable = ", ".join(g.name for g in games() if g.board_reader() is not None)
         raise UnsupportedError(f"{command}: {game.title} boards are not read from code stickers "
                                f"(games whose boards are: {readable or 'none'})")
     return boards

@@ -6,6 +6,7 @@ the physical piece to take, checks each move with the rule's reason, and keeps t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
@@ -21,53 +22,20 @@ whole table may know, and a move refused for what is behind a screen reads "chec
 
 
 def render(view: Mapping[str, Any]) -> str:
-    """The table as text: boards, warehouses, land office, event track, bag."""
-    lines = []
-    lines.append(f"phase: {view['phase']}    event track: {' '.join(view['event_track']) or '-'}"
-                 f"  ({len(view['event_track'])}/10, '?' on 7)")
-    if view["end"]["triggered"]:
-        lines.append(f"final rounds: {view['end']['turns_left']} more turns after this one")
-    office = [label or "--" for label in view["land_office"]]
-    lines.append(f"land office: {' '.join(office)}    townsfolk on the town board: {''.join(view['town']) or '-'}")
-    bag = view["bag"]
-    crops = ", ".join(f"{n} {crop}" for crop, n in bag["fields_by_crop"].items())
-    if bag["events_in_bag"] is not None:
-        events = " ".join(bag["events_in_bag"])
-    else:
-        events = "among " + " ".join(bag["events_maybe_in_bag"]) + "; 2 were removed unseen"
-    lines.append(f"bag: {bag['field_tiles']} field tiles ({crops}); {bag['events']} events ({events})")
-    if view["fallow"]:
-        lines.append(f"fallow: {' '.join(view['fallow'])}")
-    for p in view["players"]:
-        marker = ">" if p["seat"] == view["active"] else " "
-        tiles = " ".join(t["label"] + ("*" if t["harvested"] else "") for t in p["tiles"]) or "-"
-        workers = " ".join(f"{w['worker']}@{w['label']}" for w in p["workers"]) or "-"
-        house = " ".join(f"{w['label']}[{'+'.join(f'{n}{c[:3]}' for c, n in w['bid'].items() if n)}]"
-                         for w in p["warehouse"]) or "-"
-        stones = p["stones"]
-        screen = ", ".join(f"{n} {c}" for c, n in stones.items() if n) if stones else "hidden"
-        lines.append(f"{marker} {p['name']}: tiles {tiles} | workers {workers} | beside {''.join(p['beside'])}"
-                     f" | warehouse {house} | screen {screen}")
-    return "\n".join(lines)
+    """The table as plain text, for a game with no ``table_text`` of its own: the view's JSON."""
+    return json.dumps(view, indent=1, ensure_ascii=False)
 
 
 def prompt_for(session: Session) -> str:
-    """Who must decide, and what about."""
+    """Who must decide, and what about: the game's own line, else who is to move."""
     game, state = session.game, session.state
-    who = game.current_player(state)
-    if who == TERMINAL:
+    if game.current_player(state) == TERMINAL:
         return "The game is over."
     own = game.prompt_text(state, session.players)
     if own is not None:
         return own
-    view = game.view(state, None)  # the terminal is a shared screen
-    pending = view["pending"]
-    name = session.players[who]
-    if pending is None:
-        actions = "".join(view["actions"]) or "none yet"
-        return f"{name}'s turn (actions taken: {actions})"
-    detail = " ".join(str(pending[k]) for k in ("worker", "event", "label") if k in pending)
-    return f"{name} decides: {pending['kind']} {detail}".rstrip()
+    names = [session.players[seat] for seat in game.deciders(state)]
+    return f"{' and '.join(names)} to move" if names else "The companion is drawing."
 
 
 def console(store: GameStore, session: Session, lines: Iterator[str], out: TextIO) -> None:
@@ -159,10 +127,5 @@ def json_scores(session: Session) -> str:
     own = session.game.score_text(rows)
     if own is not None:
         return own
-    def line(row: Mapping[str, Any]) -> str:
-        rank = f"{row['rank']}. " if row.get("rank") else ""
-        majorities = "at the end" if row["majority_points"] is None else row["majority_points"]
-        return (f"{rank}{row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
-                f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {majorities})")
-
-    return "\n".join(line(row) for row in sorted(rows, key=lambda r: r.get("rank") or 0))
+    return "\n".join(f"{row.get('rank', '-')}. {row.get('name', '?')}: {row.get('total', '?')}"
+                     for row in sorted(rows, key=lambda r: r.get("rank") or 0))

@@ -15,7 +15,7 @@ from companion.codes import load_registry
 from companion.codes.registry import registry_data
 from companion.core.boards import BoardReader
 from companion.core.errors import UnsupportedError
-from companion.games import all_games, find_game
+from companion.games import find_game, games
 from tests.vision.photos import board_photo, full_board_photo, save
 
 SNAPSHOTS: dict[str, dict[str, Any]] = {
@@ -46,7 +46,7 @@ def own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_registered_game_scores_snapshots_and_reads_boards_or_says_it_does_not() -> None:
     registry = load_registry()
-    for game in all_games():
+    for game in games():
         try:
             scored = game.score_snapshot(SNAPSHOTS.get(game.name, {"players": []}))
         except UnsupportedError as exc:

@@ -21,7 +21,7 @@ from companion.core.errors import (
     UndoError,
     UnknownGameError,
 )
-from companion.games import GAMES, find_game
+from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
 from web.table import get_table, public_game, setup_state
 
@@ -105,7 +105,8 @@ def list_games() -> Response:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    """Start a game: ``{"game": "key-harvest", "players": ["Alice", "Bob"], "options": {...}}``."""
+    """Start a game: ``{"game": "key-harvest", "players": ["Alice", "Bob"], "options": {...}}`` (without ``game``:
+    the registry's default game)."""
     data = body()
     players = data.get("players")
     if isinstance(players, list) and all(isinstance(p, dict) for p in players):  # [{"name", "colour"}]
@@ -115,9 +116,9 @@ def create_game() -> tuple[Response, int]:
         colours = None
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise MalformedInputError("players must be a list of names in seat order")
-    game = data.get("game", "key-harvest")
+    game = data.get("game", default_game().name)
     if not isinstance(game, str):
-        raise MalformedInputError(f"game is the name of a game: {', '.join(GAMES)}")
+        raise MalformedInputError(f"game is the name of a game: {', '.join(g.name for g in games())}")
     known = find_game(game)
     if not known.min_players <= len(players) <= known.max_players:
         raise MalformedInputError(f"{known.title} is for {known.min_players} to {known.max_players} players, "

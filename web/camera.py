@@ -36,7 +36,7 @@ from companion.core.boards import BoardReader
 from companion.core.errors import (CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError,
                                    UnsupportedError)
 from companion.core.game import Game
-from companion.games import all_games
+from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
@@ -75,7 +75,7 @@ class Camera:
     def registry(self) -> CodeRegistry:
         """The stickers of every game on that data."""
         if self._registry is None:
-            self._registry = load_registry(*(self.installed(game) for game in all_games()))
+            self._registry = load_registry(*(self.installed(game) for game in games()))
         return self._registry
 
     def scanner(self) -> Scanner | None:
@@ -255,7 +255,7 @@ def _game_in_view(scan: ScanFrame) -> Game[Any, Any]:
     view, the first such game), on this service's data."""
     camera = get_camera()
     seen = Counter(c.game for c in (_component(camera.registry, d.code) for d in scan.detections) if c is not None)
-    readable = [game for game in all_games() if game.board_reader() is not None]
+    readable = [game for game in games() if game.board_reader() is not None]
     if not readable:
         raise UnsupportedError("no game's boards are read from code stickers")
     return camera.installed(max(readable, key=lambda game: seen[game.name]))

@@ -1,16 +1,30 @@
-"""The tablet's pages: thin views that render templates; the pages fetch everything from the JSON API."""
+"""The tablet's pages: thin views that render templates; the pages fetch everything from the JSON API.
+
+A game's own pages live in its folder ``web/games/<package>/`` (the package of its rules under
+``companion/games/``): ``table.html`` and ``seat.html`` (extending the shared ``table_base.html`` and
+``seat_base.html``), ``setup.js`` (the steps of the shared setup guide) and its scripts, served at
+``/static/games/<package>/<file>``.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
 from werkzeug.wrappers import Response as BaseResponse
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory, url_for
 
 from companion.core.errors import CompanionError, UnknownGameError
+from companion.games import find_game, games, package_of
 from web.table import get_table
 
-bp = Blueprint("pages", __name__)
+GAMES_DIR = Path(__file__).with_name("games")
+SERVED = frozenset({".js", ".css", ".svg"})
+"""What a game's folder serves (its templates are rendered, never served)."""
+
+bp = Blueprint("pages", __name__, template_folder="games")  # a game's page is "<package>/table.html"
 
 
 @bp.errorhandler(CompanionError)
@@ -25,40 +39,48 @@ def index() -> str:
     """The stored games and the new-game form; what is wrong with the store, if anything (docs/store.md)."""
     table = get_table()
     _, damaged = table.games()
-    return render_template("index.html", store=table.health, damaged=damaged)
+    return render_template("index.html", store=table.health, damaged=damaged, games=games())
 
 
-GAME_TEMPLATES = {"la-granja": "la_granja"}
-"""Games whose table and seat pages have their own templates (``table_<x>.html``, ``seat_<x>.html``)."""
+def game_page(game: str, template: str, **context: Any) -> str | tuple[str, int]:
+    """``template`` (``{package}`` in it names the game's folder) rendered for a page of ``game``, with ``package``
+    for its scripts' URLs; a game without a folder gets the page that says so (501), never another game's."""
+    known = find_game(game)
+    package = package_of(known)
+    if package is None or not (GAMES_DIR / package).is_dir():
+        return render_template("no_view.html", title=known.title), 501
+    return render_template(template.format(package=package), package=package, **context)
 
 
-def page_template(page: str, game: str) -> str:
-    """The template of ``page`` (table, seat) for ``game``: its own where it has one, else Key Harvest's."""
-    own = GAME_TEMPLATES.get(game)
-    return f"{page}_{own}.html" if own else f"{page}.html"
+@bp.get("/static/games/<package>/<path:filename>")
+def game_file(package: str, filename: str) -> Response:
+    """A script or style of a game's folder, served like ``/static/`` (same origin; open before pairing)."""
+    if Path(filename).suffix not in SERVED:
+        abort(404)
+    return send_from_directory(GAMES_DIR, f"{package}/{filename}")  # safe_join: nothing outside web/games/
 
 
 @bp.get("/games/<game_id>")
-def table(game_id: str) -> str:
+def table(game_id: str) -> str | tuple[str, int]:
     """The shared table of one game (404 if there is no such game)."""
     record = get_table().store.get(game_id)
-    return render_template(page_template("table", record.game), game_id=game_id)
+    return game_page(record.game, "{package}/table.html", game_id=game_id)
 
 
 @bp.get("/games/<game_id>/setup")
-def setup(game_id: str) -> str:
+def setup(game_id: str) -> str | tuple[str, int]:
     """The setup guide of one game: what to lay out, step by step (404 if there is no such game)."""
-    get_table().store.get(game_id)
-    return render_template("setup.html", game_id=game_id)
+    record = get_table().store.get(game_id)
+    return game_page(record.game, "setup.html", game_id=game_id)
 
 
 @bp.get("/games/<game_id>/seat/<token>")
-def seat(game_id: str, token: str) -> str:
+def seat(game_id: str, token: str) -> str | tuple[str, int]:
     """One seat's private page (404 unless the token is that game's link for some seat)."""
     table = get_table()
     session = table.session(game_id)
     seat = table.seat_of(session, token)
-    return render_template(page_template("seat", session.game.name), game_id=game_id, token=token, seat=seat)
+    return game_page(session.game.name, "{package}/seat.html", game_id=game_id, token=token, seat=seat)
 
 
 @bp.get("/games/<game_id>/join/<code>")

@@ -123,9 +123,9 @@ def load_registry(*games: Game[Any, Any]) -> CodeRegistry:
     """The stickers of ``games`` on their data (default: every registered game on the data it uses now), each
     game building its own (``Game.stickers``) within the marker IDs ``registry.json`` allocates to it."""
     if not games:
-        from companion.games import all_games
+        from companion.games import games as registered
 
-        games = tuple(all_games())
+        games = tuple(registered())
     data = registry_data()
     components: list[Component] = []
     for game in games:

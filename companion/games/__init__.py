@@ -1,36 +1,56 @@
-"""The registry of games, found by name."""
+"""The registry of games, found by name.
+
+Each game is one package here (its rules) and one folder ``web/games/<package>/`` (its web view); a new game
+is one more line in ``PACKAGES``.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from companion.core.errors import UnknownGameError
 from companion.core.game import Game
 
-
-def _load() -> dict[str, Game[Any, Any]]:
-    from companion.games.key_harvest import KeyHarvest
-    from companion.games.la_granja import LaGranja
-
-    games: list[Game[Any, Any]] = [KeyHarvest(), LaGranja()]
-    return {game.name: game for game in games}
-
+PACKAGES = (
+    "key_harvest",
+    "la_granja",
+)
+"""The games' packages, the default game first; each exports its game class as ``GAME``."""
 
 GAMES: dict[str, Game[Any, Any]] = {}
 
 
+def _registered() -> dict[str, Game[Any, Any]]:
+    """``GAMES``, filled from ``PACKAGES`` on the first call."""
+    if not GAMES:
+        for package in PACKAGES:
+            game: Game[Any, Any] = import_module(f"{__name__}.{package}").GAME()
+            GAMES[game.name] = game
+    return GAMES
+
+
+def games() -> list[Game[Any, Any]]:
+    """Every registered game, the default first."""
+    return list(_registered().values())
+
+
 def find_game(name: str) -> Game[Any, Any]:
     """The game registered under ``name`` (for example ``key-harvest``)."""
-    if not GAMES:
-        GAMES.update(_load())
     try:
-        return GAMES[name.strip().lower()]
+        return _registered()[name.strip().lower()]
     except KeyError:
         raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
 
 
-def all_games() -> list[Game[Any, Any]]:
-    """Every registered game, in registration order."""
-    if not GAMES:
-        GAMES.update(_load())
-    return list(GAMES.values())
+def default_game() -> Game[Any, Any]:
+    """The game a new game is when none is named."""
+    return games()[0]
+
+
+def package_of(game: Game[Any, Any]) -> str | None:
+    """The package of ``game`` under ``companion/games/`` (the name of its web view's folder too); ``None`` for a
+    game defined elsewhere (a test's)."""
+    module = type(game).__module__
+    prefix = f"{__name__}."
+    return module.removeprefix(prefix).split(".")[0] if module.startswith(prefix) else None

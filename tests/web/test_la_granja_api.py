@@ -196,7 +196,7 @@ def test_setup_guide_for_solo_and_four(client: FlaskClient, players: list[str]) 
 def test_la_granja_pages_use_their_own_templates(client: FlaskClient) -> None:
     game = create(client)
     html = client.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert 'data-page="lg-table"' in html and "js/la_granja.js" in html and 'id="dice"' in html
+    assert 'data-page="lg-table"' in html and "/static/games/la_granja/la_granja.js" in html and 'id="dice"' in html
     url = seat_urls(client, game["id"])[0]
     seat = client.get(f"/games/{game['id']}/seat/{url.rsplit('/', 1)[1]}").get_data(as_text=True)
     assert 'data-page="lg-seat"' in seat and 'id="legal"' in seat and 'id="hand"' in seat

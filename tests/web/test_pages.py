@@ -128,7 +128,7 @@ def test_linked_assets_are_local_and_served(client: FlaskClient, game: dict[str,
 
 @pytest.mark.parametrize("path", sorted(p.relative_to(WEB).as_posix() for p in [
     *(WEB / "templates").glob("*.html"), *(WEB / "static").rglob("*.js"), *(WEB / "static").rglob("*.css"),
-    *(WEB / "static").rglob("*.svg")]))
+    *(WEB / "static").rglob("*.svg"), *(WEB / "games").rglob("*.*")]))
 def test_no_external_urls(path: str) -> None:
     """The Pi is often offline: no CDN, no web font, no absolute URL (an XML namespace name is not fetched)."""
     text = (WEB / path).read_text().replace(SVG_NAMESPACE, "")
@@ -140,9 +140,9 @@ def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game
     keys = english_keys()
     paths = ["/", f"/games/{game['id']}", f"/games/{game['id']}/setup", seat_path(client, game), "/games/no-such-game"]
     used = {key for path in paths for key in Page(client.get(path).get_data(as_text=True)).keys}
-    for script in (WEB / "static" / "js").glob("*.js"):
+    for script in [*(WEB / "static" / "js").glob("*.js"), *(WEB / "games").rglob("*.js")]:
         text = script.read_text()
-        if 'from "./i18n.js"' in text:  # panel.js carries its own small dictionary (en, de)
+        if '/i18n.js"' in text:  # panel.js carries its own small dictionary (en, de)
             used |= set(re.findall(r'\bt\("([\w-]+)"', text))
     assert used and used <= keys, sorted(used - keys)
 
@@ -159,7 +159,7 @@ def test_a_script_with_its_own_strings_has_every_key_in_english_and_german(name:
 
 def test_table_draws_every_board_space_and_tile_crops() -> None:
     """The boards draw all of view.layout.spaces, workers on their spaces; shared tiles are coloured by crop."""
-    script = (WEB / "static" / "js" / "companion.js").read_text()
+    script = (WEB / "games" / "key_harvest" / "key_harvest.js").read_text()
     assert "view.layout.spaces" in script
     for name in ("land_office_tiles", "fallow_tiles", '"g", { class: "space"', "class: `worker "):
         assert name in script, name

@@ -330,7 +330,7 @@ def test_tie_breaks_are_named_on_the_scoring_screen(server: int, browser: Any) -
     def notes(rows: list[tuple[str, int, int, int]], tiles_rule: str = "fields_only") -> list[str]:
         given = [{"name": n, "total": total, "tiebreak": {"tiles": tiles, "stones": stones}} for n, total, tiles, stones in rows]
         found: list[str] = page.evaluate(
-            "([rows, rule]) => import('/static/js/scoring.js').then(m => m.tiebreakNotes(rows, {tiebreak_tiles: rule}))",
+            "([rows, rule]) => import('/static/games/key_harvest/scoring.js').then(m => m.tiebreakNotes(rows, {tiebreak_tiles: rule}))",
             [given, tiles_rule])
         return found
 
@@ -429,7 +429,7 @@ def test_a_two_pick_choice_takes_its_picks_in_either_order(server: int, browser:
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{base}/")
     result = page.evaluate("""async () => {
-      const flows = await import("/static/js/flows.js");
+      const flows = await import("/static/games/key_harvest/flows.js");
       const crops = ["hops", "vegetables", "apples", "wine", "wheat"];
       const choices = [];
       crops.forEach((a, i) => crops.slice(i).forEach((b) => choices.push(`gain ${a} ${b}`)));

@@ -11,7 +11,7 @@ from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.options import Options
 from companion.paths import install_json
-from companion.games.key_harvest import rules
+from companion.games.key_harvest import rules, text
 from companion.games.key_harvest.board import Crop, Layout, bits, load_layout
 from companion.games.key_harvest.moves import EVENT_LETTERS, EVENT_NAMES, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from companion.codes.registry import Component
     from companion.games.key_harvest.camera import KeyHarvestBoards
 
-__all__ = ["KeyHarvest", "State", "KHMove", "Layout", "load_layout", "PublicMoves"]
+__all__ = ["GAME", "KeyHarvest", "State", "KHMove", "Layout", "load_layout", "PublicMoves"]
 
 
 class PublicMoves(list[KHMove]):
@@ -337,6 +337,9 @@ class KeyHarvest(Game[State, KHMove]):
         stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
         return state.with_player(seat, evolve(state.player(seat), stones=stones))
 
+    def table_text(self, view: Mapping[str, Any]) -> str | None:
+        return text.table_text(view)
+
     def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
         """Who decides now and about what, from public information only (a shared screen shows it)."""
         who = rules.actor(state)
@@ -529,3 +532,7 @@ class KeyHarvest(Game[State, KHMove]):
         if len(state.track) > TRACK_SPACES:
             out.append("more than 10 events on the track")
         return out
+
+
+GAME = KeyHarvest
+"""The game this package adds to the registry (``companion.games.PACKAGES``)."""

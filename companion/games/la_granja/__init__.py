@@ -19,7 +19,7 @@ from companion.games.la_granja.scoring import Holdings, conversion, rank
 from companion.games.la_granja.state import LEDGER_SOURCES, NEUTRAL, State
 from companion.games.la_granja.variants import VARIANT_FLAGS
 
-__all__ = ["LaGranja", "State", "LGMove", "Edition", "load_edition"]
+__all__ = ["GAME", "LaGranja", "State", "LGMove", "Edition", "load_edition"]
 
 _SIESTA_DONE = rules.STAGES.index("siesta") + 1
 
@@ -371,3 +371,7 @@ class LaGranja(Game[State, LGMove]):
             "sell": dict(state.edition.sell),
             "siesta_vp": list(state.edition.siesta_vp),
         }
+
+
+GAME = LaGranja
+"""The game this package adds to the registry (``companion.games.PACKAGES``)."""

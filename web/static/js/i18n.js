@@ -12,6 +12,8 @@ export const en = {
   back_to_games: "Back to the games",
   not_found_title: "Not found",
   not_found_text: "There is no such game or private page. It may have been deleted.",
+  no_view_title: "No table view yet",
+  no_view_text: "This game has no pages on the tablet yet: play it at a terminal (companion play --resume).",
   broken_title: "This game cannot be opened",
   broken_text: "The stored game could not be replayed. See the service's log.",
 
@@ -531,6 +533,8 @@ export const de = {
   back_to_games: "Zurück zu den Spielen",
   not_found_title: "Nicht gefunden",
   not_found_text: "Dieses Spiel oder diese private Seite gibt es nicht. Vielleicht wurde es gelöscht.",
+  no_view_title: "Noch keine Tischansicht",
+  no_view_text: "Dieses Spiel hat noch keine Seiten auf dem Tablet: spielt es am Terminal (companion play --resume).",
   broken_title: "Dieses Spiel lässt sich nicht öffnen",
   broken_text: "Das gespeicherte Spiel konnte nicht nachgespielt werden. Näheres steht im Protokoll des Dienstes.",
 

@@ -1,16 +1,11 @@
-// Shared helpers of the tablet's pages: DOM building, the API, live updates, seat colours.
+// Shared helpers of the tablet's pages: DOM building, the API, live updates, seat colours, the table and seat
+// pages' frame (runTablePage, runSeatPage). A game's own pieces are its folder's (web/games/<game>/).
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
 import { t } from "./i18n.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
-export const CROPS = ["hops", "vegetables", "apples", "wine", "wheat"];
-export const LABOURERS = ["A", "B", "C", "D", "E", "F"]; // the others (G-L) are townsfolk
-export const TRACK_SPACES = 10;
-export const OFFICE_SLOTS = 6;
 export const LOG_LINES = 30;
-export const HEX = 30; // hex radius in SVG units
-export const SQRT3 = Math.sqrt(3);
 
 // ------------------------------------------------------------------ DOM helpers
 
@@ -47,22 +42,6 @@ export function fill(id, ...children) {
   return el;
 }
 
-export function cropName(crop) {
-  return t(`crops.${crop}`);
-}
-
-export function workerName(letter) {
-  return t("worker_name", { letter, name: t(`workers.${letter}`) });
-}
-
-export function workerKind(letter) {
-  return LABOURERS.includes(letter) ? "labourer" : "townsfolk";
-}
-
-export function eventName(letter) {
-  return t("event_title", { letter, name: t(`events.${letter}`) });
-}
-
 /** `all` without one of each of `some` (an unordered pick taken out of a move's arguments), or null if `some` is
  * not all in it. */
 export function withoutEach(all, some) {
@@ -77,18 +56,6 @@ export function withoutEach(all, some) {
 
 export function listText(items) {
   return items.length ? items.join(", ") : t("none");
-}
-
-/** A coloured chip for a crop (a tile label, or a stone count). */
-export function cropChip(crop, text, extra = {}) {
-  return h("li", { class: `chip crop-${crop}`, "data-crop": crop, ...extra }, text);
-}
-
-/** Stones {crop: n} as small coloured counts, zero counts left out unless `all`. */
-export function stoneChips(stones, all = false) {
-  return CROPS.filter((c) => all || stones[c])
-    .map((c) => cropChip(c, t("stone_count", { n: stones[c] || 0, crop: cropName(c) }),
-                         { class: `chip stone crop-${c}${stones[c] ? "" : " zero"}` }));
 }
 
 // ------------------------------------------------------------------ the API

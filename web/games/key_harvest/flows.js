@@ -4,8 +4,9 @@
 // "harvest B3/wine" -> harvest, B3, /wine); a flow picks the verb, then one token at a time
 // among the choices that start with what was picked, and sends the move once it is complete.
 
-import { t } from "./i18n.js";
-import { CROPS, byId, cropName, fill, h, paintSeat, playerName, seatColour, seatDot, withoutEach, workerName } from "./ui.js";
+import { t } from "../../js/i18n.js";
+import { byId, fill, h, paintSeat, playerName, seatColour, seatDot, withoutEach } from "../../js/ui.js";
+import { CROPS, cropName, workerName } from "./pieces.js";
 
 /** Tokens that name a space of the decider's own board (a worker's space), by verb and position. */
 const SPACE_TOKENS = { play: [2], bonus: [1], remove: [1], move: [1, 2], reuse: [1] };

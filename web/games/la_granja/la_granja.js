@@ -4,11 +4,11 @@
 // a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
-import { t } from "./i18n.js";
+import { t } from "../../js/i18n.js";
 import {
   byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
   withoutEach,
-} from "./ui.js";
+} from "../../js/ui.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
 const FACES = [1, 2, 3, 4, 5, 6];

@@ -3,8 +3,9 @@
 // behind the screens when the companion did not track them (POST /api/games/<id>/score rescores
 // without changing the stored game).
 
-import { t } from "./i18n.js";
-import { CROPS, api, byId, cropName, fill, gamePath, h, seatColour, seatDot, showError, svg } from "./ui.js";
+import { t } from "../../js/i18n.js";
+import { api, byId, fill, gamePath, h, seatColour, seatDot, showError, svg } from "../../js/ui.js";
+import { CROPS, cropName } from "./pieces.js";
 
 /** The parts of a score, in the order of the table and the chart's stacked bars. */
 const PARTS = [
