@@ -162,7 +162,8 @@ def _no_frame(camera: Camera) -> tuple[Response, int]:
 
 @bp.get("")
 def page() -> str:
-    return render_template("camera.html", camera=get_camera().spec)
+    readable = " ".join(game.name for game in games() if game.board_reader() is not None)
+    return render_template("camera.html", camera=get_camera().spec, readable=readable)
 
 
 @bp.get("/frame.jpg")

@@ -321,7 +321,7 @@ class BoardRead(BoardPhoto):
     def to_json(self) -> dict[str, Any]:
         """Everything read, for the camera page and ``companion scan --board --json``."""
         return {
-            "pieces": [{"code": p.code, "kind": p.kind, "key": p.key, "side": p.side,
+            "pieces": [{"code": p.code, "kind": p.kind, "tile": p.kind in self.tile_kinds, "key": p.key, "side": p.side,
                         "at": list(p.at), "center": [round(p.center[0], 1), round(p.center[1], 1)]}
                        for p in self.pieces],
             "others": [{"code": d.code, "reason": reason} for d, reason in self.others],

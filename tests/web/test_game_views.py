@@ -77,11 +77,11 @@ def test_the_new_game_form_offers_every_registered_game(client: FlaskClient) -> 
 
 def test_the_shared_pages_name_no_game() -> None:
     """The shared views, frames and scripts find games through the registry only (the dictionary, and the data
-    forms and camera pages, which are about one game's printed data or board, are not among them)."""
+    forms, which are about one game's printed data, are not among them)."""
     web = WEB_GAMES.parent
-    shared = [web / "pages.py", web / "table.py",
-              *(p for p in (web / "templates").glob("*.html") if not p.name.startswith(("data_", "camera"))),
-              *(p for p in (web / "static" / "js").glob("*.js") if p.name not in {"camera.js", "data_forms.js", "i18n.js"})]
+    shared = [web / "pages.py", web / "table.py", web / "camera.py",
+              *(p for p in (web / "templates").glob("*.html") if not p.name.startswith("data_")),
+              *(p for p in (web / "static" / "js").glob("*.js") if p.name not in {"data_forms.js", "i18n.js"})]
     named = [p.relative_to(web).as_posix() for p in shared if re.search(r"key[-_ ]harvest|la[-_ ]granja", p.read_text(), re.I)]
     assert named == []
 

@@ -155,7 +155,7 @@ function scoreRow(label, value, cls = "", missing = "") {
 function showBoard(board) {
   const read = board.read;
   const pieces = read.pieces;
-  const tiles = pieces.filter((p) => p.kind === "field").length;
+  const tiles = pieces.filter((p) => p.tile).length;
   byId("cam-board-summary").textContent = s("summary", { tiles, workers: pieces.length - tiles });
   const table = byId("cam-score");
   table.replaceChildren();
@@ -240,7 +240,8 @@ async function poll() {
 async function loadGames() {
   const { data } = await getJson("/api/games");
   const select = byId("cam-game");
-  for (const game of data.games.filter((g) => g.game === "key-harvest")) {
+  const readable = document.body.dataset.readable.split(" ");  // the games whose boards the camera reads
+  for (const game of data.games.filter((g) => readable.includes(g.game))) {
     const option = el("option", `${game.players.join(", ")} (${game.status})`, { value: game.id });
     option.dataset.players = JSON.stringify(game.players);
     select.append(option);
