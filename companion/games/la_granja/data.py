@@ -1,8 +1,9 @@
 """La Granja's printed data (spec 8.1): cards, market, buildings, siesta track, roof markers, prices.
 
 The rulebook lacks all of it, so the companion ships a placeholder data pack whose sections say
-``"provisional": true``. A table that has transcribed its box saves the same format as
-``la-granja-edition.json`` in the data folder, and new games use it (``user_edition_path``).
+``"provisional": true`` (a section without the flag counts as provisional). A table that has transcribed its box
+saves the same format as ``la-granja-edition.json`` in the data folder, and new games use it (the game's
+``DataPack``, checked against ``data/schema.json`` first).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ ROOF_EFFECTS = ("olive", "grape", "grain_or_olive", "crop", "two_crops", "pig", 
                 "silver", "refresh", "siesta1", "siesta2")
 PHASES = ("farm", "yield", "transport", "scoring")
 SECTIONS = ("cards", "market", "buildings", "siesta", "roof_markers", "roof_slots", "prices", "donkeys")
+"""The sections every pack has (``farm`` is optional); the schema: ``data/schema.json``."""
 
 USER_EDITION_FILE = "la-granja-edition.json"
 HEX_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
@@ -200,7 +202,7 @@ def _parse(data: Mapping[str, Any]) -> Edition:
     if sorted(hats) != [1, 2, 3, 4] or len(siesta) < 2 or len(slots) != 5:
         raise fail("donkeys need hats for 1-4, the siesta track 2+ spaces, the farmhouse 5 slots")
     farm = data.get("farm", {})
-    provisional = tuple(s for s in SECTIONS if data[s].get("provisional", False))
+    provisional = tuple(s for s in (*SECTIONS, "farm") if s in data and data[s].get("provisional", True))
     return Edition(
         name=str(data.get("name", "unnamed")), cards=cards, spaces=spaces, start_spaces=start, buildings=buildings,
         siesta_vp=siesta, roofs=roofs, roof_slot_vp=slots,
