@@ -27,3 +27,10 @@ def find_game(name: str) -> Game[Any, Any]:
         return GAMES[name.strip().lower()]
     except KeyError:
         raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+def registered() -> list[Game[Any, Any]]:
+    """Every registered game, in registry order."""
+    if not GAMES:
+        GAMES.update(_load())
+    return list(GAMES.values())

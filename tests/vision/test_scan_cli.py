@@ -116,7 +116,7 @@ def test_calibrate_installs_the_photographed_layout(tmp_path: Path, capsys: pyte
     layout = load_layout(installed)
     assert layout.name == "camera-calibrated" and layout.neighbours == LAYOUT.neighbours
     assert layout.provisional and "PROVISIONAL" in layout.note  # crops still the placeholders
-    status, out, _ = run(capsys, "layout")
+    status, out, _ = run(capsys, "data", "key-harvest")
     assert "'camera-calibrated'" in out
 
 

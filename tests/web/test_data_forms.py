@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.games.key_harvest import USER_LAYOUT_FILE
+from companion.games.key_harvest import DATA as KEY_HARVEST_DATA
 from companion.games.key_harvest.board import load_layout
 from companion.games.la_granja.data import USER_EDITION_FILE, load_edition
 
@@ -28,7 +28,7 @@ def pack_file(app: Flask) -> Path:
 
 
 def layout_file(app: Flask) -> Path:
-    return Path(app.config["DATA_DIR"]) / USER_LAYOUT_FILE
+    return KEY_HARVEST_DATA.path(Path(app.config["DATA_DIR"]))
 
 
 def section(name: str) -> dict[str, Any]:
@@ -167,7 +167,7 @@ def test_a_key_harvest_layout_installs_for_new_games(app: Flask, client: FlaskCl
     older = new_game(client, "key-harvest", ["Ana", "Ben"])
     layout = load_layout(None).to_json() | {"name": "our box", "provisional": False}
     layout["spaces"][0]["crop"] = "wine"
-    assert client.put("/api/data/key-harvest/layout", json=layout).status_code == 200
+    assert client.put("/api/data/key-harvest", json=layout).status_code == 200
     assert load_layout(layout_file(app)).name == "our box"
     newer = new_game(client, "key-harvest", ["Cara", "Dan"])
     assert newer["warnings"] == [] and older["warnings"]
@@ -205,7 +205,7 @@ def test_invalid_edits_are_refused_with_the_loaders_reason_and_change_nothing(ap
 
     layout = load_layout(None).to_json()
     layout["spaces"][1]["label"] = layout["spaces"][0]["label"]
-    refused(client, "/api/data/key-harvest/layout", layout, "labels must be unique")
+    refused(client, "/api/data/key-harvest", layout, "labels must be unique")
     assert not layout_file(app).exists()
 
 
@@ -215,12 +215,12 @@ def test_invalid_edits_are_refused_with_the_loaders_reason_and_change_nothing(ap
 def test_restore_deletes_the_tables_values(app: Flask, client: FlaskClient) -> None:
     client.put("/api/data/la-granja/donkeys", json=section("donkeys") | {"provisional": False})
     layout = load_layout(None).to_json() | {"provisional": False}
-    client.put("/api/data/key-harvest/layout", json=layout)
+    client.put("/api/data/key-harvest", json=layout)
     assert pack_file(app).exists() and layout_file(app).exists()
 
     answer = client.delete("/api/data/la-granja").get_json()
     assert not pack_file(app).exists() and not answer["installed"] and "donkeys" in answer["provisional"]
-    assert client.delete("/api/data/key-harvest/layout").get_json()["provisional"] is True
+    assert client.delete("/api/data/key-harvest").get_json()["provisional"] == ["layout"]
     assert not layout_file(app).exists()
     assert 'class="data-restore"' not in client.get("/data").get_data(as_text=True)
 
