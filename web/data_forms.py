@@ -66,7 +66,7 @@ def in_use(name: str) -> dict[str, Any]:
     """The data pack new games of ``name`` in this app start on: its JSON, whose it is, what is provisional."""
     pack = pack_of(name)
     use = pack.in_use(data_dir())
-    return {"game": name, "title": pack.title, "installed": use.path is not None, "damaged": use.damaged,
+    return {"game": find_game(name).name, "title": pack.title, "installed": use.path is not None, "damaged": use.damaged,
             "converted": use.converted, "name": use.raw.get("name", "unnamed"),
             "provisional": pack.provisional(use.raw), "warnings": use.value.data_warnings(), "data": use.raw}
 
@@ -98,7 +98,7 @@ def get_section(game: str, section: str) -> Response:
     """The pack in use, with ``data`` holding only the one section."""
     pack_of(game).schema.section(section)
     answer = in_use(game)
-    return jsonify(answer | {"section": section, "data": answer["data"][section]})
+    return jsonify(answer | {"section": section, "data": answer["data"].get(section, {})})
 
 
 @bp.put("/api/data/<game>/<section>")

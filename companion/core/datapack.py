@@ -353,10 +353,8 @@ class DataPack(Generic[T_co]):
 
     def install(self, raw: Any, data_dir: Path) -> Path:
         """Check ``raw`` and install it atomically (checked again on the very file moved in place); its path."""
-        pack = self.read(raw)
-        self._build(pack)
         path = self.path(data_dir)
-        install_json(path, pack, self.load_file)
+        install_json(path, self.read(raw), self.load_file)
         return path
 
     def install_section(self, name: str, section: Any, data_dir: Path) -> Path:

@@ -36,6 +36,7 @@ SECTIONS = ("cards", "market", "buildings", "siesta", "roof_markers", "roof_slot
 """The sections every pack has (``farm`` is optional); the schema: ``data/schema.json``."""
 
 USER_EDITION_FILE = "la-granja-edition.json"
+"""The installed pack's name in a data folder (the schema's ``file``)."""
 HEX_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
 
@@ -210,13 +211,6 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         upgrade_cost={k: int(prices["upgrade"][k]) for k in RESOURCES}, hats=hats,
         extra_deliveries=int(farm.get("extra_deliveries", 1)), sty=int(farm.get("sty", 2)),
         hand_limit=int(farm.get("hand_limit", 3)), provisional=provisional, raw=data)
-
-
-def user_edition_path(data_dir: Path | None = None) -> Path:
-    """Where a transcribed data pack replaces the provisional one (in ``data_dir``, else the data folder)."""
-    from companion.paths import default_data_dir
-
-    return (default_data_dir() if data_dir is None else data_dir) / USER_EDITION_FILE
 
 
 def load_edition(path: str | Path | None = None) -> Edition:
