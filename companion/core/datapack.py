@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -288,6 +289,7 @@ class DataPack(Generic[T_co]):
         self._build = build
         self._upgrade = upgrade
         self.legacy = tuple(legacy)
+        self._converting = threading.Lock()
 
     @property
     def title(self) -> str:
@@ -323,20 +325,26 @@ class DataPack(Generic[T_co]):
 
     def in_use(self, data_dir: Path) -> InUse[T_co]:
         """The pack new games in ``data_dir`` start on: the installed file, else the shipped default (a damaged
-        installed file is named in ``damaged``). An old-format file there is converted first."""
+        installed file is named in ``damaged``). An old-format file there is converted first; a damaged one is
+        named in ``damaged`` too."""
         converted, damaged = self._convert_legacy(data_dir)
         path = self.path(data_dir)
         if path.exists():
             try:
                 raw = self.read(read_json_file(path))
-                return InUse(raw, self._build(raw), path, None, converted)
+                return InUse(raw, self._build(raw), path, damaged, converted)
             except MalformedInputError as error:
                 damaged = str(error)
         raw = self.shipped()
         return InUse(raw, self._build(raw), None, damaged, converted)
 
     def _convert_legacy(self, data_dir: Path) -> tuple[str | None, str | None]:
-        """Convert an old-format file in ``data_dir`` into today's; what was done, and why it could not be."""
+        """Convert an old-format file in ``data_dir`` into today's (replacing it: the old file was written later,
+        by an older companion); what was done, and why it could not be."""
+        with self._converting:
+            return self._convert_one(data_dir)
+
+    def _convert_one(self, data_dir: Path) -> tuple[str | None, str | None]:
         for name in self.legacy:
             old = data_dir / name
             if not old.exists():

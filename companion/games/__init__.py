@@ -19,18 +19,17 @@ def _load() -> dict[str, Game[Any, Any]]:
 GAMES: dict[str, Game[Any, Any]] = {}
 
 
-def find_game(name: str) -> Game[Any, Any]:
-    """The game registered under ``name`` (for example ``key-harvest``)."""
-    if not GAMES:
-        GAMES.update(_load())
-    try:
-        return GAMES[name.strip().lower()]
-    except KeyError:
-        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
-
-
 def registered() -> list[Game[Any, Any]]:
     """Every registered game, in registry order."""
     if not GAMES:
         GAMES.update(_load())
     return list(GAMES.values())
+
+
+def find_game(name: str) -> Game[Any, Any]:
+    """The game registered under ``name`` (for example ``key-harvest``)."""
+    registered()
+    try:
+        return GAMES[name.strip().lower()]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None

@@ -107,6 +107,19 @@ def test_a_damaged_old_layout_file_is_named_and_the_shipped_board_shown(data_dir
     assert KeyHarvest().with_installed_data(data_dir).layout.provisional
 
 
+def test_an_old_layout_file_written_after_the_pack_replaces_it(data_dir: Path) -> None:
+    """An older companion (or tool) that writes key-harvest-layout.json after the pack was installed wins: it was
+    the table's last word."""
+    KeyHarvest().install_data(KH.shipped() | {"name": "first"}, data_dir)
+    (data_dir / USER_LAYOUT_FILE).write_text(json.dumps(t20_layout().to_json()))
+    assert KeyHarvest().with_installed_data(data_dir).layout == t20_layout()
+    (data_dir / USER_LAYOUT_FILE).write_text(json.dumps({"spaces": "none"}))  # damaged: named, never skipped
+    use = KH.in_use(data_dir)
+    assert use.path is not None and use.damaged is not None and "key-harvest-layout.json" in use.damaged
+    with pytest.raises(MalformedInputError, match="key-harvest-layout.json"):
+        KeyHarvest().with_installed_data(data_dir)
+
+
 def test_an_old_format_layout_is_still_read_everywhere(data_dir: Path, tmp_path: Path) -> None:
     old = t20_layout().to_json()
     assert KeyHarvest().with_data(old).layout == t20_layout()  # what the camera hands over
