@@ -229,10 +229,11 @@ def _cmd_data(args: argparse.Namespace) -> int:
         raise MalformedInputError("--install needs a data pack FILE")
     else:
         use = pack.in_use(default_data_dir())
-        for said in (use.converted, use.damaged and f"the installed data cannot be used, so the shipped default "
-                                                    f"is: {use.damaged}"):
-            if said:
-                _warn(said)
+        if use.converted:
+            _warn(use.converted)
+        if use.damaged:
+            _warn(f"the installed data cannot be used, new games are refused until it is fixed or replaced: "
+                  f"{use.damaged}")
         raw, where = use.raw, str(use.path or "the shipped default")
     if args.template:
         print(json.dumps(raw, indent=1, ensure_ascii=False))

@@ -104,6 +104,7 @@ class KeyHarvest(Game[State, KHMove]):
         return DATA
 
     def with_installed_data(self, data_dir: Path) -> KeyHarvest:
+        """The game on the pack installed in ``data_dir`` (typed as Key Harvest: callers read its ``layout``)."""
         game = super().with_installed_data(data_dir)
         assert isinstance(game, KeyHarvest)
         return game

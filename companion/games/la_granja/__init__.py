@@ -71,6 +71,7 @@ class LaGranja(Game[State, LGMove]):
         return DATA
 
     def with_installed_data(self, data_dir: Path) -> LaGranja:
+        """The game on the pack installed in ``data_dir`` (typed as La Granja: callers read its ``data``)."""
         game = super().with_installed_data(data_dir)
         assert isinstance(game, LaGranja)
         return game
