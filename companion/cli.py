@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from companion.core.boards import BoardReader
 from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError, UnsupportedError
@@ -68,23 +68,15 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     play.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
     play.set_defaults(handler=_cmd_play)
 
-    layout = commands.add_parser(
-        "layout", help="show, check or install the Key Harvest board layout",
-        description="Without arguments: which layout is in use. With FILE: check it; with --install, use it from now on.",
-    )
-    layout.add_argument("file", nargs="?", help="a layout JSON file (see docs/key-harvest-layout.md)")
-    layout.add_argument("--install", action="store_true", help="copy FILE to the user data folder so games use it")
-    layout.set_defaults(handler=_cmd_layout)
-
     data = commands.add_parser(
-        "data", help="show, check, export or install La Granja's data pack",
+        "data", help="show, check, export or install a game's printed data (its data pack)",
         description="Without FILE: which data pack is in use and what is provisional. With FILE: check it; "
-                    "with --install, new games use it. --template prints the pack in use to edit.",
+                    "with --install, new games use it. --template prints the pack (in use, or FILE's) to edit.",
     )
-    data.add_argument("game", choices=["la-granja"], help="the game (la-granja)")
-    data.add_argument("file", nargs="?", help="a data pack JSON file (see docs/la-granja-data.md)")
-    data.add_argument("--install", action="store_true", help="copy FILE to the user data folder")
-    data.add_argument("--template", action="store_true", help="print the data pack in use as JSON")
+    data.add_argument("game", help="the game, e.g. la-granja or key-harvest")
+    data.add_argument("file", nargs="?", help="a data pack JSON file (docs/la-granja-data.md, docs/key-harvest-layout.md)")
+    data.add_argument("--install", action="store_true", help="check FILE and install it in the user data folder")
+    data.add_argument("--template", action="store_true", help="print the data pack as JSON")
     data.set_defaults(handler=_cmd_data)
     _add_camera_commands(commands)
 
@@ -222,53 +214,37 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_Loaded = TypeVar("_Loaded")
-
-
-def _in_use(file: str | None, user_path: Path, load: Callable[[Any], _Loaded]) -> tuple[_Loaded, str]:
-    """A data file read by the core's loader: FILE if given, else the user's installed one, else the
-    shipped default; and where it came from."""
-    if file is not None:
-        return load(file), file
-    if user_path.exists():
-        return load(user_path), str(user_path)
-    return load(None), "shipped default"
-
-
-def _install(file: str | None, target: Path, load: Callable[[Any], object], what: str) -> None:
-    """Install a checked FILE as the user's ``target`` (atomically, checked again on the copy)."""
-    if file is None:
-        raise MalformedInputError(f"--install needs a {what} FILE")
-    install_json(target, _read_json(file), load)
-    print(f"installed as {target}; new games use it")
-
-
-def _cmd_layout(args: argparse.Namespace) -> int:
-    from companion.games.key_harvest import user_layout_path
-    from companion.games.key_harvest.board import load_layout
-
-    layout, where = _in_use(args.file, user_layout_path(), load_layout)
-    state = "PROVISIONAL (placeholder values, not the printed board)" if layout.provisional else "transcribed"
-    print(f"layout {layout.name!r} from {where}: {layout.size} spaces, {state}")
-    if layout.note:
-        print(layout.note)
-    if args.install:
-        _install(args.file, user_layout_path(), load_layout, "layout")
-    return EXIT_OK
-
-
 def _cmd_data(args: argparse.Namespace) -> int:
-    from companion.games.la_granja.data import load_edition, user_edition_path
+    from companion.games import find_game
+    from companion.paths import default_data_dir
 
-    edition, where = _in_use(args.file, user_edition_path(), load_edition)
+    game = find_game(args.game)
+    pack = game.data_pack()
+    if pack is None:
+        raise UnknownGameError(f"{game.title} has no printed data (no data pack)")
+    if args.file is not None:
+        raw, where = pack.read(_read_json(args.file)), args.file
+        pack.load(raw)
+    elif args.install:
+        raise MalformedInputError("--install needs a data pack FILE")
+    else:
+        use = pack.in_use(default_data_dir())
+        if use.converted:
+            _warn(use.converted)
+        if use.damaged:
+            _warn(f"the installed data cannot be used, new games are refused until it is fixed or replaced: "
+                  f"{use.damaged}")
+        raw, where = use.raw, str(use.path or "the shipped default")
     if args.template:
-        print(json.dumps(edition.raw, indent=1, ensure_ascii=False))
+        print(json.dumps(raw, indent=1, ensure_ascii=False))
         return EXIT_OK
-    state = f"PROVISIONAL: {', '.join(edition.provisional)}" if edition.provisional else "transcribed"
-    print(f"La Granja data {edition.name!r} from {where}: {len(edition.cards)} cards, "
-          f"{len(edition.spaces)} market spaces, {state}")
+    provisional = pack.provisional(raw)
+    state = f"PROVISIONAL: {', '.join(provisional)}" if provisional else "transcribed"
+    print(f"{pack.title} data {raw.get('name', 'unnamed')!r} from {where}: {state}")
+    if raw.get("note"):
+        print(raw["note"])
     if args.install:
-        _install(args.file, user_edition_path(), load_edition, "data pack")
+        print(f"installed as {pack.install(raw, default_data_dir())}; new games use it")
     return EXIT_OK
 
 

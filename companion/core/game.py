@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from companion.core.errors import IllegalMoveError, MalformedInputError, UnsupportedError
+from companion.core.errors import IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
 from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
 
 if TYPE_CHECKING:
     from companion.codes.registry import Component
     from companion.core.boards import BoardReader
+    from companion.core.datapack import DataPack
 
 CHANCE = -1
 """``current_player`` while the game waits for a chance step (a draw, a roll, a shuffle)."""
@@ -153,22 +154,37 @@ class Game(ABC, Generic[S, M]):
         """This game playing with the stored ``edition`` data."""
         return self
 
+    def data_pack(self) -> DataPack[Game[S, M]] | None:
+        """The game's printed data (its schema, shipped default and loader, each game's ``data/schema.json``),
+        whose loader makes this game on a pack; ``None`` for a game without printed data (docs/core.md)."""
+        return None
+
     def with_installed_data(self, data_dir: Path) -> Game[S, M]:
         """This game on the printed data installed in ``data_dir`` now (read again on every call, so a
-        table that installs its box's values starts its next game on them); the same game if it has none."""
-        return self
+        table that installs its box's values starts its next game on them); the same game if it has none.
+        ``MalformedInputError`` if the installed file is damaged."""
+        pack = self.data_pack()
+        if pack is None:
+            return self
+        use = pack.in_use(data_dir)
+        if use.damaged is not None:
+            raise MalformedInputError(use.damaged)
+        return use.value
 
     def with_data(self, raw: Any) -> Game[S, M]:
-        """This game on the data pack ``raw`` (parsed JSON, e.g. a file the user gives), checked by the game's
-        loader (``MalformedInputError`` says what is wrong); the same game if it has no printed data."""
-        return self
+        """This game on the data pack ``raw`` (parsed JSON, e.g. a file the user gives), checked against the schema
+        and by the game's loader (``MalformedInputError`` says what is wrong); the same game if it has no printed
+        data."""
+        pack = self.data_pack()
+        return self if pack is None else pack.load(raw)
 
     def install_data(self, raw: Any, data_dir: Path) -> Path:
         """Check ``raw`` and install it atomically as the data pack new games in ``data_dir`` start on; its path.
         ``UnknownGameError`` if the game has no printed data."""
-        from companion.core.errors import UnknownGameError
-
-        raise UnknownGameError(f"{self.title} has no printed data to install")
+        pack = self.data_pack()
+        if pack is None:
+            raise UnknownGameError(f"{self.title} has no printed data to install")
+        return pack.install(raw, data_dir)
 
     def data_warnings(self) -> list[str]:
         """One sentence per piece of provisional data this game is using (shown on every output)."""

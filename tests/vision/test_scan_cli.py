@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.games.key_harvest.board import Layout, load_layout
+from companion.games.key_harvest.board import layout_of_pack, load_layout
 from companion.games.key_harvest.snapshot import score_snapshot
 from tests.vision.photos import BOARD, LAYOUT, board_photo, full_board_photo, save, tile_photo
 
@@ -107,16 +107,16 @@ def test_calibrate_installs_the_photographed_layout(tmp_path: Path, capsys: pyte
     photo = str(save(full_board_photo(), tmp_path / "full.jpg"))
     status, out, err = run(capsys, "calibrate", "key-harvest", photo)
     assert status == 0 and "calibrated 56 spaces" in err and "0 labels sit elsewhere" in err
-    assert Layout.from_json(json.loads(out)).neighbours == LAYOUT.neighbours
-    assert not (tmp_path / "data" / "key-harvest-layout.json").exists()  # without --install nothing changes
+    assert layout_of_pack(json.loads(out)).neighbours == LAYOUT.neighbours
+    assert not (tmp_path / "data" / "key-harvest-data.json").exists()  # without --install nothing changes
 
     status, out, _ = run(capsys, "calibrate", "key-harvest", photo, "--install")
-    installed = tmp_path / "data" / "key-harvest-layout.json"
+    installed = tmp_path / "data" / "key-harvest-data.json"
     assert status == 0 and str(installed) in out
     layout = load_layout(installed)
     assert layout.name == "camera-calibrated" and layout.neighbours == LAYOUT.neighbours
     assert layout.provisional and "PROVISIONAL" in layout.note  # crops still the placeholders
-    status, out, _ = run(capsys, "layout")
+    status, out, _ = run(capsys, "data", "key-harvest")
     assert "'camera-calibrated'" in out
 
 
@@ -127,7 +127,7 @@ def test_calibrate_refuses_a_board_with_tiles_missing(tmp_path: Path, capsys: py
     status, out, err = run(capsys, "calibrate", "key-harvest", photo, "--install")
     assert status == 2 and out == ""
     assert "2 of the 56 field tiles are not on the photo (D4, G7)" in err
-    assert not (tmp_path / "data" / "key-harvest-layout.json").exists()
+    assert not (tmp_path / "data" / "key-harvest-data.json").exists()
 
 
 def test_scan_board_refuses_an_ambiguous_board_naming_the_problem(tmp_path: Path,

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.games.key_harvest import USER_LAYOUT_FILE
+from companion.games.key_harvest import DATA as KEY_HARVEST_DATA
 from companion.games.key_harvest.board import load_layout
 from companion.games.la_granja.data import USER_EDITION_FILE, load_edition
 
@@ -28,7 +28,7 @@ def pack_file(app: Flask) -> Path:
 
 
 def layout_file(app: Flask) -> Path:
-    return Path(app.config["DATA_DIR"]) / USER_LAYOUT_FILE
+    return KEY_HARVEST_DATA.path(Path(app.config["DATA_DIR"]))
 
 
 def section(name: str) -> dict[str, Any]:
@@ -167,7 +167,7 @@ def test_a_key_harvest_layout_installs_for_new_games(app: Flask, client: FlaskCl
     older = new_game(client, "key-harvest", ["Ana", "Ben"])
     layout = load_layout(None).to_json() | {"name": "our box", "provisional": False}
     layout["spaces"][0]["crop"] = "wine"
-    assert client.put("/api/data/key-harvest/layout", json=layout).status_code == 200
+    assert client.put("/api/data/key-harvest", json=layout).status_code == 200
     assert load_layout(layout_file(app)).name == "our box"
     newer = new_game(client, "key-harvest", ["Cara", "Dan"])
     assert newer["warnings"] == [] and older["warnings"]
@@ -205,7 +205,7 @@ def test_invalid_edits_are_refused_with_the_loaders_reason_and_change_nothing(ap
 
     layout = load_layout(None).to_json()
     layout["spaces"][1]["label"] = layout["spaces"][0]["label"]
-    refused(client, "/api/data/key-harvest/layout", layout, "labels must be unique")
+    refused(client, "/api/data/key-harvest", layout, "labels must be unique")
     assert not layout_file(app).exists()
 
 
@@ -215,12 +215,12 @@ def test_invalid_edits_are_refused_with_the_loaders_reason_and_change_nothing(ap
 def test_restore_deletes_the_tables_values(app: Flask, client: FlaskClient) -> None:
     client.put("/api/data/la-granja/donkeys", json=section("donkeys") | {"provisional": False})
     layout = load_layout(None).to_json() | {"provisional": False}
-    client.put("/api/data/key-harvest/layout", json=layout)
+    client.put("/api/data/key-harvest", json=layout)
     assert pack_file(app).exists() and layout_file(app).exists()
 
     answer = client.delete("/api/data/la-granja").get_json()
     assert not pack_file(app).exists() and not answer["installed"] and "donkeys" in answer["provisional"]
-    assert client.delete("/api/data/key-harvest/layout").get_json()["provisional"] is True
+    assert client.delete("/api/data/key-harvest").get_json()["provisional"] == ["layout"]
     assert not layout_file(app).exists()
     assert 'class="data-restore"' not in client.get("/data").get_data(as_text=True)
 
@@ -289,3 +289,51 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     tablet.click("#data-save")
     tablet.locator("#data-error", has_text="labels must be unique").wait_for()
     tablet.screenshot(path=str(shots / "data-03-layout-refused.png"))
+
+
+# ------------------------------------------------------------------ one set of forms and endpoints for every game
+
+
+def test_the_overview_and_the_endpoints_serve_every_registered_game_with_a_pack(
+        app: Flask, client: FlaskClient, monkeypatch: Any) -> None:
+    import companion.games as registry
+    from tests.core.toy_game import OverTheTop
+
+    registry.games()
+    monkeypatch.setitem(registry.GAMES, "toy", OverTheTop())  # a game without printed data
+    page = client.get("/data").get_data(as_text=True)
+    assert 'id="data-key-harvest"' in page and 'id="data-la-granja"' in page and 'id="data-toy"' not in page
+    assert 'href="/data/la-granja/farm"' in page  # the optional section is shown too (checked)
+    for url in ("/api/data/toy", "/api/data/chess"):
+        assert client.get(url).status_code == 404 and client.put(url, json={}).status_code == 404
+    assert client.get("/data/toy/layout").status_code == 404 and client.get("/data/key-harvest/siesta").status_code == 404
+
+
+def test_a_key_harvest_section_is_checked_against_the_schema_then_installed(app: Flask, client: FlaskClient) -> None:
+    board = client.get("/api/data/key-harvest/layout").get_json()
+    assert board["section"] == "layout" and board["provisional"] == ["layout"] and len(board["data"]["spaces"]) == 56
+    section = board["data"]
+    section["spaces"][0]["crop"] = "pumpkins"
+    refused(client, "/api/data/key-harvest/layout", section, "space A1 has an unknown crop 'pumpkins'")
+    section["spaces"][0]["crop"] = "wine"
+    section["spaces"][1]["at"] = [1, "zero"]
+    refused(client, "/api/data/key-harvest/layout", section, "space A2: position r (at.1) must be a whole number")
+    assert not layout_file(app).exists() and not list(layout_file(app).parent.glob("*.tmp"))
+
+    section["spaces"][1]["at"] = [1, 0]
+    answer = client.put("/api/data/key-harvest/layout", json=section | {"provisional": False}).get_json()
+    assert answer["installed"] and answer["provisional"] == [] and answer["warnings"] == []
+    assert load_layout(layout_file(app)).crops[0].key == "wine"
+    assert new_game(client, "key-harvest", ["Ana", "Ben"])["view"]["layout"]["spaces"][0]["crop"] == "wine"
+
+
+def test_an_old_layout_file_in_the_apps_folder_is_converted_and_said(app: Flask, client: FlaskClient) -> None:
+    from companion.games.key_harvest import USER_LAYOUT_FILE
+
+    old = Path(app.config["DATA_DIR"]) / USER_LAYOUT_FILE
+    old.write_text(json.dumps(load_layout(None).to_json() | {"name": "our old box", "provisional": False}))
+    page = client.get("/data").get_data(as_text=True)
+    assert 'id="key-harvest-converted"' in page and "key-harvest-layout.json.old" in page
+    assert re.search(r'<li data-section="layout" class="checked">', page) and "our old box" in page
+    assert layout_file(app).exists() and not old.exists()
+    assert new_game(client, "key-harvest", ["Ana", "Ben"])["warnings"] == []

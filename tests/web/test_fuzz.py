@@ -130,11 +130,11 @@ class Fuzzer:
                 tokens = self.tokens.get(game_id, [])
                 values[arg] = rng.choice(tokens) if tokens and rng.random() < 0.6 else rng.choice(
                     ["0", "f" * 32, "", "😀", "x" * 500])
-            elif arg == "name":
+            elif arg in ("name", "game"):  # a game's name (the data endpoints: /api/data/<game>)
                 values[arg] = rng.choice([*GAMES, "toy", "KEY-HARVEST", "ä", "x" * 200])
             elif arg == "section":
                 values[arg] = rng.choice(["cards", "market", "buildings", "siesta", "prices", "donkeys",
-                                          "roof_markers", "roof_slots", "nope", "__class__", "ü"])
+                                          "roof_markers", "roof_slots", "farm", "layout", "nope", "__class__", "ü"])
             else:
                 values[arg] = "x"
         path = rule.rule

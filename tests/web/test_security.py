@@ -126,7 +126,7 @@ def test_cross_site_posts_are_refused_and_change_nothing(client: FlaskClient, ga
         ("delete", f"/api/games/{gid}", {}, {"Origin": FOREIGN}),
         ("post", "/api/panel/press", {"json": {"button": "NEXT", "game": gid}}, {"Origin": FOREIGN}),
         ("put", "/api/data/la-granja/donkeys", {"json": {"provisional": False}}, {"Origin": FOREIGN}),
-        ("delete", "/api/data/key-harvest/layout", {}, {"Referer": FOREIGN + "/"}),
+        ("delete", "/api/data/key-harvest", {}, {"Referer": FOREIGN + "/"}),
         ("post", f"/api/games/{gid}/seats/0/reissue", {"json": {}}, {"Origin": FOREIGN}),
         ("post", "/api/games", {"json": {"players": ["X", "Y"]}}, {"Origin": "http://localhost:9999"}),
     ]

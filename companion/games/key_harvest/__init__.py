@@ -7,12 +7,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.core.datapack import DataPack
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.options import Options
-from companion.paths import install_json
 from companion.games.key_harvest import rules, text
-from companion.games.key_harvest.board import Crop, Layout, bits, load_layout
+from companion.games.key_harvest.board import CROP_KEYS, Crop, Layout, bits, layout_of_pack, load_layout, pack_of_layout
 from companion.games.key_harvest.moves import EVENT_LETTERS, EVENT_NAMES, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
 from companion.games.key_harvest.state import (
@@ -55,6 +55,7 @@ class PublicMoves(list[KHMove]):
         return list.__contains__(self, move)
 
 USER_LAYOUT_FILE = "key-harvest-layout.json"
+"""The installed layout before data packs (its own format); converted once into the data pack when found."""
 
 SETUP_TABLE = (("town_board", 1), ("townsfolk", 6), ("field_tiles", 56), ("event_tiles", 14), ("stones", 60))
 """The shared pieces of spec 1 and 2.1 (the guide names them; the tablet translates the keys)."""
@@ -64,8 +65,8 @@ STONES_PER_CROP = 12
 
 
 def user_layout_path(data_dir: Path | None = None) -> Path:
-    """Where a transcribed or camera-calibrated layout replaces the provisional default (in ``data_dir``,
-    else the data folder)."""
+    """Where a layout in its own (older) format may be found (in ``data_dir``, else the data folder): the data
+    pack converts it once into its own file (``DATA``)."""
     from companion.paths import default_data_dir
 
     return (default_data_dir() if data_dir is None else data_dir) / USER_LAYOUT_FILE
@@ -96,19 +97,24 @@ class KeyHarvest(Game[State, KHMove]):
 
     @property
     def layout(self) -> Layout:
-        """The given layout, else the user's layout file, else the provisional default."""
+        """The given layout, else the one installed in the data folder, else the provisional default."""
         if self._layout is None:
-            path = user_layout_path()
-            self._layout = load_layout(path if path.exists() else None)
+            from companion.paths import default_data_dir
+
+            self._layout = self.with_installed_data(default_data_dir()).layout
         return self._layout
+
+    def data_pack(self) -> DataPack[KeyHarvest]:
+        return DATA
+
+    def with_installed_data(self, data_dir: Path) -> KeyHarvest:
+        """The game on the pack installed in ``data_dir`` (typed as Key Harvest: callers read its ``layout``)."""
+        game = super().with_installed_data(data_dir)
+        assert isinstance(game, KeyHarvest)
+        return game
 
     def edition(self) -> dict[str, Any]:
         return {"layout": self.layout.to_json()}
-
-    def with_installed_data(self, data_dir: Path) -> KeyHarvest:
-        """The game on the layout installed in ``data_dir`` now, else the shipped default."""
-        path = user_layout_path(data_dir)
-        return KeyHarvest(load_layout(path if path.exists() else None))
 
     def with_edition(self, edition: Mapping[str, Any]) -> KeyHarvest:
         """The game on the stored layout (``MalformedInputError`` if it is damaged)."""
@@ -116,20 +122,12 @@ class KeyHarvest(Game[State, KHMove]):
             return self
         return KeyHarvest(Layout.from_json(edition["layout"], printed_rules=False))  # replays as it was played
 
-    def with_data(self, raw: Any) -> KeyHarvest:
-        return KeyHarvest(Layout.from_json(raw))
-
-    def install_data(self, raw: Any, data_dir: Path) -> Path:
-        path = user_layout_path(data_dir)
-        install_json(path, raw, load_layout)
-        return path
-
     def data_warnings(self) -> list[str]:
         layout = self.layout
         if not layout.provisional:
             return []
         return [f"the {layout.name} board layout is PROVISIONAL (not the printed board); "
-                "enter yours on the tablet's /data page, or: companion layout FILE --install"]
+                "enter yours on the tablet's /data page, or: companion data key-harvest FILE --install"]
 
     # ------------------------------------------------------------ protocol
 
@@ -533,6 +531,12 @@ class KeyHarvest(Game[State, KHMove]):
             out.append("more than 10 events on the track")
         return out
 
+
+DATA: DataPack[KeyHarvest] = DataPack(
+    "companion.games.key_harvest", lambda raw: KeyHarvest(layout_of_pack(raw)), {"crops": CROP_KEYS},
+    upgrade=pack_of_layout, legacy=(USER_LAYOUT_FILE,))
+"""Key Harvest's printed data: the board layout (docs/key-harvest-layout.md). A layout in its own older format
+(``key-harvest-layout.json``, ``Layout.to_json``) is read as a pack and converted once."""
 
 GAME = KeyHarvest
 """The game this package adds to the registry (``companion.games.PACKAGES``)."""

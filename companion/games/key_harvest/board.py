@@ -253,8 +253,12 @@ class Layout:
                                 "start tiles (DE 591, spec 10.1 #3)")
 
 
-DEFAULT_LAYOUT_FILE = "default-layout.json"
+DEFAULT_DATA_FILE = "default-data.json"
+"""The shipped data pack (docs/key-harvest-layout.md): ``{"name", "note", "layout": {"provisional", "source",
+"spaces"}}``."""
+LAYOUT_SECTION = "layout"
 LAYOUT_KEYS = ("name", "provisional", "note", "spaces")
+"""The keys of a layout's own JSON (``Layout.to_json``), the format of layout files before data packs."""
 SPACE_KEYS = ("label", "at", "crop", "start_pair")
 PRINTED_SPACES = 56
 """Spaces of the printed estate board (DE 45); a layout of that size is held to ``check_printed_rules``."""
@@ -264,11 +268,56 @@ neither touch nor share a neighbouring space."""
 LABEL_PATTERN = re.compile(r"^[A-Z0-9]{1,4}$")
 
 
+def is_layout_json(data: Any) -> bool:
+    """Whether ``data`` is a layout in its own (older) format, spaces at the top, rather than a data pack."""
+    return isinstance(data, dict) and LAYOUT_SECTION not in data and ("spaces" in data or "provisional" in data)
+
+
+def pack_of_layout(data: Any) -> Any:
+    """A layout in its own format (an old ``key-harvest-layout.json``, a stored game's, the camera's) as a data
+    pack; a data pack (or anything else) unchanged. Unknown keys are refused as ``Layout.from_json`` does."""
+    if not is_layout_json(data):
+        return data
+    unknown = sorted(set(data) - set(LAYOUT_KEYS))
+    if unknown:
+        raise MalformedInputError(f"layout: unknown key {unknown[0]!r}; expected {', '.join(LAYOUT_KEYS)}")
+    spaces = data.get("spaces")
+    if isinstance(spaces, list):
+        spaces = [_known_crop(space) for space in spaces]
+    pack = {"name": data.get("name", "custom"), "note": data.get("note", ""),
+            LAYOUT_SECTION: {"provisional": data.get("provisional", True), "source": "spec 10.1", "spaces": spaces}}
+    return pack
+
+
+def _known_crop(space: Any) -> Any:
+    """A space with its crop as the crop's key (older layouts may name a crop by its colour)."""
+    if not isinstance(space, dict) or not isinstance(space.get("crop"), str):
+        return space
+    try:
+        return {**space, "crop": Crop.parse(space["crop"]).key}
+    except MalformedInputError:
+        return space
+
+
+def layout_of_pack(pack: Any, printed_rules: bool = True) -> Layout:
+    """The board of a data pack (or of a layout in its own format)."""
+    if is_layout_json(pack) or not isinstance(pack, dict):
+        return Layout.from_json(pack, printed_rules)
+    if LAYOUT_SECTION not in pack:
+        raise MalformedInputError(f"Key Harvest data pack is malformed: missing key {LAYOUT_SECTION!r}")
+    section = pack[LAYOUT_SECTION]
+    if not isinstance(section, dict):
+        raise MalformedInputError("Key Harvest data pack: the layout section must be an object")
+    layout = {"name": pack.get("name", "custom"), "provisional": section.get("provisional", True),
+              "note": pack.get("note", ""), "spaces": section.get("spaces")}
+    return Layout.from_json(layout, printed_rules)
+
+
 def load_layout(path: str | Path | None = None) -> Layout:
-    """The user's layout file if given, else the shipped (provisional) default."""
+    """The board of a data pack or layout file if given, else of the shipped (provisional) data pack."""
     try:
         if path is None:
-            text = resources.files("companion.games.key_harvest").joinpath("data").joinpath(DEFAULT_LAYOUT_FILE).read_text()
+            text = resources.files("companion.games.key_harvest").joinpath("data", DEFAULT_DATA_FILE).read_text("utf-8")
         else:
             text = Path(path).read_text(encoding="utf-8")
         data = json.loads(text)
@@ -276,5 +325,4 @@ def load_layout(path: str | Path | None = None) -> Layout:
         raise MalformedInputError(f"cannot read layout {path}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
         raise MalformedInputError(f"layout {path} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return Layout.from_json(data)
-
+    return layout_of_pack(data)

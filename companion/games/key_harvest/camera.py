@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from companion.codes.registry import Component
 from companion.core.boards import BoardPhoto, BoardReader, Calibration
 from companion.core.errors import MalformedInputError, UnknownCodeError
-from companion.games.key_harvest.board import Crop, Layout
+from companion.games.key_harvest.board import LAYOUT_SECTION, Crop, Layout, pack_of_layout
 from companion.vision.calibrate import align
 
 if TYPE_CHECKING:
@@ -125,7 +125,9 @@ class KeyHarvestBoards(BoardReader):
         layout, moved = calibrated_layout(board, current, source)
         warnings = ("crops and start pairs are still the provisional placeholders: check them "
                     "(docs/key-harvest-layout.md)",) if layout.provisional else ()
-        return Calibration(layout.to_json(), f"calibrated {layout.size} spaces from {source}: {moved} labels sit "
+        pack = pack_of_layout(layout.to_json())
+        pack[LAYOUT_SECTION]["source"] = f"camera calibration from {source} (positions; crops and start pairs kept)"
+        return Calibration(pack, f"calibrated {layout.size} spaces from {source}: {moved} labels sit "
                            f"elsewhere than on the {current.name!r} layout", warnings)
 
 

@@ -8,12 +8,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
 from companion.core.options import Options
-from companion.paths import install_json
 from companion.games.la_granja import guide, rules, text, upgrade
-from companion.games.la_granja.data import BUILDINGS, RESOURCES, Edition, load_edition, user_edition_path
+from companion.games.la_granja.data import (
+    BUILDINGS,
+    CROPS,
+    PHASES,
+    RESOURCES,
+    ROOF_EFFECTS,
+    SYMBOLS,
+    Edition,
+    load_edition,
+)
 from companion.games.la_granja.moves import LGMove, parse_move
 from companion.games.la_granja.scoring import Holdings, conversion, rank
 from companion.games.la_granja.state import LEDGER_SOURCES, NEUTRAL, State
@@ -51,30 +60,27 @@ class LaGranja(Game[State, LGMove]):
 
     @property
     def data(self) -> Edition:
-        """The given data pack, else the user's (``la-granja-edition.json``), else the provisional one."""
+        """The given data pack, else the one installed in the data folder, else the provisional one."""
         if self._edition is None:
-            path = user_edition_path()
-            self._edition = load_edition(path if path.exists() else None)
+            from companion.paths import default_data_dir
+
+            self._edition = self.with_installed_data(default_data_dir()).data
         return self._edition
+
+    def data_pack(self) -> DataPack[LaGranja]:
+        return DATA
+
+    def with_installed_data(self, data_dir: Path) -> LaGranja:
+        """The game on the pack installed in ``data_dir`` (typed as La Granja: callers read its ``data``)."""
+        game = super().with_installed_data(data_dir)
+        assert isinstance(game, LaGranja)
+        return game
 
     def edition(self) -> dict[str, Any]:
         return {"data": dict(self.data.raw)}
 
-    def with_installed_data(self, data_dir: Path) -> LaGranja:
-        """The game on the data pack installed in ``data_dir`` now, else the shipped one."""
-        path = user_edition_path(data_dir)
-        return LaGranja(load_edition(path if path.exists() else None))
-
     def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
         return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self
-
-    def with_data(self, raw: Any) -> LaGranja:
-        return LaGranja(Edition.from_json(raw))
-
-    def install_data(self, raw: Any, data_dir: Path) -> Path:
-        path = user_edition_path(data_dir)
-        install_json(path, raw, load_edition)
-        return path
 
     def data_warnings(self) -> list[str]:
         return self.data.warnings()
@@ -372,6 +378,12 @@ class LaGranja(Game[State, LGMove]):
             "siesta_vp": list(state.edition.siesta_vp),
         }
 
+
+DATA: DataPack[LaGranja] = DataPack(
+    "companion.games.la_granja", lambda raw: LaGranja(Edition.from_json(raw)),
+    {"crops": CROPS, "symbols": SYMBOLS, "income": (*RESOURCES, "silver", "trade"), "buildings": BUILDINGS,
+     "roof_effects": ROOF_EFFECTS, "phases": PHASES})
+"""La Granja's printed data (docs/la-granja-data.md)."""
 
 GAME = LaGranja
 """The game this package adds to the registry (``companion.games.PACKAGES``)."""

@@ -1,8 +1,9 @@
 """La Granja's printed data (spec 8.1): cards, market, buildings, siesta track, roof markers, prices.
 
 The rulebook lacks all of it, so the companion ships a placeholder data pack whose sections say
-``"provisional": true``. A table that has transcribed its box saves the same format as
-``la-granja-edition.json`` in the data folder, and new games use it (``user_edition_path``).
+``"provisional": true`` (a section without the flag counts as provisional). A table that has transcribed its box
+saves the same format as ``la-granja-edition.json`` in the data folder, and new games use it (the game's
+``DataPack``, checked against ``data/schema.json`` first).
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ ROOF_EFFECTS = ("olive", "grape", "grain_or_olive", "crop", "two_crops", "pig", 
                 "silver", "refresh", "siesta1", "siesta2")
 PHASES = ("farm", "yield", "transport", "scoring")
 SECTIONS = ("cards", "market", "buildings", "siesta", "roof_markers", "roof_slots", "prices", "donkeys")
+"""The sections every pack has (``farm`` is optional); the schema: ``data/schema.json``."""
 
 USER_EDITION_FILE = "la-granja-edition.json"
+"""The installed pack's name in a data folder (the schema's ``file``)."""
 HEX_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
 
@@ -200,7 +203,7 @@ def _parse(data: Mapping[str, Any]) -> Edition:
     if sorted(hats) != [1, 2, 3, 4] or len(siesta) < 2 or len(slots) != 5:
         raise fail("donkeys need hats for 1-4, the siesta track 2+ spaces, the farmhouse 5 slots")
     farm = data.get("farm", {})
-    provisional = tuple(s for s in SECTIONS if data[s].get("provisional", False))
+    provisional = tuple(s for s in (*SECTIONS, "farm") if s in data and data[s].get("provisional", True))
     return Edition(
         name=str(data.get("name", "unnamed")), cards=cards, spaces=spaces, start_spaces=start, buildings=buildings,
         siesta_vp=siesta, roofs=roofs, roof_slot_vp=slots,
@@ -208,13 +211,6 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         upgrade_cost={k: int(prices["upgrade"][k]) for k in RESOURCES}, hats=hats,
         extra_deliveries=int(farm.get("extra_deliveries", 1)), sty=int(farm.get("sty", 2)),
         hand_limit=int(farm.get("hand_limit", 3)), provisional=provisional, raw=data)
-
-
-def user_edition_path(data_dir: Path | None = None) -> Path:
-    """Where a transcribed data pack replaces the provisional one (in ``data_dir``, else the data folder)."""
-    from companion.paths import default_data_dir
-
-    return (default_data_dir() if data_dir is None else data_dir) / USER_EDITION_FILE
 
 
 def load_edition(path: str | Path | None = None) -> Edition:

@@ -96,3 +96,9 @@ def test_grape_to_wine_costs_three_silver_as_the_rulebook_prints() -> None:
     t = game.play(s, "upgrade grape")
     assert (t.players[0].silver, t.players[0].goods["wine"]) == (0, 1)
     assert refused(game, edit(s, 0, silver=2), "upgrade grape").rule == "4.3.5"
+
+
+def test_the_installed_file_name_is_the_schemas() -> None:
+    from companion.games.la_granja import DATA
+
+    assert DATA.schema.file == USER_EDITION_FILE

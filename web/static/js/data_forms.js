@@ -1,6 +1,7 @@
-// The data forms (/data): a table enters its box's printed values once (web/data_forms.py).
+// The data forms (/data): a table enters its box's printed values once (web/data_forms.py), one
+// form per section of a game's data pack, generated from the game's schema (docs/core.md).
 // Every input carries data-path (a JSON path into the section shown, e.g. ["vp", 3]) and
-// data-kind (int, text, bool, choice, symbols, income, text_or_null). Saving starts from the
+// data-kind (int, text, bool, choice, symbols, mapping, text_or_null). Saving starts from the
 // section as loaded (#data-original), writes each input into it, and PUTs it to the form's
 // data-url; the server checks it with the core's loader and answers 400 with the reason.
 // Static text carries data-t keys of the table below (English is also in the HTML).
@@ -13,10 +14,9 @@ const STRINGS = {
     provisional: "PROVISIONAL", checked: "checked", restore: "Restore the shipped default",
     confirm_restore: "Delete your values and go back to the shipped (provisional) default? Stored games keep theirs.",
     back: "Back to the data overview", spec: "Spec:",
-    format_help: "The format of every value: docs/la-granja-data.md.",
+    format_help: "The format of every value:",
     new_games_only: "New games use what you save; a game already stored keeps the data it started with.",
     section_provisional: "PROVISIONAL: these are placeholder values, not the ones printed in your box. Correct them from your box, tick the box below and save.",
-    layout_provisional: "PROVISIONAL: labels, positions, crops and start pairs are placeholders, not your printed board. Correct them from your box, tick the box below and save.",
     layout_help: "Positions are axial hex coordinates q, r (neighbours differ by one step); start pair: the label colour of the 8 start tiles (4 colours, 2 tiles each), empty for the others. Format: docs/key-harvest-layout.md.",
     camera_help: "The camera can record the positions from one photo of a full board: companion calibrate key-harvest PHOTO --install (docs/camera.md).",
     camera_link: "Camera page",
@@ -29,6 +29,7 @@ const STRINGS = {
     section_cards: "Farm cards", section_market: "Market", section_buildings: "Craft buildings",
     section_siesta: "Siesta track VP", section_roof_markers: "Roof markers", section_roof_slots: "Roof slot VP",
     section_prices: "Prices", section_donkeys: "Donkey hats", section_layout: "Board layout",
+    section_farm: "Farm", table_farm: "Farm", col_extra_deliveries: "Extra deliveries",
     table_cards: "Cards", table_spaces: "Spaces", table_start: "Start spaces (value 2, 3, 4, 5)",
     table_buildings: "Buildings", table_siesta: "VP from the bottom space (0) to the top",
     table_roof_markers: "Markers", table_roof_slots: "VP of farmhouse slots 1-5", table_buy: "Buy (silver)",
@@ -47,10 +48,9 @@ const STRINGS = {
     provisional: "VORLÄUFIG", checked: "geprüft", restore: "Gelieferten Standard wiederherstellen",
     confirm_restore: "Deine Werte löschen und zum gelieferten (vorläufigen) Standard zurück? Gespeicherte Spiele behalten ihre.",
     back: "Zurück zur Datenübersicht", spec: "Spezifikation:",
-    format_help: "Das Format jedes Werts: docs/la-granja-data.md.",
+    format_help: "Das Format jedes Werts:",
     new_games_only: "Neue Spiele nutzen, was du speicherst; ein gespeichertes Spiel behält seine Daten.",
     section_provisional: "VORLÄUFIG: Platzhalterwerte, nicht die in deiner Schachtel gedruckten. Korrigiere sie nach deiner Schachtel, setze unten das Häkchen und speichere.",
-    layout_provisional: "VORLÄUFIG: Beschriftungen, Positionen, Feldfrüchte und Startpaare sind Platzhalter, nicht dein gedruckter Plan. Korrigiere sie nach deiner Schachtel, setze unten das Häkchen und speichere.",
     layout_help: "Positionen sind axiale Hex-Koordinaten q, r (Nachbarn unterscheiden sich um einen Schritt); Startpaar: die Beschriftungsfarbe der 8 Startplättchen (4 Farben, je 2), sonst leer. Format: docs/key-harvest-layout.md.",
     camera_help: "Die Kamera kann die Positionen aus einem Foto eines vollen Plans aufnehmen: companion calibrate key-harvest FOTO --install (docs/camera.md).",
     camera_link: "Kamera-Seite",
@@ -63,6 +63,7 @@ const STRINGS = {
     section_cards: "Hofkarten", section_market: "Markt", section_buildings: "Handwerksgebäude",
     section_siesta: "Siesta-Leiste SP", section_roof_markers: "Dachplättchen", section_roof_slots: "SP der Dachplätze",
     section_prices: "Preise", section_donkeys: "Eselhüte", section_layout: "Spielplan",
+    section_farm: "Hof", table_farm: "Hof", col_extra_deliveries: "Zusätzliche Lieferungen",
     table_cards: "Karten", table_spaces: "Felder", table_start: "Startfelder (Wert 2, 3, 4, 5)",
     table_buildings: "Gebäude", table_siesta: "SP vom untersten Feld (0) bis oben",
     table_roof_markers: "Plättchen", table_roof_slots: "SP der Hausplätze 1-5", table_buy: "Kaufen (Silber)",
@@ -93,7 +94,7 @@ function readInput(input, row) {
       return Number(raw);
     case "choice": case "text_or_null": return raw === "" ? null : raw;
     case "symbols": return raw.split(/[\s,;]+/).filter(Boolean);
-    case "income": {
+    case "mapping": {
       const income = {};
       for (const piece of raw.split(/[\s,;]+/).filter(Boolean)) {
         const found = /^([a-z]+)[:=](\d+)$/i.exec(piece);
