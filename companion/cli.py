@@ -59,7 +59,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play", help="play at a terminal table (games are saved as you go)", description="Play a stored game."
     )
-    play.add_argument("game", nargs="?", default="key-harvest", help="the game (default key-harvest)")
+    play.add_argument("game", nargs="?", help="the game, e.g. la-granja (default: the registry's first game)")
     play.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Alice,Bob,Cara")
     play.add_argument("--resume", metavar="ID", help="continue a stored game")
     play.add_argument("--list", action="store_true", help="list the stored games and exit")
@@ -154,6 +154,16 @@ def _boards(game: Game[Any, Any], command: str) -> BoardReader:
     return boards
 
 
+def _first_readable() -> Game[Any, Any]:
+    """The first registered game whose boards are read from code stickers (``scan``'s default)."""
+    from companion.games import games
+
+    for game in games():
+        if game.board_reader() is not None:
+            return game
+    raise UnsupportedError("no game's boards are read from code stickers")
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from companion.games import find_game
     from companion.simulate import DEFAULT_MAX_MOVES, simulate
@@ -177,8 +187,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-
     from companion.console import console
+    from companion.games import default_game
     from companion.paths import default_db_path
     from companion.session import Session
     from companion.salvage import open_store
@@ -208,7 +218,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 print("Players in seat order, comma-separated (e.g. Alice,Bob,Cara): ", end="", flush=True)
                 names = sys.stdin.readline()
             players = [name.strip() for name in names.split(",") if name.strip()]
-            session = Session.new(store, args.game, players, Options.parse_pairs(args.option))
+            game = args.game if args.game is not None else default_game().name
+            session = Session.new(store, game, players, Options.parse_pairs(args.option))
             print(f"New game {session.id} stored in {db}")
         console(store, session, iter(sys.stdin.readline, ""), sys.stdout)
     return EXIT_OK
@@ -254,7 +265,7 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         "scan", help="read the code stickers on photos, or each photo's board as a snapshot",
         description="List the stickers on photos, or (--board) read one player's board per photo as a snapshot.")
     scan.add_argument("images", nargs="+", metavar="IMAGE", help="a photo (with --board: one per player, in seat order)")
-    scan.add_argument("--game", default="key-harvest", help="the game (default key-harvest)")
+    scan.add_argument("--game", help="the game, e.g. key-harvest (default: the first game whose boards are read)")
     scan.add_argument("--board", action="store_true", help="print the snapshot that `companion score` scores")
     scan.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order (default Player 1, ...)")
     scan.add_argument("--hidden", "--stones", action="append", default=[], metavar="NAME:...",
@@ -280,7 +291,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     from companion.vision.reader import read_codes
     from companion.vision.sources import read_image
 
-    game = _game(args.game, "scan", args)
+    game = _game(args.game if args.game is not None else _first_readable().name, "scan", args)
     boards = _boards(game, "scan --board") if args.board else None
     registry = load_registry(game)
     if not registry.for_game(game.name):

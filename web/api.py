@@ -20,6 +20,7 @@ from companion.core.errors import (
     StoreError,
     UndoError,
     UnknownGameError,
+    UnsupportedError,
 )
 from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
@@ -27,7 +28,7 @@ from web.table import get_table, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-STATUS = {IllegalMoveError: 422, MalformedInputError: 400, UnknownGameError: 404, UndoError: 409,
+STATUS = {IllegalMoveError: 422, MalformedInputError: 400, UnknownGameError: 404, UnsupportedError: 400, UndoError: 409,
           StaleMoveError: 409, CorruptSaveError: 500, DiskFullError: 507, StoreError: 503}
 
 
@@ -189,20 +190,19 @@ def score(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/score")
 def rescore(game_id: str) -> Response:
-    """The score with stones entered by the players: ``{"stones": [{"wheat": 2, ...}, null, ...]}``, one entry
-    per seat (``null``: the companion's count, only once the game is over). The stored game is unchanged."""
-    stones = body().get("stones")
+    """The score with what is behind the screens as the players report it: ``{"hidden": [{"wheat": 2, ...}, null,
+    ...]}``, one entry per seat (``null``: the companion's count, only once the game is over), in the game's
+    snapshot format. The stored game is unchanged."""
+    hidden = body().get("hidden")
     session = get_table().session(game_id)
     seats = len(session.players)
-    if not isinstance(stones, list) or len(stones) != seats or not all(s is None or isinstance(s, dict) for s in stones):
-        raise MalformedInputError(f"stones must be a list of {seats} entries in seat order: counts by crop, or null")
-    if not session.is_over and None in stones:
-        raise MalformedInputError("before the end, give every player's stones: the companion shows no screen")
-    scorer = getattr(session.game, "score_with_stones", None)
-    if scorer is None:
-        raise UnknownGameError(f"{session.game.title} cannot be rescored with entered stones")
-    players = scorer(session.state, stones)
-    return jsonify(final=session.is_over, rescored=True, entered=[s is not None for s in stones], players=players)
+    if not isinstance(hidden, list) or len(hidden) != seats or not all(s is None or isinstance(s, dict) for s in hidden):
+        raise MalformedInputError(f"hidden must be a list of {seats} entries in seat order: what is behind each "
+                                  "screen, or null")
+    if not session.is_over and None in hidden:
+        raise MalformedInputError("before the end, give every player's screen: the companion shows no screen")
+    players = session.game.score_with_hidden(session.state, hidden)
+    return jsonify(final=session.is_over, rescored=True, entered=[s is not None for s in hidden], players=players)
 
 
 @bp.get("/games/<game_id>/setup")

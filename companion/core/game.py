@@ -190,6 +190,12 @@ class Game(ABC, Generic[S, M]):
         """One sentence per piece of provisional data this game is using (shown on every output)."""
         return []
 
+    def score_with_hidden(self, state: S, hidden: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+        """``score`` rows with what lies behind some players' screens as they report it, one entry per seat
+        (``None``: the companion's count), checked like a snapshot; the game is unchanged. The default raises
+        ``UnsupportedError`` (a game that hides nothing that scores)."""
+        raise UnsupportedError(f"{self.title} cannot be rescored with what is behind the screens")
+
     def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Score a table snapshot (parsed JSON in the game's documented format, e.g. read off the table by a person
         or a camera) on this game's data, ``options`` winning over the snapshot's own: ``{"game", "players": [per

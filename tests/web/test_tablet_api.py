@@ -117,7 +117,7 @@ def test_entered_stones_rescore_without_changing_the_game(client: FlaskClient, g
     path = f"/api/games/{game['id']}"
     before = client.get(path).get_json()
     stones = [{"wheat": 4}, {"wheat": 2, "wine": 1}, {"hops": 1}]
-    answer = client.post(f"{path}/score", json={"stones": stones})
+    answer = client.post(f"{path}/score", json={"hidden": stones})
     assert answer.status_code == 200
     data = answer.get_json()
     assert data["rescored"] is True and data["final"] is False and data["entered"] == [True, True, True]
@@ -133,10 +133,10 @@ def test_after_the_end_null_keeps_the_companions_count(app: Flask, client: Flask
     finish(app, game["id"])
     path = f"/api/games/{game['id']}"
     tracked = client.get(f"{path}/score").get_json()["players"]
-    same = client.post(f"{path}/score", json={"stones": [None, None, None]}).get_json()
+    same = client.post(f"{path}/score", json={"hidden": [None, None, None]}).get_json()
     assert same["final"] is True and same["players"] == tracked
     everything = {crop: 1 for crop in CROPS}  # seat 0 says it holds one of each, the others nothing
-    others = client.post(f"{path}/score", json={"stones": [everything, {}, {}]}).get_json()["players"]
+    others = client.post(f"{path}/score", json={"hidden": [everything, {}, {}]}).get_json()["players"]
     assert others[0]["majority_points"] == 5 and others[1]["majority_points"] == 0
     assert client.get(f"{path}/score").get_json()["players"] == tracked
 
@@ -144,16 +144,16 @@ def test_after_the_end_null_keeps_the_companions_count(app: Flask, client: Flask
 @pytest.mark.parametrize("payload,words", [
     ("stones", "JSON object"),
     ({}, "list of 3 entries"),
-    ({"stones": {"Alice": {"wheat": 1}}}, "list of 3 entries"),
-    ({"stones": [{"wheat": 1}, {}]}, "list of 3 entries"),
-    ({"stones": [{"wheat": 1}, {}, 3]}, "list of 3 entries"),
-    ({"stones": [{"wheat": 1}, {}, None]}, "before the end"),
-    ({"stones": [{"wheat": -1}, {}, {}]}, "whole number"),
-    ({"stones": [{"wheat": 1.5}, {}, {}]}, "whole number"),
-    ({"stones": [{"wheat": True}, {}, {}]}, "whole number"),
-    ({"stones": [{"corn": 1}, {}, {}]}, "corn"),
-    ({"stones": [{"wheat": 13}, {}, {}]}, "the game has 12"),
-    ({"stones": [{"wheat": 6}, {"wheat": 7}, {}]}, "the game has 12"),
+    ({"hidden": {"Alice": {"wheat": 1}}}, "list of 3 entries"),
+    ({"hidden": [{"wheat": 1}, {}]}, "list of 3 entries"),
+    ({"hidden": [{"wheat": 1}, {}, 3]}, "list of 3 entries"),
+    ({"hidden": [{"wheat": 1}, {}, None]}, "before the end"),
+    ({"hidden": [{"wheat": -1}, {}, {}]}, "whole number"),
+    ({"hidden": [{"wheat": 1.5}, {}, {}]}, "whole number"),
+    ({"hidden": [{"wheat": True}, {}, {}]}, "whole number"),
+    ({"hidden": [{"corn": 1}, {}, {}]}, "corn"),
+    ({"hidden": [{"wheat": 13}, {}, {}]}, "the game has 12"),
+    ({"hidden": [{"wheat": 6}, {"wheat": 7}, {}]}, "the game has 12"),
 ])
 def test_bad_stone_entries_are_400_and_change_nothing(client: FlaskClient, game: dict[str, Any], payload: Any,
                                                       words: str) -> None:
@@ -170,4 +170,4 @@ def test_bad_stone_entries_are_400_and_change_nothing(client: FlaskClient, game:
 
 
 def test_rescoring_an_unknown_game_is_404(client: FlaskClient) -> None:
-    assert client.post("/api/games/nope/score", json={"stones": [{}, {}]}).status_code == 404
+    assert client.post("/api/games/nope/score", json={"hidden": [{}, {}]}).status_code == 404

@@ -432,9 +432,10 @@ class KeyHarvest(Game[State, KHMove]):
             "options": dict(state.options),
         }
 
-    def score_with_stones(self, state: State, stones: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+    def score_with_hidden(self, state: State, hidden: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
         """The score with the stones behind some screens given by the players (``None``: the companion's
         count), checked and scored like a snapshot (docs/key-harvest-snapshot.md); the game is unchanged."""
+        stones = hidden
         from companion.games.key_harvest.snapshot import score_snapshot
 
         if len(stones) != len(state.players):

@@ -167,7 +167,7 @@ export function createFinal(gameId) {
         h("figure", { class: "score-figure" }, scoreChart(game, rows), chartLegend(),
           h("figcaption", { class: "muted" }, t("chart_caption")))),
       stonesForm(game, entered, async (stones) => {
-        const answer = await api("POST", gamePath(gameId, "/score"), { stones });
+        const answer = await api("POST", gamePath(gameId, "/score"), { hidden: stones });
         if (!answer.ok) return showError(answer.data);
         rescored = { ...answer.data, stones };
         byId("error").hidden = true;
