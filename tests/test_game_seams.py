@@ -14,7 +14,7 @@ from companion.cli import main
 from companion.codes import load_registry
 from companion.codes.registry import registry_data
 from companion.core.boards import BoardReader
-from companion.core.errors import UnsupportedError
+from companion.core.errors import MalformedInputError, UnsupportedError
 from companion.games import find_game, games
 from tests.vision.photos import board_photo, full_board_photo, save
 
@@ -111,3 +111,26 @@ def test_calibrate_prints_the_game_data_it_installs(tmp_path: Path, capsys: pyte
     status, scored, err = run(capsys, monkeypatch, "score", "key-harvest", "-", "--data", str(pack),
                               stdin=json.dumps(SNAPSHOTS["key-harvest"]))
     assert status == 0 and json.loads(scored)["players"][0]["largest_group_points"] == 2
+
+
+WEB_GAMES = Path(__file__).resolve().parents[1] / "web" / "games"
+
+
+def test_every_game_provides_each_part_or_declares_it_absent() -> None:
+    """The parts of a game the shared layers look for (docs/core.md, "Adding a game"): each is there and works,
+    or the game declares it absent (``None``, or ``UnsupportedError`` naming the game), never half of it."""
+    from companion.core.datapack import DataPack
+    from companion.games import package_of
+
+    for game in games():
+        package = package_of(game)
+        assert package is not None, game.name
+        state = game.setup([f"P{i}" for i in range(game.min_players)], game.options())
+        assert game.current_player(state) is not None  # the rules: a state every layer can drive
+        pack = game.data_pack()
+        assert pack is None or isinstance(pack, DataPack) and game.with_data(pack.shipped()).name == game.name
+        with pytest.raises((UnsupportedError, MalformedInputError)) as refused:  # one screen too many
+            game.score_with_hidden(state, [{}] * (game.min_players + 1))
+        assert isinstance(refused.value, MalformedInputError) or game.title in str(refused.value)
+        view = WEB_GAMES / package
+        assert {"table.html", "seat.html", "setup.js"} <= {p.name for p in view.iterdir()}, game.name
