@@ -319,7 +319,7 @@ export const en = {
     done: "Done", decline: "Decline", end: "End the turn",
   },
 
-  // La Granja (la_granja.js, table_la_granja.html, seat_la_granja.html, setup guide)
+  // La Granja (web/games/la_granja/: table, seat, setup guide)
   "game_la-granja": "La Granja",
   lg_round: "Round {n} of 6",
   lg_waiting_other: "{name} decides ({kind}).",
@@ -839,7 +839,7 @@ export const de = {
     done: "Fertig", decline: "Verzichten", end: "Zug beenden",
   },
 
-  // La Granja (la_granja.js, table_la_granja.html, seat_la_granja.html, Aufbauhilfe)
+  // La Granja (web/games/la_granja/: Tisch, Platz, Aufbauhilfe)
   "game_la-granja": "La Granja",
   lg_round: "Runde {n} von 6",
   lg_waiting_other: "{name} entscheidet ({kind}).",
