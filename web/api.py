@@ -43,6 +43,8 @@ def companion_error(error: CompanionError) -> tuple[Response, int]:
     status = 428 if isinstance(error, VersionRequired) else next(
         (code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
     body: dict[str, Any] = {"type": type(error).__name__, "reason": str(error)}
+    if (message := error.message_json()) is not None:  # the reason as data: the browser renders it
+        body["message"] = message
     if isinstance(error, IllegalMoveError):
         body.update(error.to_dict())
     if not isinstance(error, StaleMoveError):

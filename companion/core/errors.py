@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from companion.core.messages import Message, Text
+
 
 class CompanionError(Exception):
-    """Base of every error the companion raises on purpose."""
+    """Base of every error the companion raises on purpose.
+
+    Its first argument is what a person reads: a ``Message`` (rendered in their language at the edge; ``str()``
+    of the error is its English) or, for errors not yet turned into messages, plain English text; ``text``
+    keeps it as given.
+    """
+
+    def __init__(self, *args: Any) -> None:
+        self.text: Text = args[0] if args and isinstance(args[0], Message) else (str(args[0]) if args else "")
+        super().__init__(*((str(args[0]), *args[1:]) if args else ()))
+
+    def message_json(self) -> dict[str, Any] | None:
+        """The message as the browser renders it (``Message.to_json``), or ``None`` for plain text."""
+        return self.text.to_json() if isinstance(self.text, Message) else None
 
 
 class MalformedInputError(CompanionError, ValueError):
@@ -14,20 +31,24 @@ class MalformedInputError(CompanionError, ValueError):
 class IllegalMoveError(CompanionError, ValueError):
     """A well-formed move the rules do not allow now.
 
-    ``rule`` is the specification's rule ID (for example ``R-T2``), ``reason`` a sentence a
-    player understands, ``move`` the move text as given.
+    ``rule`` is the specification's rule ID (for example ``R-T2``), ``reason`` a message (or sentence) a player
+    understands, ``move`` the move text as given. ``text`` keeps the reason as given, ``reason`` is its English.
     """
 
-    def __init__(self, rule: str, reason: str, move: str = "") -> None:
-        self.rule = rule
-        self.reason = reason
-        self.move = move
+    def __init__(self, rule: str, reason: Text, move: str = "") -> None:
         prefix = f"{move!r}: " if move else ""
-        super().__init__(f"{prefix}{reason} [{rule}]")
+        super().__init__(reason)
+        self.args = (f"{prefix}{reason} [{rule}]",)
+        self.rule = rule
+        self.reason = str(reason)
+        self.move = move
 
-    def to_dict(self) -> dict[str, str]:
-        """The error as the tablet and the API show it."""
-        return {"rule": self.rule, "reason": self.reason, "move": self.move}
+    def to_dict(self) -> dict[str, Any]:
+        """The error as the tablet and the API show it (``message``: the reason as data, when it is a message)."""
+        shown: dict[str, Any] = {"rule": self.rule, "reason": self.reason, "move": self.move}
+        if isinstance(self.text, Message):
+            shown["message"] = self.text.to_json()
+        return shown
 
 
 class UnknownGameError(CompanionError, LookupError):

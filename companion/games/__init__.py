@@ -7,10 +7,12 @@ is one more line in ``PACKAGES``.
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from companion.core.errors import UnknownGameError
 from companion.core.game import Game
+from companion.core.messages import add_catalog_folder
 
 PACKAGES = (
     "key_harvest",
@@ -25,8 +27,10 @@ def _registered() -> dict[str, Game[Any, Any]]:
     """``GAMES``, filled from ``PACKAGES`` on the first call."""
     if not GAMES:
         for package in PACKAGES:
-            game: Game[Any, Any] = import_module(f"{__name__}.{package}").GAME()
+            module = import_module(f"{__name__}.{package}")
+            game: Game[Any, Any] = module.GAME()
             GAMES[game.name] = game
+            add_catalog_folder(Path(module.__file__ or "").parent / "locale")  # the game's messages
     return GAMES
 
 
