@@ -16,6 +16,7 @@ from typing import Any
 from companion.core.boards import BoardReader
 from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError, UnsupportedError
 from companion.core.game import Game
+from companion.core.messages import render
 from companion.core.options import Options
 from companion.core.rng import new_seed
 from companion.paths import install_json
@@ -182,7 +183,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
     for warning in game.data_warnings():
-        _warn(warning)
+        _warn(render(warning))
     return EXIT_OK if result.ok else EXIT_FAILED
 
 

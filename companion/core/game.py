@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from companion.core.errors import IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
+from companion.core.messages import Text
 from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
 
@@ -186,7 +187,7 @@ class Game(ABC, Generic[S, M]):
             raise UnknownGameError(f"{self.title} has no printed data to install")
         return pack.install(raw, data_dir)
 
-    def data_warnings(self) -> list[str]:
+    def data_warnings(self) -> Sequence[Text]:
         """One sentence per piece of provisional data this game is using (shown on every output)."""
         return []
 
@@ -274,7 +275,7 @@ class Game(ABC, Generic[S, M]):
         the first player decides), naming each physical piece; ``None`` if the game has no guide."""
         return None
 
-    def describe(self, state: S, move: M, viewer: int | None) -> str:
+    def describe(self, state: S, move: M, viewer: int | None) -> Text:
         """The move's text as ``viewer`` may see it in the log (hidden draws are masked)."""
         return str(move)
 
@@ -282,7 +283,7 @@ class Game(ABC, Generic[S, M]):
         """``view`` as text for the terminal table (``companion play``); ``None``: the console's default."""
         return None
 
-    def prompt_text(self, state: S, names: Sequence[str]) -> str | None:
+    def prompt_text(self, state: S, names: Sequence[str]) -> Text | None:
         """Who must decide now and about what, as one line; ``None``: the console's default."""
         return None
 
