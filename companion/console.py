@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.core.messages import render
+from companion.core.messages import render as render_text
 from companion.session import Session
 from companion.store import GameStore
 
@@ -34,7 +34,7 @@ def prompt_for(session: Session) -> str:
         return "The game is over."
     own = game.prompt_text(state, session.players)
     if own is not None:
-        return render(own)
+        return render_text(own)
     names = [session.players[seat] for seat in game.deciders(state)]
     return f"{' and '.join(names)} to move" if names else "The companion is drawing."
 
