@@ -296,7 +296,7 @@ class LaGranja(Game[State, LGMove]):
     def table_text(self, view: Mapping[str, Any]) -> str | None:
         return text.table_text(view)
 
-    def prompt_text(self, state: State, names: Sequence[str]) -> Text | None:
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text:
         return text.prompt_text(self.view(state, None)["waiting"], names)
 
     def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:

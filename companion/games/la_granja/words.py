@@ -145,7 +145,7 @@ def move_text(state: State, move: LGMove) -> Text:
             d = int(args[1])
             return msg("lg.move.donkey", n=d, steps=msg("lg.count.steps", n=e.hats[d]))
         if verb == "extra":
-            return msg("lg.move.extra", n=int(args[0]))
+            return msg("lg.move.extra", n=int(args[0])) if int(args[0]) else msg("lg.move.extra_none")
         if verb == "stall":
             return msg("lg.move.stall", space=args[0], value=e.spaces[e.space_index(args[0])].value)
         if verb == "buy":
