@@ -1012,7 +1012,8 @@ def _check_die(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError
 def _check_option(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     error = _task(("face",), top, move)
     if error is None and move.args[0] not in FACE_OPTIONS[top.arg]:
-        return _err("1.4", "lg.refuse.option", move, face=top.arg, options=[msg(f"lg.option.{o}") for o in FACE_OPTIONS[top.arg]])
+        options = [msg(f"lg.option.{o}") for o in FACE_OPTIONS[top.arg]]
+        return _err("1.4", "lg.refuse.option", move, face=top.arg, options=options)
     return error
 
 
@@ -1055,7 +1056,8 @@ def _can_upgrade_all(s: State, seat: int, tokens: tuple[str, ...], move: LGMove)
     p = scratch.players[seat]
     for t in tokens:
         if not _has(scratch, p, t):
-            return _err("4.3.5", "lg.refuse.upgrade.no_more" if tokens.count(t) > 1 else "lg.refuse.upgrade.none", move, good=token(t))
+            reason = "lg.refuse.upgrade.no_more" if tokens.count(t) > 1 else "lg.refuse.upgrade.none"
+            return _err("4.3.5", reason, move, good=token(t))
         _give(scratch, p, t, msg("lg.note.upgrade"))
     return None
 
@@ -1153,7 +1155,8 @@ def _check_donkey(s: State, top: Task, _: Player | None, move: LGMove) -> Illega
         return _err("4.2:donkey", "lg.refuse.donkey.range", move)
     if d in p.donkeys_used:
         used = ", ".join(str(u) for u in p.donkeys_used)
-        return _err("4.2:donkey", "lg.refuse.donkey.used", move, d=d, rounds="1-3" if s.round <= 3 else "4-6", used=used)
+        rounds = "1-3" if s.round <= 3 else "4-6"
+        return _err("4.2:donkey", "lg.refuse.donkey.used", move, d=d, rounds=rounds, used=used)
     return None
 
 
@@ -1193,8 +1196,8 @@ def _check_release(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
     scratch = s.copy()
     for t in move.args:
         if t not in releasable(scratch, top.player):
-            return _err("4.2:markers", "lg.refuse.release.no_more" if move.args.count(t) > 1 else "lg.refuse.release.none", move,
-                        good=token(t))
+            reason = "lg.refuse.release.no_more" if move.args.count(t) > 1 else "lg.refuse.release.none"
+            return _err("4.2:markers", reason, move, good=token(t))
         _release(scratch, scratch.players[top.player], t)
     return None
 

@@ -206,7 +206,8 @@ def message_ids() -> set[str]:
     ids = {f"lg.good.{k}" for k in SYMBOLS} | {f"lg.building.{k}" for k in BUILDINGS}
     ids |= {f"lg.roof.{k}" for k in ROOF_EFFECTS} | {f"lg.waiting.{k}" for k in WAITING}
     ids |= {f"lg.prompt.{k}" for k in WAITING} | {f"lg.face.{v}" for v in range(1, 7)}
-    ids |= {f"lg.option.{k}" for options in FACE_OPTIONS.values() for k in options} | {f"lg.trade.{k}" for k in TRADE_USES}
+    ids |= {f"lg.option.{k}" for options in FACE_OPTIONS.values() for k in options}
+    ids |= {f"lg.trade.{k}" for k in TRADE_USES}
     ids |= {f"lg.move.{verb}.{kind}" for verb, kinds in ENDS.items() for kind in kinds}
     ids |= {f"lg.move.place.{side}" for side in SIDES} | {f"lg.side.{side}" for side in SIDES}
     ids |= {f"lg.phase.{phase}" for phase in PHASES}

@@ -40,7 +40,8 @@ def test_a_log_line_and_a_prompt_render_in_german() -> None:
     line = game.describe(s, game.parse_move("done"), None)
     assert render(line, "de") == "A: fertig nach 0 Karten (Runde 1 erlaubt 2)"
     prompt = game.prompt_text(s, ["A", "B"])
-    assert render(prompt, "de").startswith("A: lege eine Karte an") and render(prompt, "de").endswith("(noch 2 Karten)")
+    assert render(prompt, "de").startswith("A: lege eine Karte an")
+    assert render(prompt, "de").endswith("(noch 2 Karten)")
     s = at(s, "donkey")
     assert render(game.prompt_text(s, ["A", "B"]), "de").startswith("A (Platz 1), B (Platz 2): wählt geheim einen Eselmarker")
 
