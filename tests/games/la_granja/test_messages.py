@@ -95,6 +95,13 @@ def test_the_views_name_buildings_roof_markers_and_helpers_in_words() -> None:
     assert render(me["helpers"][0]["text"], "de") == "darf Erntegüter von Feldern verkaufen"
     assert render(me["helpers"][1]["text"], "en") == "hand limit +1 card"
     assert render(me["roof"][0]["text"], "de") == "Eine Olive nehmen"
+    assert [render(entry["note"], "de") for entry in me["ledger"]] == ["Spielbeginn"]
+
+
+def test_the_shared_screen_refuses_a_move_from_the_hand_in_the_readers_language() -> None:
+    game, s = new_game(2)
+    error = game.table_refusal(s, game.parse_move("place 99 field"), refused(game, s, "place 99 field"))
+    assert render(error.text, "de") == "Hier nicht möglich: mach diesen Zug auf deiner eigenen Seite."
 
 
 def source_ids() -> set[str]:
