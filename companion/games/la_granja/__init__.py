@@ -195,7 +195,8 @@ class LaGranja(Game[State, LGMove]):
                              "used": h in p.helpers_used} for h in p.helpers],
                 "roof": [{"marker": r, "effect": e.roofs[r].effect, "text": words.roof(e.roofs[r].effect),
                           "face_up": up} for r, up in p.roofs],
-                "crafts": [{"building": k, "side": "back" if back else "front"} for k, back in p.crafts],
+                "crafts": [{"building": k, "side": "back" if back else "front", "text": words.craft(k)}
+                           for k, back in p.crafts],
                 "rows": [{"building": k, "row": r + 1, "filled": list(f)} for k, r, f in p.rows],
                 "completed": list(p.completed),
                 "donkeys_used": list(p.donkeys_used),

@@ -51,6 +51,11 @@ def building(key: str) -> Text:
     return msg(f"lg.building.{key}") if key in BUILDINGS else key
 
 
+def craft(key: str) -> Text:
+    """What a craft marker does once turned to its back side (from the round after it is taken)."""
+    return msg(f"lg.craft.{key}") if key in BUILDINGS else key
+
+
 def target(text: str) -> Text:
     """A delivery target: ``cart12``, ``handelshaus`` (the row held), ``handelshaus/2`` (choosing row 2)."""
     if text.startswith("cart") and text[4:].isdigit():
@@ -204,6 +209,7 @@ def message_ids() -> set[str]:
     from companion.games.la_granja.rules import FACE_OPTIONS, SIDES, TRADE_USES
 
     ids = {f"lg.good.{k}" for k in SYMBOLS} | {f"lg.building.{k}" for k in BUILDINGS}
+    ids |= {f"lg.craft.{k}" for k in BUILDINGS}
     ids |= {f"lg.roof.{k}" for k in ROOF_EFFECTS} | {f"lg.waiting.{k}" for k in WAITING}
     ids |= {f"lg.prompt.{k}" for k in WAITING} | {f"lg.face.{v}" for v in range(1, 7)}
     ids |= {f"lg.option.{k}" for options in FACE_OPTIONS.values() for k in options}

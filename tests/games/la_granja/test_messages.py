@@ -87,7 +87,7 @@ def test_every_legal_move_in_random_positions_reads_in_both_languages() -> None:
 
 def test_the_views_name_buildings_roof_markers_and_helpers_in_words() -> None:
     game, s = new_game(2)
-    s = edit(s, A, helpers=(35, 11), roofs=(("R1", True),))
+    s = edit(s, A, helpers=(35, 11), roofs=(("R1", True),), crafts=(("handelshaus", True),))
     view = game.view(s, A)
     assert render(view["buildings"][0]["name"], "de") == "Handelshaus"
     me = view["players"][A]
@@ -96,6 +96,7 @@ def test_the_views_name_buildings_roof_markers_and_helpers_in_words() -> None:
     assert render(me["helpers"][1]["text"], "en") == "hand limit +1 card"
     assert render(me["roof"][0]["text"], "de") == "Eine Olive nehmen"
     assert [render(entry["note"], "de") for entry in me["ledger"]] == ["Spielbeginn"]
+    assert render(me["crafts"][0]["text"], "de") == "Einkommen: 3 Silber pro Runde"
 
 
 def test_the_shared_screen_refuses_a_move_from_the_hand_in_the_readers_language() -> None:
