@@ -11,8 +11,8 @@ from typing import Any
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
-from companion.core.options import Options
 from companion.core.messages import Text, msg
+from companion.core.options import Options
 from companion.games.la_granja import guide, rules, text, upgrade, words
 from companion.games.la_granja.data import (
     BUILDINGS,

@@ -8,7 +8,9 @@ from typing import Any
 from companion.core.messages import Text, msg, render
 from companion.games.la_granja import words
 
+
 def table_text(view: Mapping[str, Any]) -> str:
+    """The table in a few lines of English (the terminal's language); names of effects rendered from messages."""
     lines = [f"round {view['round']}, {view['phase']} phase; turn order: "
              f"{' '.join(view['players'][s]['name'] for s in view['turn_order'])}"]
     dice = view["dice"]
