@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE
 from companion.core.messages import LANGUAGES, Message, catalogs, identifiers, read_po, render
 from companion.games.la_granja import words
+from companion.games.la_granja.moves import parse_move
 from tests.games.la_granja.table import at, edit, new_game, refused, task
 
 A, B = 0, 1
@@ -33,6 +35,13 @@ def test_a_refusal_renders_in_german_with_its_names_translated() -> None:
                                         "handelshaus/1 bis handelshaus/4")
     error = refused(game, s, "buy pig")
     assert render(error.text, "de").startswith("Schwein kostet")
+
+
+def test_an_unreadable_move_is_refused_in_german_too() -> None:
+    with pytest.raises(MalformedInputError) as caught:
+        parse_move("die x")
+    assert str(caught.value) == "'die x': 'x' is not a number"
+    assert render(caught.value.text, "de") == "„die x“: „x“ ist keine Zahl"
 
 
 def test_a_log_line_and_a_prompt_render_in_german() -> None:
