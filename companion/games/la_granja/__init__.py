@@ -11,8 +11,9 @@ from typing import Any
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
+from companion.core.messages import Text, msg
 from companion.core.options import Options
-from companion.games.la_granja import guide, rules, text, upgrade
+from companion.games.la_granja import guide, rules, text, upgrade, words
 from companion.games.la_granja.data import (
     BUILDINGS,
     CROPS,
@@ -82,7 +83,7 @@ class LaGranja(Game[State, LGMove]):
     def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
         return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self
 
-    def data_warnings(self) -> list[str]:
+    def data_warnings(self) -> list[Text]:
         return self.data.warnings()
 
     # ------------------------------------------------------------ protocol
@@ -190,10 +191,12 @@ class LaGranja(Game[State, LGMove]):
                 "carts": [{"card": c, "symbols": list(e.cards[c].cart_symbols), "filled": list(f),
                            "vp": e.cards[c].cart_vp} for c, f in p.carts],
                 "extensions": list(p.extensions),
-                "helpers": [{"card": h, "name": e.cards[h].helper_name, "used": h in p.helpers_used}
-                            for h in p.helpers],
-                "roof": [{"marker": r, "effect": e.roofs[r].effect, "face_up": up} for r, up in p.roofs],
-                "crafts": [{"building": k, "side": "back" if back else "front"} for k, back in p.crafts],
+                "helpers": [{"card": h, "name": words.helper_name(e, h), "text": words.helper_text(e, h),
+                             "used": h in p.helpers_used} for h in p.helpers],
+                "roof": [{"marker": r, "effect": e.roofs[r].effect, "text": words.roof(e.roofs[r].effect),
+                          "face_up": up} for r, up in p.roofs],
+                "crafts": [{"building": k, "side": "back" if back else "front", "text": words.craft(k)}
+                           for k, back in p.crafts],
                 "rows": [{"building": k, "row": r + 1, "filled": list(f)} for k, r, f in p.rows],
                 "completed": list(p.completed),
                 "donkeys_used": list(p.donkeys_used),
@@ -220,9 +223,9 @@ class LaGranja(Game[State, LGMove]):
             "waiting": waiting,
             "players": players,
             "dice": {"rolled": list(state.rolled), "left": list(state.dice)},
-            "roof_display": [{"marker": r, "effect": e.roofs[r].effect, "phase": e.roofs[r].phase}
-                             for r in state.display],
-            "buildings": [{"building": k, "name": e.buildings[k].name, "row": list(e.buildings[k].row),
+            "roof_display": [{"marker": r, "effect": e.roofs[r].effect, "text": words.roof(e.roofs[r].effect),
+                              "phase": e.roofs[r].phase} for r in state.display],
+            "buildings": [{"building": k, "name": words.building(k), "row": list(e.buildings[k].row),
                            "lock": state.sites[k].lock, "first_vp": state.sites[k].first_vp,
                            "craft_markers": state.sites[k].craft_left,
                            "rows": [o if o >= 0 else None for o in state.sites[k].rows],
@@ -235,47 +238,48 @@ class LaGranja(Game[State, LGMove]):
             "score": self.score(state) if state.over or not hide_vp else None,
         }
 
-    def describe(self, state: State, move: LGMove, viewer: int | None) -> str:
+    def describe(self, state: State, move: LGMove, viewer: int | None) -> Text:
         """A log line naming the physical piece to take; others' drawn cards and donkey choices stay hidden."""
         top = state.top
-        text = str(move)
         if top is None:
-            return text
+            return words.move_text(state, move)
         names = [p.name for p in state.players]
         e = state.edition
         verb, arg = move.verb, move.args[0] if move.args else ""
         hidden = self.is_secret(state, move) and viewer != self._owner(state, move)
         if verb == "card":
-            card = e.cards[int(arg)]
             if top.kind == "neutral":
-                return f"{text}: the neutral player draws card {arg} (cart worth {card.cart_vp}) and discards it"
+                return msg("lg.log.neutral_card", card=arg, vp=e.cards[int(arg)].cart_vp)
             if hidden:
-                return f"card ?: {names[top.player]} takes a card (only they see which)"
-            return f"{text}: {names[top.player]} takes farm card {arg} from the sorted box into their hand"
+                return msg("lg.log.card_hidden", name=names[top.player])
+            return msg("lg.log.card", name=names[top.player], card=arg)
         if verb == "start":
-            return f"{text}: {names[int(arg) - 1]} is start player (turn-order marker 1); the others follow clockwise"
+            return msg("lg.log.start", name=names[int(arg) - 1])
         if verb == "order":
-            return f"{text}: the solo player draws turn-order marker {arg}"
+            return msg("lg.log.order", marker=arg)
         if verb == "lock":
-            b = e.buildings[arg]
-            return f"{text}: lock marker {top.n} and 1 VP go on {b.name} (building {b.die})"
+            return msg("lg.log.lock", lock=top.n, building=words.building(arg), die=e.buildings[arg].die)
         if verb == "reveal":
             roof = e.roofs[arg]
-            return f"{text}: roof marker {arg} ({roof.effect}) from the round-{roof.round} stack goes on the display"
+            return msg("lg.log.reveal", marker=arg, effect=words.roof(roof.effect), round=roof.round)
         if verb == "donkeys":
-            shown = ", ".join(f"{name} {d}" for name, d in zip(names, move.args))
-            return f"{text}: the donkey markers are turned up together: {shown} (spec 3.4 step 1)"
+            return msg("lg.log.donkeys", shown=words.donkeys_shown(state, move.args))
         if verb == "donkey":
-            seat = int(move.args[0]) - 1
+            name = names[int(arg) - 1]
             if hidden:
-                return f"donkey ?: {names[seat]} chose a donkey marker face down"
-            return f"{text}: {names[seat]} lays the {move.args[1]}-donkey marker face down"
+                return msg("lg.log.donkey_hidden", name=name)
+            return msg("lg.log.donkey", name=name, d=move.args[1])
         if verb == "roll":
-            return f"{text}: place the {len(move.args)} dice on the yield spaces by value"
+            return msg("lg.log.roll", n=len(move.args), values=" ".join(move.args))
         if verb == "done" and top.kind == "play" and state.round == 1 and top.n >= 1:
-            placed = 2 - top.n
-            return f"{names[top.player]}: done after {placed} card{'s' if placed != 1 else ''} (round 1 allows 2; A-11)"
-        return f"{names[top.player]}: {text}" if top.player >= 0 else text
+            return msg("lg.log.done_early", name=names[top.player], n=2 - top.n)
+        if top.player >= 0 and top.kind not in rules.CHANCE_KINDS:
+            return msg("lg.log.move", name=names[top.player], what=words.move_text(state, move))
+        return words.move_text(state, move)
+
+    def move_text(self, state: State, move: LGMove) -> Text:
+        """What ``move`` does, in words (``words.move_text``)."""
+        return words.move_text(state, move)
 
     def public_moves(self, state: State) -> list[LGMove]:
         return guide.public_moves(state)
@@ -284,7 +288,7 @@ class LaGranja(Game[State, LGMove]):
         """A move made from the hand is refused on a shared screen without its reason: the reason would tell the
         table what the hand holds. The player's own page gives it. (Secret donkeys: see ``Game.table_refusal``.)"""
         if move.verb in guide.HAND_VERBS:
-            return IllegalMoveError(SCREEN_RULE, "Not possible here: make this move on your own page.", str(move))
+            return IllegalMoveError(SCREEN_RULE, msg("lg.refuse.own_page"), str(move))
         return super().table_refusal(state, move, error)
 
     def setup_guide(self, state: State) -> dict[str, Any] | None:
@@ -293,7 +297,7 @@ class LaGranja(Game[State, LGMove]):
     def table_text(self, view: Mapping[str, Any]) -> str | None:
         return text.table_text(view)
 
-    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text:
         return text.prompt_text(self.view(state, None)["waiting"], names)
 
     def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import Text, msg
 
 CROPS: tuple[str, ...] = ("olive", "grain", "grape")
 RESOURCES: tuple[str, ...] = (*CROPS, "pig")
@@ -123,12 +124,11 @@ class Edition:
                 return index
         raise MalformedInputError(f"no market space {space_id!r}")
 
-    def warnings(self) -> list[str]:
+    def warnings(self) -> list[Text]:
+        """One sentence while some sections are placeholders, naming them in words."""
         if not self.provisional:
             return []
-        return [f"La Granja data {self.name!r} is PROVISIONAL for: {', '.join(self.provisional)} "
-                "(not the printed game; enter your box's values on the tablet's /data page, or with "
-                "companion data la-granja FILE --install: docs/la-granja-data.md)"]
+        return [msg("lg.warning.provisional", sections=[msg(f"lg.section.{s}") for s in self.provisional])]
 
     @classmethod
     def from_json(cls, data: Any) -> Edition:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.la_granja import rules
+from companion.games.la_granja import rules, words
 from companion.games.la_granja.moves import LGMove
 from companion.games.la_granja.state import NEUTRAL, State
 
@@ -58,9 +58,10 @@ def setup_guide(state: State) -> dict[str, Any]:
         "first_player": order[0] if order else 0,
         "turn_order": order,
         "solo_turn_marker": (2 if state.solo_start else 3) if state.solo else None,
-        "locks": [{"lock": i + 1, "building": key, "name": e.buildings[key].name, "die": e.buildings[key].die}
+        "locks": [{"lock": i + 1, "building": key, "name": words.building(key), "die": e.buildings[key].die}
                   for i, key in enumerate(state.locks)],
-        "roof_display": [{"marker": r, "effect": e.roofs[r].effect} for r in state.display],
+        "roof_display": [{"marker": r, "effect": e.roofs[r].effect, "text": words.roof(e.roofs[r].effect)}
+                         for r in state.display],
         "roof_stacks": {str(rnd): sorted(r.id for r in e.roofs.values() if r.round == rnd) for rnd in range(2, 7)},
         "roofs_per_round": len(state.display),
         "market": market,

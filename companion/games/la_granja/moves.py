@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import VerbMove, split_move
+from companion.core.messages import msg
 
 # verb -> (fewest, most) arguments; -1: any number (the free text of ``adjust``)
 VERBS: dict[str, tuple[int, int]] = {
@@ -57,35 +58,35 @@ def parse_move(text: str) -> LGMove:
     verb, rest = split_move(text, VERBS)
     low, high = VERBS[verb]
     if verb == "donkey" and len(rest) != 2:
-        raise MalformedInputError(f"{text!r}: everyone chooses at once: write donkey SEAT MARKER, e.g. donkey 2 3")
+        raise MalformedInputError(msg("lg.parse.donkey_seat", move=text))
     if len(rest) < low or (high >= 0 and len(rest) > high):
-        raise MalformedInputError(f"{text!r}: {verb} takes {low} to {high if high >= 0 else 'any'} arguments")
+        raise MalformedInputError(msg("lg.parse.arguments", move=text, verb=verb, low=low, high=high) if high >= 0
+                                  else msg("lg.parse.arguments_at_least", move=text, verb=verb, low=low))
     if verb == "adjust":
         kind, delta = rest[0].lower(), rest[1]
         try:
             amount = int(delta)
         except ValueError:
-            raise MalformedInputError(f"{text!r}: {delta!r} is not a whole number") from None
+            raise MalformedInputError(msg("lg.parse.not_whole", move=text, value=delta)) from None
         return LGMove(verb, (kind, f"{amount:+d}", *rest[2:]))
     args = tuple(_token(t) for t in rest)
     if verb in ("roll",):
         if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
-            raise MalformedInputError(f"{text!r}: dice show 1 to 6")
+            raise MalformedInputError(msg("lg.parse.dice", move=text))
         args = tuple(sorted(args))
     if verb in ("take", "release") or (verb == "upgrade" and args[0] == "free"):  # unordered picks: canonical
         head = args[:1] if verb == "upgrade" else ()
         args = (*head, *sorted(args[len(head):], key=token_key))
     if verb == "upgrade" and "free" in args[1:]:
-        raise MalformedInputError(f"{text!r}: a free grant is one move: upgrade free KIND [KIND]")
+        raise MalformedInputError(msg("lg.parse.free_grant", move=text))
     if verb == "deliver" and not all("=" in a for a in args):
-        raise MalformedInputError(f"{text!r}: write each delivery as TARGET=GOOD, all of them in one move, "
-                                  "e.g. deliver wagner/2=wine cart17=olive:field")
+        raise MalformedInputError(msg("lg.parse.deliver", move=text))
     if verb == "discard":
         if not all(a.isdigit() for a in args):
-            raise MalformedInputError(f"{text!r}: discard names card numbers")
+            raise MalformedInputError(msg("lg.parse.discard", move=text))
         args = tuple(sorted(args, key=int))
     if verb in ("donkey", "donkeys") and not all(a.isdigit() for a in args):
-        raise MalformedInputError(f"{text!r}: write donkey SEAT MARKER (numbers), e.g. donkey 2 3")
+        raise MalformedInputError(msg("lg.parse.donkey_numbers", move=text))
     if verb in ("die", "extra", "card", "helper", "start", "order") and not args[0].isdigit():
-        raise MalformedInputError(f"{text!r}: {args[0]!r} is not a number")
+        raise MalformedInputError(msg("lg.parse.not_a_number", move=text, value=args[0]))
     return LGMove(verb, args)

@@ -17,6 +17,7 @@ from math import factorial, prod
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.messages import Param, Text, msg
 from companion.core.options import Options
 from companion.core.rng import weighted_choice
 from companion.games.la_granja.data import (
@@ -30,6 +31,8 @@ from companion.games.la_granja.data import (
 )
 from companion.games.la_granja.moves import LGMove, token_key
 from companion.games.la_granja.state import FREE, NEUTRAL, Entry, Player, Site, State, Task
+from companion.games.la_granja.words import building, good, goods, token, waiting
+from companion.games.la_granja.words import target as target_words
 
 CHANCE_KINDS = frozenset({"deal", "start", "order", "lock", "reveal", "roll", "neutral", "donkeys"})
 AUTO_KINDS = frozenset({"begin", "box", "remove", "face_auto"})
@@ -87,7 +90,7 @@ def _begin(s: State, drawn: int) -> None:
     n = len(s.players)
     for p in s.players:
         p.silver, p.trade = 1, 1
-        _vp(s, p, "V1", 1, "start")
+        _vp(s, p, "V1", 1, msg("lg.note.start"))
     s.sites = {key: Site(lock=s.locks.index(key) + 1 if key in s.locks else 0, craft_left=n) for key in BUILDINGS}
     market = [FREE] * len(e.spaces)
     if n == 1:
@@ -173,7 +176,7 @@ def chance_outcomes(s: State) -> list[tuple[LGMove, int]]:
 # ------------------------------------------------------------------ small helpers
 
 
-def _vp(s: State, p: Player, source: str, amount: int, note: str) -> None:
+def _vp(s: State, p: Player, source: str, amount: int, note: Text) -> None:
     if amount:
         p.vp += amount
         p.ledger = p.ledger + (Entry(s.round, source, amount, note),)
@@ -231,7 +234,7 @@ def _has(s: State, p: Player, token: str) -> bool:
     return p.goods.get(kind, 0) > 0
 
 
-def _give(s: State, p: Player, token: str, why: str) -> None:
+def _give(s: State, p: Player, token: str, why: Text) -> None:
     kind, _, where = token.partition(":")
     if where:
         cards = s.edition.cards
@@ -267,8 +270,9 @@ def _count_down(s: State) -> None:
         s.stack = s.stack + (Task(top.kind, top.player, top.n - 1, top.arg),)
 
 
-def _err(rule: str, reason: str, move: LGMove) -> IllegalMoveError:
-    return IllegalMoveError(rule, reason, str(move))
+def _err(rule: str, reason: str, move: LGMove, **params: Param) -> IllegalMoveError:
+    """A refusal under ``rule``: the message ``reason`` (``lg.refuse....``) with ``params``."""
+    return IllegalMoveError(rule, msg(reason, **params), str(move))
 
 
 # ------------------------------------------------------------------ the round sequencer
@@ -435,8 +439,8 @@ def _scoring(s: State) -> None:
     """Spec 3.5: helpers back, S1 market, S2 siesta; rounds 1-5 also S3 reset and S4 next roof markers."""
     for seat, p in enumerate(s.players):
         p.helpers_used = ()
-        _vp(s, p, "V13", sum(1 for o in s.market if o == seat), "market stalls")
-        _vp(s, p, "V14", s.edition.siesta_vp[s.position(seat)], "siesta position")
+        _vp(s, p, "V13", sum(1 for o in s.market if o == seat), msg("lg.note.stalls"))
+        _vp(s, p, "V14", s.edition.siesta_vp[s.position(seat)], msg("lg.note.siesta"))
     if s.round == 6:
         s.over, s.phase, s.stack = True, "over", ()
         return
@@ -486,7 +490,7 @@ def _deliver(s: State, seat: int, target: str, token: str) -> None:
     """One good to one symbol (spec 4.3.12), and whatever completing the row or cart brings."""
     p = s.players[seat]
     kind = token.partition(":")[0]
-    _give(s, p, token, f"delivered to {target}")
+    _give(s, p, token, msg("lg.note.delivered", target=target_words(target)))
     e = s.edition
     if target.startswith("cart"):
         card = int(target[4:])
@@ -520,10 +524,10 @@ def _complete_cart(s: State, seat: int, card: int) -> None:
     """Spec 4.3.12 cart completion: VP, a trade good, Fleischer, then a market stall."""
     p = s.players[seat]
     value = s.edition.cards[card].cart_vp
-    _vp(s, p, "V11", value, f"cart {card}")
+    _vp(s, p, "V11", value, msg("lg.note.cart", card=card))
     p.trade += 1
     if p.active("fleischer"):
-        _vp(s, p, "V10", 1, f"cart {card}")
+        _vp(s, p, "V10", 1, msg("lg.note.cart", card=card))
     spaces = stall_spaces(s, seat, value)
     if len(spaces) == 1:
         place_stall(s, seat, spaces[0])
@@ -546,12 +550,12 @@ def place_stall(s: State, seat: int, space: int) -> None:
     spaces = s.edition.spaces
     market = list(s.market)
     if market[space] not in (FREE, seat):
-        _vp(s, p, "V12", 1, f"removed a stall from {spaces[space].id}")
+        _vp(s, p, "V12", 1, msg("lg.note.stall_removed", space=spaces[space].id))
     market[space] = seat
     for t in spaces[space].neighbours:
         if market[t] not in (FREE, seat) and spaces[t].value < spaces[space].value:
             market[t] = FREE
-            _vp(s, p, "V12", 1, f"removed a stall from {spaces[t].id}")
+            _vp(s, p, "V12", 1, msg("lg.note.stall_removed", space=spaces[t].id))
     s.market = tuple(market)
 
 
@@ -562,8 +566,8 @@ def _complete_building(s: State, seat: int, key: str) -> None:
     first = not site.completed_by
     p.completed = p.completed + (key,)
     if site.first_vp:
-        _vp(s, p, "V5", 1, f"first at {key}")
-    _vp(s, p, "V4", s.round, f"{key} completed in round {s.round}")
+        _vp(s, p, "V5", 1, msg("lg.note.first", building=building(key)))
+    _vp(s, p, "V4", s.round, msg("lg.note.completed", building=building(key), round=s.round))
     s.sites = {**s.sites, key: Site(site.lock, False, site.craft_left - 1, site.rows, site.completed_by + (seat,))}
     if first:
         s.distinct_completed += 1
@@ -574,13 +578,13 @@ def _complete_building(s: State, seat: int, key: str) -> None:
         ls = s.sites[locked]
         s.sites = {**s.sites, locked: Site(0, ls.first_vp, ls.craft_left, ls.rows, ls.completed_by)}
         s.locks_removed = s.locks_removed + (k,)
-        _vp(s, p, "V6", 1, f"lock marker {k} removed from {locked}")
+        _vp(s, p, "V6", 1, msg("lg.note.lock_removed", lock=k, building=building(locked)))
     gemischt_active = p.active("gemischt")
     p.crafts = p.crafts + ((key, False),)
     if gemischt_active:
-        _vp(s, p, "V7", 2, f"craft marker {key}")
+        _vp(s, p, "V7", 2, msg("lg.note.craft", building=building(key)))
     if key == "gemischt":
-        _vp(s, p, "V7", 2, "Gemischtwarenladen taken")
+        _vp(s, p, "V7", 2, msg("lg.note.gemischt"))
     if key == "handelshaus":
         p.silver += 3
     elif key == "feinkost":
@@ -588,10 +592,10 @@ def _complete_building(s: State, seat: int, key: str) -> None:
     elif key == "gemuese":
         _push(s, Task("take", seat, 1, ",".join(RESOURCES)))
     elif key == "wagner":
-        _vp(s, p, "V8", s.edition.siesta_vp[s.position(seat)], "Wagner: siesta position")
+        _vp(s, p, "V8", s.edition.siesta_vp[s.position(seat)], msg("lg.note.wagner"))
         _push(s, Task("deliver", seat, 1, "wagner"))
     elif key == "fleischer":
-        _vp(s, p, "V9", len(p.carts), "Fleischer: carts on the farm")
+        _vp(s, p, "V9", len(p.carts), msg("lg.note.fleischer"))
 
 
 def _neutral(s: State, card: int) -> None:
@@ -631,7 +635,7 @@ def _place(s: State, seat: int, args: tuple[str, ...]) -> None:
         p.fields = p.fields + ((card, False),)
     elif side == "ext":
         for token in rest:
-            _give(s, p, token, f"extension {card}")
+            _give(s, p, token, msg("lg.note.extension", card=card))
         p.extensions = p.extensions + (card,)
     else:
         if rest:  # replace: the old card goes to the discards, its markers to the supply (A-12)
@@ -666,7 +670,7 @@ def _use_roof(s: State, seat: int, rid: str, target: str | None) -> None:
     elif effect == "card":
         _push(s, Task("card", seat))
     elif effect == "vp":
-        _vp(s, p, "V3", 1, f"roof marker {rid}")
+        _vp(s, p, "V3", 1, msg("lg.note.roof_marker", marker=rid))
     elif effect == "silver":
         p.silver += 2
     elif effect == "refresh":
@@ -677,7 +681,7 @@ def _use_roof(s: State, seat: int, rid: str, target: str | None) -> None:
 
 def _upgrade(s: State, p: Player, token: str) -> None:
     kind = token.partition(":")[0]
-    _give(s, p, token, "upgrade")
+    _give(s, p, token, msg("lg.note.upgrade"))
     _put(p, UPGRADE_TO[kind], 1)
 
 
@@ -692,7 +696,7 @@ def _release(s: State, p: Player, token: str) -> None:
         market[s.edition.space_index(token)] = FREE
         s.market = tuple(market)
     else:
-        _give(s, p, token, "marker freed (A-19)")
+        _give(s, p, token, msg("lg.note.released"))
 
 
 def pairs_of(args: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -749,7 +753,7 @@ def apply(state: State, move: LGMove) -> State:
         p.bought_roof = True
         s.display = tuple(r for r in s.display if r != args[0])
         slot = len(p.roofs)
-        _vp(s, p, "V2", s.edition.roof_slot_vp[slot - 1] if slot <= 5 else 0, f"roof slot {slot}")
+        _vp(s, p, "V2", s.edition.roof_slot_vp[slot - 1] if slot <= 5 else 0, msg("lg.note.roof_slot", slot=slot))
     elif verb == "die":
         _pop(s)
         value = int(args[0])
@@ -815,7 +819,7 @@ def apply(state: State, move: LGMove) -> State:
         _put(p, args[0], 1)
     elif verb == "sell":
         kind = args[0].partition(":")[0]
-        _give(s, p, args[0], "sold")
+        _give(s, p, args[0], msg("lg.note.sold"))
         p.silver += s.edition.sell[kind]
     elif verb == "trade":
         p.trade -= 1
@@ -837,7 +841,7 @@ def apply(state: State, move: LGMove) -> State:
     elif verb == "adjust":
         kind, delta, note = args[0], int(args[1]), " ".join(args[2:])
         if kind == "vp":
-            _vp(s, p, "V16", delta, note or "table adjustment")
+            _vp(s, p, "V16", delta, note or msg("lg.note.adjustment"))
         elif kind == "silver":
             p.silver += delta
         elif kind == "trade":
@@ -884,22 +888,21 @@ def _chance(s: State, move: LGMove) -> None:
 def validate(s: State, move: LGMove) -> IllegalMoveError | None:
     """Why ``move`` is not allowed now (rule ID and a sentence), or ``None``."""
     if s.over:
-        return _err("3.6", "the game is over", move)
+        return _err("3.6", "lg.refuse.over", move)
     top = s.top
     assert top is not None
     if move.is_chance or top.kind in CHANCE_KINDS:
         if top.kind not in CHANCE_KINDS:
-            return _err("CHANCE", "the companion makes the draws and rolls itself; it is a player's turn", move)
+            return _err("CHANCE", "lg.refuse.players_turn", move)
         if move not in {m for m, _ in chance_outcomes(s)}:
-            return _err("CHANCE", "the game is waiting for a draw or roll, and that is not one of its outcomes", move)
+            return _err("CHANCE", "lg.refuse.not_an_outcome", move)
         return None
     check = _CHECKS.get(move.verb)
     if check is None:
-        return _err("3.1", f"{move.verb} is not a move a player makes", move)
+        return _err("3.1", "lg.refuse.not_a_player_move", move, verb=move.verb)
     if top.player == SIMULTANEOUS:
         if move.verb != "donkey":
-            return _err("3.4", f"'{move.verb}' does not fit now: everyone is choosing a donkey marker in secret "
-                        "(donkey SEAT MARKER)", move)
+            return _err("3.4", "lg.refuse.donkeys_now", move, verb=move.verb)
         return _check_donkey(s, top, None, move)
     if move.verb == "donkey":
         return _task(("donkey",), top, move)
@@ -909,24 +912,14 @@ def validate(s: State, move: LGMove) -> IllegalMoveError | None:
 
 def _anytime(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     if top.kind not in ANYTIME_KINDS:
-        return _err("3.1", f"{move.verb} is an action for your own turn; now everyone is choosing "
-                    f"({top.kind})", move)
+        return _err("3.1", "lg.refuse.own_turn", move, verb=move.verb, waiting=waiting(top.kind))
     return None
 
 
 def _task(kinds: tuple[str, ...], top: Task, move: LGMove) -> IllegalMoveError | None:
     if top.kind not in kinds:
-        return _err("3.1", f"'{move.verb}' does not fit now: the game waits for {_waiting(top)}", move)
+        return _err("3.1", "lg.refuse.not_now", move, verb=move.verb, waiting=waiting(top.kind))
     return None
-
-
-def _waiting(top: Task) -> str:
-    return {"play": "cards to place (farm step 1)", "discard": "discards down to the hand limit",
-            "roof": "a roof marker purchase or pass", "pick": "a die to be taken", "face": "the die's option",
-            "take": "the goods to take", "upgrade": "free upgrades", "deliver": "deliveries",
-            "card": "a card to place or draw", "donkey": "a secret donkey choice", "extra": "extra deliveries",
-            "release": "a marker to take off (all 25 are in use)",
-            "stall": "a market space for the stall"}.get(top.kind, top.kind)
 
 
 def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
@@ -936,36 +929,35 @@ def _check_place(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     args = move.args  # public conditions first (sides, payments); the hand, which the table cannot see, last
     side, rest = args[1], args[2:]
     if side not in SIDES:
-        return _err("4.3.1", f"a card goes on a side: {', '.join(SIDES)}", move)
+        return _err("4.3.1", "lg.refuse.place.side", move, sides=", ".join(SIDES))
     if side in ("field",) and rest:
-        return _err("4.3.1", "a field is free: nothing to pay or replace", move)
+        return _err("4.3.1", "lg.refuse.place.field_free", move)
     if side in ("cart", "helper"):
         held = [c for c, _ in p.carts] if side == "cart" else list(p.helpers)
         rule = "4.2:carts" if side == "cart" else "4.2:helpers"
         if len(held) >= 3 and not rest:
-            return _err(rule, f"3 {side}s are already on your farm: name one to replace (replace CARD)", move)
+            return _err(rule, "lg.refuse.place.full", move, n=3, side=msg(f"lg.side.{side}", n=3))
         if rest:
             if len(rest) != 2 or rest[0] != "replace" or not rest[1].isdigit():
-                return _err("4.3.1", f"write: place {args[0]} {side} replace CARD", move)
+                return _err("4.3.1", "lg.refuse.place.write_replace", move, card=args[0], side=side)
             if len(held) < 3:
-                return _err(rule, f"you may replace a {side} only when 3 are in place", move)
+                return _err(rule, "lg.refuse.place.replace_when_full", move, side=msg(f"lg.side.{side}"))
             if int(rest[1]) not in held:
-                return _err(rule, f"card {rest[1]} is not one of your {side}s", move)
+                return _err(rule, "lg.refuse.not_one_of_yours", move, card=rest[1], side=msg(f"lg.side.{side}", n=2))
     if side == "ext":
         need = len(p.extensions) + 1
         if len(rest) != need:
-            return _err("4.3.1", f"extension {need} costs exactly {need} farm goods, not {len(rest)}", move)
+            return _err("4.3.1", "lg.refuse.ext.cost", move, n=need, given=len(rest))
         kinds = [t.partition(":")[0] for t in rest]
         if any(k not in FARM_GOODS or (t.partition(":")[2] not in ("", "field")) for k, t in zip(kinds, rest)):
-            return _err("A-08", "pay with farm goods only (silver, vp, olive, grain, grape, pig, food, wine, meat; "
-                        "crop:field from a field); a trade good is not one", move)
+            return _err("A-08", "lg.refuse.ext.farm_goods", move)
         if len(set(kinds)) != len(kinds):
-            return _err("4.3.1", "the goods paid for an extension must all be of different kinds", move)
-        for token in rest:
-            if not _has(s, p, token):
-                return _err("4.3.1", f"you have no {token} to pay with", move)
+            return _err("4.3.1", "lg.refuse.ext.distinct", move)
+        for t in rest:
+            if not _has(s, p, t):
+                return _err("4.3.1", "lg.refuse.ext.none", move, good=token(t))
     if not args[0].isdigit() or int(args[0]) not in p.hand:
-        return _err("4.3.1", f"card {args[0]} is not in your hand", move)
+        return _err("4.3.1", "lg.refuse.not_in_hand", move, card=args[0])
     return None
 
 
@@ -984,11 +976,10 @@ def _check_discard(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
         return error
     cards = move.args
     if len(cards) != top.n or len(set(cards)) != len(cards):
-        return _err("4.2:hand", f"discard {top.n} different card{'s' if top.n != 1 else ''} down to the hand limit "
-                    f"at once (discard CARD{' CARD' * (top.n - 1)})", move)
+        return _err("4.2:hand", "lg.refuse.discard.count", move, n=top.n, cards=" ".join(["CARD"] * top.n))
     for card in cards:
         if int(card) not in p.hand:
-            return _err("4.2:hand", f"card {card} is not in your hand", move)
+            return _err("4.2:hand", "lg.refuse.not_in_hand", move, card=card)
     return None
 
 
@@ -998,31 +989,31 @@ def _check_roof(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
         return error
     rid = move.args[0]
     if rid not in s.display:
-        return _err("4.3.9", f"{rid} is not on the display", move)
+        return _err("4.3.9", "lg.refuse.roof.not_displayed", move, marker=rid)
     if p.bought_roof:
-        return _err("4.2:roof", "one roof marker per round", move)
+        return _err("4.2:roof", "lg.refuse.roof.one_per_round", move)
     if len(p.roofs) >= roof_capacity(s, p):
-        return _err("4.2:roof", "your farmhouse is full (5 roof markers; more only with Schuppenbauer)", move)
+        return _err("4.2:roof", "lg.refuse.roof.full", move)
     if p.silver < s.round:
-        return _err("4.3.9", f"a roof marker costs {s.round} silver in round {s.round}; you have {p.silver}", move)
+        return _err("4.3.9", "lg.refuse.roof.cost", move, cost=s.round, round=s.round, silver=p.silver)
     return None
 
 
 def _check_die(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     if top.kind != "pick":
         if top.kind in ("face", "take", "upgrade", "deliver", "card") and s.phase == "yield":
-            return _err("4.2:dice", "resolve the die you took first", move)
-        return _err("4.2:dice", "no die to take now: each player takes exactly two, the last die is for everyone",
-                    move)
+            return _err("4.2:dice", "lg.refuse.die.resolve_first", move)
+        return _err("4.2:dice", "lg.refuse.die.none_now", move)
     if int(move.args[0]) not in s.dice:
-        return _err("3.3", f"no die showing {move.args[0]} is left", move)
+        return _err("3.3", "lg.refuse.die.none_left", move, value=move.args[0])
     return None
 
 
 def _check_option(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     error = _task(("face",), top, move)
     if error is None and move.args[0] not in FACE_OPTIONS[top.arg]:
-        return _err("1.4", f"face {top.arg} offers {', '.join(FACE_OPTIONS[top.arg])}", move)
+        options = [msg(f"lg.option.{o}") for o in FACE_OPTIONS[top.arg]]
+        return _err("1.4", "lg.refuse.option", move, face=top.arg, options=options)
     return error
 
 
@@ -1032,10 +1023,9 @@ def _check_take(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
         return error
     allowed = top.arg.split(",")
     if len(move.args) != top.n or len(set(move.args)) != top.n or not all(a in allowed for a in move.args):
-        what = "two different" if top.n == 2 else "one"
-        return _err("4.3.3", f"take {what} of {', '.join(allowed)}", move)
+        return _err("4.3.3", "lg.refuse.take", move, n=top.n, goods=goods(allowed))
     if "pig" in move.args and s.options["pig_overflow"] == "forbid" and p.goods["pig"] >= sty(s, p):
-        return _err("A-05", "your sty is full, so you may not choose a pig", move)
+        return _err("A-05", "lg.refuse.sty_full_pig", move)
     return None
 
 
@@ -1043,34 +1033,32 @@ def _check_upgrade(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
     args = move.args
     free = args[0] == "free"
     if (free and len(args) == 1) or (not free and len(args) != 1):
-        return _err("4.3.5", "write upgrade KIND (paid) or upgrade free KIND [KIND] (a free grant, all at once)",
-                    move)
+        return _err("4.3.5", "lg.refuse.upgrade.write", move)
     error = _task(("upgrade",), top, move) if free else _anytime(s, top, p, move)
     if error:
         return error
     tokens = args[1:] if free else args
     if free and len(tokens) > top.n:
-        return _err("4.3.5", f"this grant upgrades at most {top.n} good{'s' if top.n != 1 else ''} for free", move)
-    for token in tokens:
-        kind, _, where = token.partition(":")
+        return _err("4.3.5", "lg.refuse.upgrade.at_most", move, n=top.n)
+    for t in tokens:
+        kind, _, where = t.partition(":")
         if kind not in RESOURCES or where not in ("", "field") or (where and kind == "pig"):
-            return _err("1.9", "only olive, grain, grape (also from a field: KIND:field) and pig can be upgraded", move)
+            return _err("1.9", "lg.refuse.upgrade.kinds", move)
     if not free and p.silver < s.edition.upgrade_cost[args[0].partition(":")[0]]:
         kind = args[0].partition(":")[0]
-        return _err("4.3.5", f"upgrading {kind} costs {s.edition.upgrade_cost[kind]} silver", move)
-    return _can_give_all(s, top.player, tokens, "4.3.5", "to upgrade", move)
+        return _err("4.3.5", "lg.refuse.upgrade.cost", move, good=good(kind), cost=s.edition.upgrade_cost[kind])
+    return _can_upgrade_all(s, top.player, tokens, move)
 
 
-def _can_give_all(s: State, seat: int, tokens: tuple[str, ...], rule: str, why: str,
-                  move: LGMove) -> IllegalMoveError | None:
-    """Whether ``seat`` holds every token at once (two ``olive`` need two olives)."""
+def _can_upgrade_all(s: State, seat: int, tokens: tuple[str, ...], move: LGMove) -> IllegalMoveError | None:
+    """Whether ``seat`` holds every token to upgrade at once (two ``olive`` need two olives)."""
     scratch = s.copy()
     p = scratch.players[seat]
-    for token in tokens:
-        if not _has(scratch, p, token):
-            more = " more" if tokens.count(token) > 1 else ""
-            return _err(rule, f"you have no{more} {token} {why}", move)
-        _give(scratch, p, token, why)
+    for t in tokens:
+        if not _has(scratch, p, t):
+            reason = "lg.refuse.upgrade.no_more" if tokens.count(t) > 1 else "lg.refuse.upgrade.none"
+            return _err("4.3.5", reason, move, good=token(t))
+        _give(scratch, p, t, msg("lg.note.upgrade"))
     return None
 
 
@@ -1081,38 +1069,35 @@ def _check_deliver(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
         return error
     pairs = pairs_of(move.args)
     if len(pairs) > top.n:
-        return _err("4.2:deliveries", f"you have {top.n} deliver{'ies' if top.n != 1 else 'y'} now, "
-                    f"not {len(pairs)}", move)
+        return _err("4.2:deliveries", "lg.refuse.deliver.count", move, n=top.n, given=len(pairs))
     scratch = s.copy()
-    for i, (target, token) in enumerate(pairs):
-        error = _check_one_delivery(scratch, scratch.players[top.player], target, token, move)
+    for i, (target, t) in enumerate(pairs):
+        error = _check_one_delivery(scratch, scratch.players[top.player], target, t, move)
         if error is None and i and len(scratch.stack) > len(s.stack):
-            error = _err("4.3.12", f"delivery {i} completes a cart or building that asks a decision first: "
-                         "end the deliveries there", move)
+            error = _err("4.3.12", "lg.refuse.deliver.ends_batch", move, i=i)
         if error is not None:
             if len(pairs) == 1:
                 return error
-            return _err(error.rule, f"delivery {i + 1} ({target}={token}): {error.reason}", move)
-        _deliver(scratch, top.player, target, token)
+            return _err(error.rule, "lg.refuse.deliver.which", move, i=i + 1, pair=f"{target}={t}", why=error.text)
+        _deliver(scratch, top.player, target, t)
     return None
 
 
 def _check_deliver_due(s: State, top: Task, move: LGMove) -> IllegalMoveError | None:
     if top.kind != "deliver":
         if top.kind == "extra":
-            return _err("4.2:extra", "buy your extra deliveries first (extra K)", move)
-        return _err("4.2:deliveries", "no delivery is due now: deliveries come from donkeys, die 6, roof "
-                    "markers and Wagner", move)
+            return _err("4.2:extra", "lg.refuse.deliver.extra_first", move)
+        return _err("4.2:deliveries", "lg.refuse.deliver.none_due", move)
     return None
 
 
-def _check_one_delivery(s: State, p: Player, target: str, token: str, move: LGMove) -> IllegalMoveError | None:
-    kind, _, where = token.partition(":")
+def _check_one_delivery(s: State, p: Player, target: str, given: str, move: LGMove) -> IllegalMoveError | None:
+    kind, _, where = given.partition(":")
     if kind not in (*FARM_GOODS, "trade") or where not in ("", "field") or (where and kind not in CROPS):
-        return _err("4.3.12", f"{token} is not a good you can deliver", move)
+        return _err("4.3.12", "lg.refuse.deliver.not_a_good", move, good=given)
     error = _check_target(s, p, target, kind, move)
-    if error is None and not _has(s, p, token):
-        return _err("4.3.12", f"you have no {token}", move)
+    if error is None and not _has(s, p, given):
+        return _err("4.3.12", "lg.refuse.deliver.none", move, good=token(given))
     return error
 
 
@@ -1121,40 +1106,40 @@ def _check_target(s: State, p: Player, target: str, kind: str, move: LGMove) -> 
         number = target[4:]
         cart = next((f for c, f in p.carts if number.isdigit() and c == int(number)), None)
         if cart is None:
-            return _err("4.3.12", f"{target} is not a cart on your farm", move)
+            return _err("4.3.12", "lg.refuse.deliver.not_your_cart", move, target=target)
         symbols = s.edition.cards[int(number)].cart_symbols
         if not any(sym == kind and not done for sym, done in zip(symbols, cart)):
-            return _err("4.3.12", f"your cart {number} has no open {kind} symbol", move)
+            return _err("4.3.12", "lg.refuse.deliver.cart_symbol", move, card=number, good=good(kind))
         return None
     key, slash, row_text = target.partition("/")
     if key not in s.sites:
-        return _err("4.3.12", f"{key} is not a craft building ({', '.join(BUILDINGS)}) nor cartN", move)
+        return _err("4.3.12", "lg.refuse.deliver.unknown_target", move, target=key, buildings=", ".join(BUILDINGS))
     site = s.sites[key]
     if site.lock:
-        return _err("4.2:locked", f"{key} is locked (lock marker {site.lock}): no deliveries", move)
+        return _err("4.2:locked", "lg.refuse.deliver.locked", move, building=building(key), lock=site.lock)
     if key in p.completed:
-        return _err("4.2:completed", f"you have completed {key}: no more deliveries there", move)
+        return _err("4.2:completed", "lg.refuse.deliver.completed", move, building=building(key))
     held = _row(p, key)
     symbols = s.edition.buildings[key].row
     if held is None:
         if not slash or not row_text.isdigit() or not 1 <= int(row_text) <= 4:
-            return _err("4.2:rows", f"your first delivery to {key} chooses a free row: {key}/1 to {key}/4", move)
+            return _err("4.2:rows", "lg.refuse.deliver.choose_row", move, building=building(key), key=key)
         if site.rows[int(row_text) - 1] != FREE:
-            return _err("4.2:rows", f"row {row_text} of {key} is taken", move)
+            return _err("4.2:rows", "lg.refuse.deliver.row_taken", move, row=row_text, building=building(key))
         filled: tuple[bool, ...] = (False,) * len(symbols)
     else:
         if slash and row_text != str(held[0] + 1):
-            return _err("4.2:rows", f"your row at {key} is row {held[0] + 1}, fixed since your first delivery", move)
+            return _err("4.2:rows", "lg.refuse.deliver.row_fixed", move, building=building(key), row=held[0] + 1)
         filled = held[1]
     if not any(sym == kind and not done for sym, done in zip(symbols, filled)):
-        return _err("4.3.12", f"your row at {key} has no open {kind} symbol", move)
+        return _err("4.3.12", "lg.refuse.deliver.row_symbol", move, building=building(key), good=good(kind))
     return None
 
 
 def _check_draw(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError | None:
     error = _task(("card",), top, move)
     if error is None and not s.pile and not s.discards:
-        return _err("4.3.2", "no cards are left to draw", move)
+        return _err("4.3.2", "lg.refuse.draw.empty", move)
     return error
 
 
@@ -1162,16 +1147,16 @@ def _check_donkey(s: State, top: Task, _: Player | None, move: LGMove) -> Illega
     """Spec 3.4 step 1 at the simultaneous step; every condition is public (who has chosen, markers used)."""
     seat, d = int(move.args[0]) - 1, int(move.args[1])
     if not 0 <= seat < len(s.players):
-        return _err("3.4", f"donkey SEAT MARKER: the seat is 1 to {len(s.players)}", move)
+        return _err("3.4", "lg.refuse.donkey.seat", move, seats=len(s.players))
     p = s.players[seat]
     if p.donkey:
-        return _err("3.4", f"{p.name} has chosen a donkey marker already this round", move)
+        return _err("3.4", "lg.refuse.donkey.chosen", move, name=p.name)
     if not 1 <= d <= 4:
-        return _err("4.2:donkey", "donkey markers carry 1 to 4 donkeys", move)
+        return _err("4.2:donkey", "lg.refuse.donkey.range", move)
     if d in p.donkeys_used:
         used = ", ".join(str(u) for u in p.donkeys_used)
-        return _err("4.2:donkey", f"you used the {d}-donkey marker already in rounds {'1-3' if s.round <= 3 else '4-6'}"
-                    f" (used: {used})", move)
+        rounds = "1-3" if s.round <= 3 else "4-6"
+        return _err("4.2:donkey", "lg.refuse.donkey.used", move, d=d, rounds=rounds, used=used)
     return None
 
 
@@ -1182,11 +1167,11 @@ def _check_extra(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     k = int(move.args[0])
     cap = extra_capacity(s, p) - top.n
     if s.options["extra_purchase"] == "one_at_a_time" and k > 1:
-        return _err("4.3.14", "with extra_purchase=one_at_a_time, buy one extra delivery at a time", move)
+        return _err("4.3.14", "lg.refuse.extra.one_at_a_time", move)
     if k > cap:
-        return _err("4.2:extra", f"you may buy at most {cap} more extra deliveries", move)
+        return _err("4.2:extra", "lg.refuse.extra.at_most", move, n=cap)
     if k > p.silver:
-        return _err("4.2:extra", f"{k} extra deliveries cost {k} silver; you have {p.silver}", move)
+        return _err("4.2:extra", "lg.refuse.extra.cost", move, n=k, silver=p.silver)
     return None
 
 
@@ -1197,8 +1182,7 @@ def _check_stall(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
     ids = [sp.id for sp in s.edition.spaces]
     spaces = stall_spaces(s, top.player, top.n)
     if move.args[0] not in ids or ids.index(move.args[0]) not in spaces:
-        return _err("4.3.13", f"the stall for a cart worth {top.n} goes on a free market space of value {top.n}, "
-                    "else on one of that value held by another player (A-15)", move)
+        return _err("4.3.13", "lg.refuse.stall", move, value=top.n)
     return None
 
 
@@ -1208,14 +1192,13 @@ def _check_release(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveE
     if error:
         return error
     if len(move.args) != top.n:
-        return _err("4.2:markers", f"{top.n} marker{'s' if top.n != 1 else ''} over 25 are in use: "
-                    f"take {top.n} off at once", move)
+        return _err("4.2:markers", "lg.refuse.release.count", move, n=top.n)
     scratch = s.copy()
-    for token in move.args:
-        if token not in releasable(scratch, top.player):
-            return _err("4.2:markers", f"you have no{' more' if move.args.count(token) > 1 else ''} {token} to "
-                        "take off (goods, field crops, trade goods and stalls can be)", move)
-        _release(scratch, scratch.players[top.player], token)
+    for t in move.args:
+        if t not in releasable(scratch, top.player):
+            reason = "lg.refuse.release.no_more" if move.args.count(t) > 1 else "lg.refuse.release.none"
+            return _err("4.2:markers", reason, move, good=token(t))
+        _release(scratch, scratch.players[top.player], t)
     return None
 
 
@@ -1225,11 +1208,11 @@ def _check_buy(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError
         return error
     kind = move.args[0]
     if kind not in RESOURCES:
-        return _err("1.9", "only olive, grain, grape and pig can be bought", move)
+        return _err("1.9", "lg.refuse.buy.kinds", move)
     if p.silver < s.edition.buy[kind]:
-        return _err("4.3.4", f"{kind} costs {s.edition.buy[kind]} silver", move)
+        return _err("4.3.4", "lg.refuse.buy.cost", move, good=good(kind), cost=s.edition.buy[kind])
     if kind == "pig" and p.goods["pig"] >= sty(s, p):
-        return _err("4.2:sty", f"your sty holds {sty(s, p)} pigs and is full", move)
+        return _err("4.2:sty", "lg.refuse.sty_full", move, n=sty(s, p))
     return None
 
 
@@ -1239,11 +1222,11 @@ def _check_sell(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErro
         return error
     kind, _, where = move.args[0].partition(":")
     if kind not in RESOURCES or where not in ("", "field"):
-        return _err("1.9", "only olive, grain, grape and pig can be sold; upgraded goods cannot", move)
+        return _err("1.9", "lg.refuse.sell.kinds", move)
     if where and not any(s.edition.cards[h].sell_field_crops for h in p.helpers):
-        return _err("4.2:fields", "crops on fields cannot be sold (only with Feldarbeiter)", move)
+        return _err("4.2:fields", "lg.refuse.sell.fields", move)
     if not _has(s, p, move.args[0]):
-        return _err("4.3.4", f"you have no {move.args[0]} to sell", move)
+        return _err("4.3.4", "lg.refuse.sell.none", move, good=token(move.args[0]))
     return None
 
 
@@ -1253,13 +1236,13 @@ def _check_trade(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveErr
         return error
     use = move.args[0]
     if use not in TRADE_USES:
-        return _err("4.3.7", f"a trade good buys one of: {', '.join(TRADE_USES)}", move)
+        return _err("4.3.7", "lg.refuse.trade.uses", move, uses=", ".join(TRADE_USES))
     if p.trade < 1:
-        return _err("4.3.7", "you have no trade good", move)
+        return _err("4.3.7", "lg.refuse.trade.none", move)
     if use == "pig" and s.options["pig_overflow"] == "forbid" and p.goods["pig"] >= sty(s, p):
-        return _err("A-05", "your sty is full, so you may not take a pig", move)
+        return _err("A-05", "lg.refuse.sty_full_take_pig", move)
     if use == "card" and not p.hand and not s.pile and not s.discards:
-        return _err("4.3.7", "no card to place or draw", move)
+        return _err("4.3.7", "lg.refuse.no_card", move)
     return None
 
 
@@ -1270,22 +1253,22 @@ def _check_use(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveError
     rid = move.args[0]
     mine = dict(p.roofs)
     if rid not in mine:
-        return _err("4.3.10", f"{rid} is not on your farmhouse", move)
+        return _err("4.3.10", "lg.refuse.use.not_yours", move, marker=rid)
     if not mine[rid]:
-        return _err("4.3.10", f"{rid} is used (face down); each roof marker works once", move)
+        return _err("4.3.10", "lg.refuse.use.used", move, marker=rid)
     roof = s.edition.roofs[rid]
     if roof.phase and roof.phase != s.phase:
-        return _err("4.3.10", f"{rid} works only in the {roof.phase} phase", move)
+        return _err("4.3.10", "lg.refuse.use.phase", move, marker=rid, phase=msg(f"lg.phase.{roof.phase}"))
     if roof.effect == "refresh":
         target = move.args[1] if len(move.args) > 1 else ""
         if target not in mine or mine[target] or target == rid:
-            return _err("A-14", f"{rid} turns one of your other used roof markers face up: name it", move)
+            return _err("A-14", "lg.refuse.use.refresh_target", move, marker=rid)
         if s.edition.roofs[target].effect == "refresh":
-            return _err("A-14", "a refresh marker cannot turn up another refresh marker (no endless loop)", move)
+            return _err("A-14", "lg.refuse.use.refresh_loop", move)
     elif len(move.args) > 1:
-        return _err("4.3.10", f"{rid} takes no target", move)
+        return _err("4.3.10", "lg.refuse.use.no_target", move, marker=rid)
     if roof.effect == "card" and not p.hand and not s.pile and not s.discards:
-        return _err("4.3.10", "no card to place or draw", move)
+        return _err("4.3.10", "lg.refuse.no_card", move)
     return None
 
 
@@ -1295,9 +1278,9 @@ def _check_helper(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveEr
         return error
     card = int(move.args[0])
     if card not in p.helpers:
-        return _err("4.3.1", f"card {card} is not one of your helpers", move)
+        return _err("4.3.1", "lg.refuse.not_one_of_yours", move, card=card, side=msg("lg.side.helper", n=2))
     if card in p.helpers_used:
-        return _err("3.5", f"helper {card} is used this round (its marker comes off in the scoring phase)", move)
+        return _err("3.5", "lg.refuse.helper.used", move, card=card)
     return None
 
 
@@ -1307,12 +1290,12 @@ def _check_adjust(s: State, top: Task, p: Player, move: LGMove) -> IllegalMoveEr
         return error
     kind, delta = move.args[0], int(move.args[1])
     if kind not in ADJUSTABLE:
-        return _err("D-01", f"adjust one of: {', '.join(ADJUSTABLE)}", move)
+        return _err("D-01", "lg.refuse.adjust.kinds", move, kinds=", ".join(ADJUSTABLE))
     held = {"vp": p.vp, "silver": p.silver, "trade": p.trade}.get(kind, p.goods.get(kind, 0))
     if delta == 0 or held + delta < 0:
-        return _err("D-01", f"you hold {held} {kind}; an adjustment must change it and not go below 0", move)
+        return _err("D-01", "lg.refuse.adjust.range", move, n=held, good=good(kind, held))
     if kind == "pig" and held + delta > sty(s, p):
-        return _err("4.2:sty", f"your sty holds {sty(s, p)} pigs", move)
+        return _err("4.2:sty", "lg.refuse.sty_holds", move, n=sty(s, p))
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core.messages import Text
 from companion.core.options import Options
 from companion.games.la_granja.data import GOODS, Edition
 
@@ -41,7 +42,8 @@ class Entry:
     round: int
     source: str
     amount: int
-    note: str
+    note: Text
+    """Why: a message, or the table's own words for an adjustment."""
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "source": self.source, "amount": self.amount, "note": self.note}

@@ -5,31 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-PROMPTS = {
-    "play": "place a card (place CARD field|cart|helper|ext PAYMENT...) or done",
-    "discard": "discard down to the hand limit, all cards at once (discard CARD [CARD...])",
-    "roof": "buy a roof marker (roof R#) or pass",
-    "pick": "take a die (die N)",
-    "face": "choose the die's option (option ...) or skip",
-    "take": "take the goods, in any order (take KIND [KIND]) or skip",
-    "upgrade": "free upgrades, all at once (upgrade free KIND [KIND]) or done",
-    "deliver": "deliver, all at once (deliver BUILDING[/ROW]=GOOD cartN=GOOD ...) or done",
-    "card": "place a card (place ...) or draw, or skip",
-    "donkey": "choose a donkey marker in secret, all at once (donkey SEAT 1-4); the others look away",
-    "extra": "buy extra deliveries (extra K)",
-    "stall": "choose the market space for the stall (stall M#)",
-    "release": "all 25 markers are in use: take the excess off at once (release GOOD|CROP:field|trade|M# ...)",
-}
+from companion.core.messages import Text, msg, render
+from companion.games.la_granja import words
 
 
 def table_text(view: Mapping[str, Any]) -> str:
+    """The table in a few lines of English (the terminal's language); names of effects rendered from messages."""
     lines = [f"round {view['round']}, {view['phase']} phase; turn order: "
              f"{' '.join(view['players'][s]['name'] for s in view['turn_order'])}"]
     dice = view["dice"]
     if dice["rolled"]:
         lines.append(f"dice rolled: {' '.join(map(str, dice['rolled']))}; left: {' '.join(map(str, dice['left'])) or '-'}")
     if view["roof_display"]:
-        lines.append("roof display: " + ", ".join(f"{r['marker']} ({r['effect']})" for r in view["roof_display"]))
+        lines.append("roof display: " + ", ".join(f"{r['marker']} ({render(r['text'])})" for r in view["roof_display"]))
     lines.append("buildings: " + "; ".join(
         f"{b['building']} {'/'.join(b['row'])}{' LOCK ' + str(b['lock']) if b['lock'] else ''}"
         for b in view["buildings"]))
@@ -49,15 +37,19 @@ def table_text(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def prompt_text(waiting: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+def prompt_text(waiting: Mapping[str, Any] | None, names: Sequence[str]) -> Text:
+    """Who decides now and about what (``lg.prompt.<kind>``), with the count left where there is one."""
     kind = waiting["kind"] if waiting is not None else ""
     if waiting is not None and kind == "donkey":
-        who = ", ".join(f"{names[seat]} (seat {seat + 1})" for seat in waiting["deciders"])
-        return f"{who}: {PROMPTS['donkey']}"
+        who = [msg("lg.prompt.seat", name=names[seat], seat=seat + 1) for seat in waiting["deciders"]]
+        return msg("lg.prompt.line", who=who, what=msg("lg.prompt.donkey"))
     if waiting is None or waiting["player"] is None:
-        return "The companion is drawing."
-    count = f" ({waiting['count']} left)" if kind in ("play", "deliver", "upgrade", "discard") else ""
-    return f"{names[waiting['player']]}: {PROMPTS.get(kind, kind)}{count}"
+        return msg("lg.prompt.drawing")
+    what = words.prompt(kind)
+    if kind in words.COUNTED:
+        return msg("lg.prompt.line_left", who=names[waiting["player"]], what=what,
+                   left=msg(f"lg.left.{kind}", n=waiting["count"]))
+    return msg("lg.prompt.line", who=names[waiting["player"]], what=what)
 
 
 def score_text(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE
+from companion.core.messages import msg
 from companion.games.la_granja import rules
 from companion.games.la_granja.moves import LGMove, parse_move, token_key
 from companion.games.la_granja.state import State, Task
@@ -164,7 +165,7 @@ class Rewriter:
     def _play_new(self, text: str, is_chance: bool) -> None:
         move = parse_move(text)
         if is_chance != (self.game.current_player(self.new) == CHANCE):
-            raise IllegalMoveError("upgrade", "a chance step is out of place", text)
+            raise IllegalMoveError("upgrade", msg("lg.refuse.log.chance_out_of_place"), text)
         error = self.game.validate(self.new, move)
         if error is not None:
             raise error
@@ -179,7 +180,7 @@ class Rewriter:
         if words and words[0] == "donkey" and len(words) == 2:
             deciders = rules.donkey_deciders(s)
             if not deciders:
-                raise IllegalMoveError("3.4", "no donkey choice is due", text)
+                raise IllegalMoveError("3.4", msg("lg.refuse.log.no_donkey_due"), text)
             text = f"donkey {deciders[0] + 1} {words[1]}"
             words = text.split()
         if words and words[0] == "deliver" and len(words) == 3 and "=" not in text:
@@ -221,8 +222,7 @@ class Rewriter:
                 return
             except (IllegalMoveError, MalformedInputError):
                 self.new, self.out = saved[0], self.out[:saved[1]]
-        raise IllegalMoveError("upgrade", "the moves made between the pieces of a decision need those pieces",
-                               whole[0][0])
+        raise IllegalMoveError("upgrade", msg("lg.refuse.log.pieces_needed"), whole[0][0])
 
     def finish(self) -> Log:
         """A decision left half made when the log was stored is taken back (its player makes it again)."""

@@ -16,7 +16,7 @@ def test_a_terminal_table_plays_and_refuses_with_the_rule(tmp_path: Path) -> Non
         out = io.StringIO()
         console(store, session, iter(["done\n", "donkey 1 2\n", "view\n", "quit\n"]), out)
         text = out.getvalue()
-    assert "PROVISIONAL" in text and "Set up the table:" in text
+    assert "placeholders" in text and "Set up the table:" in text
     assert "round 1, farm phase" in text and "market stalls:" in text
     assert "place a card" in text
     assert "refused: 'donkey 1 2'" in text and "[3.1]" in text

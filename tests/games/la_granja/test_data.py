@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import render
 from companion.games.la_granja import LaGranja
 from companion.games.la_granja.data import USER_EDITION_FILE, Edition, load_edition
 from tests.games.la_granja.table import SHIPPED, edition_with
@@ -19,7 +20,8 @@ def test_the_shipped_pack_is_complete_and_says_it_is_provisional() -> None:
     raw = SHIPPED.raw
     assert all(raw[section]["provisional"] is True for section in SHIPPED.provisional)
     warning, = LaGranja(SHIPPED).data_warnings()
-    assert "PROVISIONAL" in warning and "/data page" in warning
+    assert render(warning).startswith("Some of La Granja's printed values are placeholders (farm cards, market,")
+    assert render(warning).endswith("on the Data page.") and "Daten" in render(warning, "de")
 
 
 def test_a_transcribed_pack_in_the_data_folder_replaces_the_provisional_one(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

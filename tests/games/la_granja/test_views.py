@@ -6,6 +6,7 @@ import pytest
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, SIMULTANEOUS
+from companion.core.messages import render
 from companion.games.la_granja.moves import parse_move
 from tests.games.la_granja.table import at, edit, new_game, refused, task
 
@@ -37,13 +38,13 @@ def test_donkey_choices_stay_secret_until_everyone_has_chosen() -> None:
     table = game.view(s, None)
     assert [p["donkey_chosen"] for p in table["players"]] == [True, False, True]
     assert table["waiting"]["deciders"] == [B] and table["waiting"]["player"] is None
-    assert game.prompt_text(s, ["A", "B", "C"]).startswith("B (seat 2): choose a donkey marker in secret")
+    assert render(game.prompt_text(s, ["A", "B", "C"])).startswith("B (seat 2): choose a donkey marker in secret")
     # the log line does not tell either
     before = at(s, "donkey")
     assert game.is_secret(before, parse_move("donkey 1 3"))
-    assert game.describe(before, parse_move("donkey 1 3"), B) == "donkey ?: A chose a donkey marker face down"
-    assert game.describe(before, parse_move("donkey 1 3"), None) == "donkey ?: A chose a donkey marker face down"
-    assert game.describe(before, parse_move("donkey 1 3"), A) == "donkey 1 3: A lays the 3-donkey marker face down"
+    assert render(game.describe(before, parse_move("donkey 1 3"), B)) == "A chose a donkey marker face down"
+    assert render(game.describe(before, parse_move("donkey 1 3"), None)) == "A chose a donkey marker face down"
+    assert render(game.describe(before, parse_move("donkey 1 3"), A)) == "A lays the 3-donkey marker face down"
     # B's legal moves do not depend on A's or C's choice; a seat that has chosen is refused publicly
     assert [str(m) for m in game.legal_moves(s)] == ["donkey 2 1", "donkey 2 2", "donkey 2 3", "donkey 2 4"]
     assert refused(game, s, "donkey 1 4").rule == "3.4"
@@ -53,8 +54,8 @@ def test_donkey_choices_stay_secret_until_everyone_has_chosen() -> None:
     assert game.current_player(s) == CHANCE
     reveal = game.chance_outcomes(s)
     assert [(str(m), w) for m, w in reveal] == [("donkeys 3 1 2", 1)]
-    assert game.describe(s, reveal[0][0], None) == (
-        "donkeys 3 1 2: the donkey markers are turned up together: A 3, B 1, C 2 (spec 3.4 step 1)")
+    assert render(game.describe(s, reveal[0][0], None)) == (
+        "The donkey markers are turned up together: A: 3 donkeys, B: 1 donkey, C: 2 donkeys")
     s = game.play(s, "donkeys 3 1 2")
     assert [game.view(s, None)["players"][seat]["donkey"] for seat in (A, B, C)] == [3, 1, 2]
 
@@ -75,8 +76,8 @@ def test_drawn_cards_are_masked_in_other_players_log() -> None:
     s = task(s, "card", A)
     s = game.play(s, "draw")
     move = game.chance_outcomes(s)[0][0]
-    assert game.describe(s, move, B).startswith("card ?")
-    assert f"farm card {move.args[0]}" in game.describe(s, move, A)
+    assert render(game.describe(s, move, B)) == "A takes a card (only they see which)"
+    assert f"farm card {move.args[0]}" in render(game.describe(s, move, A))
 
 
 def test_hidden_vp_shows_only_your_own_until_the_end() -> None:
@@ -143,4 +144,4 @@ def test_the_view_counts_markers_in_use_out_of_twenty_five() -> None:
 
 def test_placing_fewer_than_two_cards_in_round_one_is_noted_in_the_log() -> None:
     game, s = new_game(2)
-    assert game.describe(s, parse_move("done"), None) == "A: done after 0 cards (round 1 allows 2; A-11)"
+    assert render(game.describe(s, parse_move("done"), None)) == "A: done after 0 cards (round 1 allows 2)"
