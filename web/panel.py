@@ -120,7 +120,7 @@ def get_table_of(app: Flask) -> Table:
 def panel_error(error: CompanionError) -> tuple[Response, int]:
     status = 404 if isinstance(error, UnknownGameError) else 507 if isinstance(error, DiskFullError) else (
         503 if isinstance(error, StoreError) else 400)
-    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+    return jsonify(error={"type": type(error).__name__, "reason": str(error), "message": error.message_json()}), status
 
 
 def _body() -> dict[str, Any]:

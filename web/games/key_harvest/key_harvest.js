@@ -2,7 +2,7 @@
 // Everything comes from the JSON API (docs/api.md); the rules stay in the core.
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { dictionary, t } from "../../js/i18n.js";
+import { has, t } from "../../js/i18n.js";
 import {
   h, svg, byId, fill, listText, playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog,
   runSeatPage, runTablePage,
@@ -47,7 +47,7 @@ function describePending(game) {
       : pending.event ? t("for_event", { event: eventName(pending.event) }) : "",
   };
   const key = `pending_${pending.kind}`;
-  return key in dictionary() ? t(key, vars) : t("pending_other", vars);
+  return has(key) ? t(key, vars) : t("pending_other", vars);
 }
 
 function pendingDetails(pending) {
@@ -345,7 +345,7 @@ function moveButton(move) {
 function renderLegal(legal) {
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
   return fill("legal", [...moveGroups(legal)].map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
-    h("h3", {}, verb in dictionary().verbs ? t(`verbs.${verb}`) : verb),
+    h("h3", {}, has(`verbs.${verb}`) ? t(`verbs.${verb}`) : verb),
     h("div", { class: "moves" }, moves.map(moveButton)))));
 }
 
