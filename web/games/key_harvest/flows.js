@@ -5,7 +5,7 @@
 // among the choices that start with what was picked, and sends the move once it is complete.
 
 import { t } from "../../js/i18n.js";
-import { byId, fill, h, paintSeat, playerName, seatColour, seatDot, withoutEach } from "../../js/ui.js";
+import { byId, fill, h, moveText, paintSeat, playerName, seatColour, seatDot, withoutEach } from "../../js/ui.js";
 import { CROPS, cropName, workerName } from "./pieces.js";
 
 /** Tokens that name a space of the decider's own board (a worker's space), by verb and position. */
@@ -218,7 +218,8 @@ export function createFlows(play) {
     }
     if (complete) {
       const finish = h("button", { type: "button", class: "primary flow-finish", "data-move": moveOf(picked) },
-        t("flow_finish", { move: moveOf(picked) }));
+        t("flow_finish", { move: moveText(game.words, moveOf(picked)) }));
+      finish.title = moveOf(picked);
       finish.addEventListener("click", () => sendAll([moveOf(picked)]));
       parts.push(h("p", {}, finish));
     }

@@ -5,7 +5,7 @@
 import { has, t } from "../../js/i18n.js";
 import {
   h, svg, byId, fill, listText, playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog,
-  runSeatPage, runTablePage,
+  moveText, runSeatPage, runTablePage,
 } from "../../js/ui.js";
 import { createFlows } from "./flows.js";
 import {
@@ -336,17 +336,19 @@ function moveGroups(legal) {
   return groups;
 }
 
-function moveButton(move) {
+/** A private page's move: its words on the button, its notation as the tooltip. */
+function moveButton(move, words) {
   const last = move.split(/[ /]/).pop();
   const crop = CROPS.includes(last) ? last : null;
-  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move }, move);
+  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move, title: move },
+    moveText(words, move));
 }
 
-function renderLegal(legal) {
+function renderLegal(legal, words) {
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
   return fill("legal", [...moveGroups(legal)].map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
     h("h3", {}, has(`verbs.${verb}`) ? t(`verbs.${verb}`) : verb),
-    h("div", { class: "moves" }, moves.map(moveButton)))));
+    h("div", { class: "moves" }, moves.map((move) => moveButton(move, words))))));
 }
 
 function renderSeat(data, colours) {
@@ -359,7 +361,7 @@ function renderSeat(data, colours) {
   renderTurn(game);
   renderPending(game);
   fill("stones", me.stones ? stoneChips(me.stones, true) : h("li", { class: "muted" }, t("screen_hidden")));
-  renderLegal(data.legal);
+  renderLegal(data.legal, data.words);
   renderLog(data.log);
 }
 
