@@ -77,8 +77,8 @@ def catalog_response(language: str) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Add the web's catalogs (shared and each game's), JSON with messages, the catalog route, and ``language``
-    and ``tr(id, **params)`` for the templates."""
+    """Add the web's catalogs (shared and each game's), JSON with messages, the catalog route, and for the
+    templates ``language``, ``tr(id, **params)`` (a catalog entry) and ``say(text)`` (a core text or message)."""
     from companion.games import games, package_of
 
     add_catalog_folder(WEB / "locale")
@@ -92,4 +92,5 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def language_context() -> dict[str, Any]:
         language = request_language()
-        return {"language": language, "tr": lambda id, **params: render(Message(id, params), language)}
+        return {"language": language, "tr": lambda id, **params: render(Message(id, params), language),
+                "say": lambda text: render(text, language)}
