@@ -4,7 +4,7 @@
 // a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
-import { say, t } from "../../js/i18n.js";
+import { has, say, t } from "../../js/i18n.js";
 import {
   byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
   moveText, withoutEach,
@@ -20,10 +20,9 @@ const PRIVATE_VERBS = ["place", "discard", "donkey"];
 /** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
 const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 
-/** A known key's text, else the raw value (a code the dictionary does not name yet). */
+/** A known key's text, else the raw value (a code the catalogs do not name yet). */
 function known(key, fallback, vars = {}) {
-  const text = t(key, vars);
-  return text === key ? fallback : text;
+  return has(key) ? t(key, vars) : fallback;
 }
 
 const goodName = (good) => known(`lg_goods.${good}`, good);
