@@ -76,9 +76,8 @@ def catalog_response(language: str) -> Response:
     return response
 
 
-def init_app(app: Flask) -> None:
-    """Add the web's catalogs (shared and each game's), JSON with messages, the catalog route, and for the
-    templates ``language``, ``tr(id, **params)`` (a catalog entry) and ``say(text)`` (a core text or message)."""
+def add_web_catalogs() -> None:
+    """Make the web's catalogs part of every lookup: ``web/locale/`` and each registered game's web folder."""
     from companion.games import games, package_of
 
     add_catalog_folder(WEB / "locale")
@@ -86,6 +85,12 @@ def init_app(app: Flask) -> None:
         package = package_of(game)
         if package is not None and (WEB / "games" / package / "locale").is_dir():
             add_catalog_folder(WEB / "games" / package / "locale")
+
+
+def init_app(app: Flask) -> None:
+    """Add the web's catalogs, JSON with messages, the catalog route, and for the templates ``language``,
+    ``tr(id, **params)`` (a catalog entry) and ``say(text)`` (a core text or message)."""
+    add_web_catalogs()
     app.json = MessageJSONProvider(app)
     app.add_url_rule("/i18n/<language>.json", "i18n_catalog", catalog_response)
 

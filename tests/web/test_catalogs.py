@@ -14,8 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.core.messages import Message, catalogs, msg, render
+from companion.games import games
 from tests.web.apikit import claim_seat
-from web.messages import dumps
+from web.messages import add_web_catalogs, dumps
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -44,6 +45,11 @@ def texts(entry: str | tuple[str, ...]) -> tuple[str, ...]:
     return entry if isinstance(entry, tuple) else (entry,)
 
 
+@pytest.fixture(autouse=True)
+def web_catalogs() -> None:
+    add_web_catalogs()
+
+
 def placeholders(entry: str | tuple[str, ...]) -> set[str]:
     return {name for text in texts(entry) for name in PLACEHOLDER.findall(text)}
 
@@ -65,6 +71,15 @@ def test_german_has_every_browser_string_with_the_same_placeholders() -> None:
     assert sorted(ours - english.keys()) == [] and sorted(ours - german.keys()) == []
     assert [key for key in ours if placeholders(english[key]) != placeholders(german[key])] == []
     assert [key for key in ours if len(texts(english[key])) != len(texts(german[key]))] == []
+
+
+def test_every_house_rule_is_named_in_german(client: FlaskClient) -> None:
+    """The new-game form's variant flags: name, help and every choice (the spec's English is only a fallback)."""
+    german = catalogs()["de"].messages
+    missing = [f"{game.name}: {option.name}.{part}" for game in games() for option in game.option_specs
+               for part in ("label", "help", *(f"choice.{choice}" for choice in option.choices))
+               if f"ui.variants.{option.name}.{part}" not in german]
+    assert missing == []
 
 
 def test_counts_have_plural_forms() -> None:

@@ -4,11 +4,12 @@
 // a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
-import { has, say, t } from "../../js/i18n.js";
+import { say, t } from "../../js/i18n.js";
 import {
   byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
   moveText, withoutEach,
 } from "../../js/ui.js";
+import { known, roofEffect } from "./words.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
 const FACES = [1, 2, 3, 4, 5, 6];
@@ -20,10 +21,6 @@ const PRIVATE_VERBS = ["place", "discard", "donkey"];
 /** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
 const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 
-/** A known key's text, else the raw value (a code the catalogs do not name yet). */
-function known(key, fallback, vars = {}) {
-  return has(key) ? t(key, vars) : fallback;
-}
 
 const goodName = (good) => known(`lg_goods.${good}`, good);
 const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
@@ -137,7 +134,7 @@ function farmCard(game, player) {
         filled: c.filled.filter(Boolean).length, of: c.symbols.length })))),
       fact("lg_extensions", list(player.extensions)),
       fact("lg_helpers", list(player.helpers.map((x) => `${x.card} ${say(x.name)}${x.used ? ` (${t("lg_used")})` : ""}`))),
-      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${say(r.effect)}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
+      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${roofEffect(r.effect)}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
       fact("lg_crafts", list(player.crafts.map((c) => `${c.building} (${t(`lg_side_${c.side}`)})`))),
       fact("lg_dice_taken", list(player.dice)),
       fact("lg_donkey", donkey),
@@ -168,7 +165,7 @@ function renderBoard(game) {
     t("lg_craft_left", { n: b.craft_markers }), b.first_vp ? ` · ${t("lg_first_vp")}` : "",
     b.completed_by.length ? ` · ${t("lg_completed_by", { names: b.completed_by.map((s) => playerName(game, s)).join(", ") })}` : "")));
   fill("roof-display", view.roof_display.length
-    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${say(r.effect)}`))
+    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${roofEffect(r.effect)}`))
     : h("li", { class: "muted" }, t("none")));
   fill("pile", t("lg_pile", { n: view.draw_pile, discards: view.discards.length }));
 }

@@ -51,11 +51,15 @@ function playerFields(spec) {
   return fields;
 }
 
+/** A house rule's field: its name, choices and help from the game's web catalog, else the spec's English. */
 function variantField(option) {
   const text = (part, english) => (has(`variants.${option.name}.${part}`) ? t(`variants.${option.name}.${part}`) : english);
   const select = h("select", { name: option.name, id: `option-${option.name}`, "data-default": option.default },
-    option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default },
-      choice === option.default ? t("default_marker", { choice }) : choice)));
+    option.choices.map((choice) => {
+      const label = text(`choice.${choice}`, choice);
+      return h("option", { value: choice, selected: choice === option.default },
+        choice === option.default ? t("default_marker", { choice: label }) : label);
+    }));
   return h("div", { class: "field variant" },
     h("label", { for: select.id }, text("label", option.name.replaceAll("_", " "))),
     select,
