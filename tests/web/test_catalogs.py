@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.core.messages import Message, catalogs, msg, render
-from companion.games import games
+from companion.games import find_game, games
 from tests.web.apikit import claim_seat
 from web.messages import add_web_catalogs, dumps
 
@@ -139,3 +139,18 @@ def test_the_browser_renders_messages_like_python(server: int, browser: Any, lan
     expected = [render(Message.from_json(m.to_json()), language) for m in SAMPLES]
     assert rendered == [*expected, "plain text", expected[0]]
     assert expected[3].endswith("3 Züge") if language == "de" else expected[3].endswith("3 moves left")
+
+
+def test_offered_moves_come_with_their_words(client: FlaskClient, game: dict[str, Any],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's choices and a seat's legal moves each carry what they do in words (``Game.move_text``), as
+    data the page renders; without a game's own words, the notation."""
+    table = client.get(f"/api/games/{game['id']}").get_json()
+    assert table["choices"] and table["words"] == {move: move for move in table["choices"]}
+    kind = type(find_game(game["game"]))
+    monkeypatch.setattr(kind, "move_text", lambda self, state, move: msg("ui.undo_names", move=str(move)))
+    table = client.get(f"/api/games/{game['id']}").get_json()
+    assert table["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in table["choices"]}
+    seat = next(s for s in range(3) if client.get(claim_seat(client, game["id"], s)["url"]).get_json()["legal"])
+    private = client.get(claim_seat(client, game["id"], seat)["url"]).get_json()
+    assert private["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in private["legal"]}

@@ -93,7 +93,7 @@ function ledgerList(ledger) {
   if (ledger == null) return h("p", { class: "muted" }, t("lg_vp_hidden"));
   return h("ol", { class: "ledger" }, ledger.map((entry) => h("li", { "data-source": entry.source, "data-amount": entry.amount },
     h("span", { class: "amount" }, `${entry.amount > 0 ? "+" : ""}${entry.amount}`), " ",
-    t("lg_ledger_line", { round: entry.round, source: sourceName(entry.source), note: entry.note }))));
+    t("lg_ledger_line", { round: entry.round, source: sourceName(entry.source), note: say(entry.note) }))));
 }
 
 /** The donkey line of a player: chosen in secret (hidden), chosen (own page or after the reveal), or nothing. */

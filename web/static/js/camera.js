@@ -3,7 +3,8 @@
 // It polls the /camera endpoints (web/camera.py). Its strings are catalog entries ui.camera.<key>.
 // Data is always inserted as text (never as HTML).
 
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
+import { moveText } from "./ui.js";
 
 const POLL_MS = 1000;
 
@@ -82,7 +83,7 @@ function showBoard(board) {
   byId("cam-score-note").textContent = board.score_error || (board.game ? s("game_note") : s("alone_note"));
   const conflicts = byId("cam-conflicts");
   conflicts.replaceChildren(...read.conflicts.map((c) => el("li", c.message)),
-                            ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: o.reason })}`)));
+                            ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: say(o.reason) })}`)));
   const box = byId("cam-diff-box");
   const diff = byId("cam-diff");
   diff.replaceChildren();
@@ -104,7 +105,7 @@ async function play(move, version) {
   });
   const data = await response.json();
   byId("cam-played").textContent = response.ok ? s("played", { move })
-    : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : data.error.reason;
+    : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : say(data.error.message || data.error.reason);
 }
 
 function showStation(station) {
@@ -122,7 +123,7 @@ function showStation(station) {
   }
   if (!station.offer.moves.length) text.textContent += ` — ${s("station_no_moves")}`;
   for (const move of station.offer.moves) {
-    const button = el("button", move, { type: "button", class: "primary" });
+    const button = el("button", moveText(station.offer.words, move), { type: "button", class: "primary", title: move });
     button.addEventListener("click", () => play(move, station.offer.version));
     const item = el("li");
     item.append(button);
@@ -139,7 +140,7 @@ async function poll() {
       const [board, station] = await Promise.all([getJson(`/camera/board${query(true)}`),
                                                   getJson(`/camera/station${query()}`)]);
       if (board.ok) showBoard(board.data);
-      else throw new Error(board.data.error.reason);
+      else throw new Error(say(board.data.error.message || board.data.error.reason));
       if (station.ok) showStation(station.data);
     }
   } catch (error) {

@@ -6,7 +6,7 @@
 // data-url; the server checks it with the core's loader and answers 400 with the reason.
 // Static text carries data-t keys of the catalogs (ui.data.<key>; English is also in the HTML).
 
-import { has, t as text } from "./i18n.js";
+import { has, say, t as text } from "./i18n.js";
 
 /** The data forms' string `key` (catalog id "ui.data.<key>"), {placeholders} filled from `vars`. */
 function t(key, vars = {}) {
@@ -91,7 +91,7 @@ async function save(event) {
     });
     const answer = await response.json();
     if (!response.ok) {
-      showError(answer.error?.reason ?? String(response.status));
+      showError(answer.error ? say(answer.error.message || answer.error.reason) : String(response.status));
       return;
     }
     $("data-original").textContent = JSON.stringify(data);
