@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +23,7 @@ from companion.core.errors import (
 )
 from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
+from web.messages import dumps
 from web.table import get_table, move_words, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -323,4 +323,4 @@ def stream(game_id: str) -> Response:
 
 
 def sse(update: dict[str, Any]) -> str:
-    return f"event: {update['event']}\nid: {update['version']}\ndata: {json.dumps(update)}\n\n"
+    return f"event: {update['event']}\nid: {update['version']}\ndata: {dumps(update)}\n\n"
