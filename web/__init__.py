@@ -25,10 +25,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     app.config["DATA_DIR"] = str(data_dir)
 
-    from web import api, camera, data_forms, limits, pages, panel, security, table
+    from web import api, camera, data_forms, limits, messages, pages, panel, security, table
 
     security.init_app(app)  # first: its checks run before every other view
     limits.init_app(app)
+    messages.init_app(app)
     table.init_app(app)
     panel.init_app(app)
     camera.init_app(app)

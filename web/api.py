@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 from collections.abc import Iterator
 from typing import Any
@@ -24,7 +23,8 @@ from companion.core.errors import (
 )
 from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
-from web.table import get_table, public_game, setup_state
+from web.messages import dumps
+from web.table import get_table, move_words, public_game, setup_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -258,9 +258,10 @@ def private_view(session: Session, seat: int) -> dict[str, Any]:
     with session.lock:
         state = session.state
         mine = seat in game.deciders(state)
-        legal = [str(m) for m in game.legal_moves(state) if game.seat_of(state, m) == seat] if mine else []
+        moves = [m for m in game.legal_moves(state) if game.seat_of(state, m) == seat] if mine else []
         return {"seat": seat, "name": session.players[seat], "version": session.version, "view": session.view(seat),
-                "log": session.export(seat)["log"], "deciding": mine, "legal": legal}
+                "log": session.export(seat)["log"], "deciding": mine, "legal": [str(m) for m in moves],
+                "words": move_words(game, state, moves)}
 
 
 @bp.get("/games/<game_id>/private/<token>")
@@ -322,4 +323,4 @@ def stream(game_id: str) -> Response:
 
 
 def sse(update: dict[str, Any]) -> str:
-    return f"event: {update['event']}\nid: {update['version']}\ndata: {json.dumps(update)}\n\n"
+    return f"event: {update['event']}\nid: {update['version']}\ndata: {dumps(update)}\n\n"

@@ -36,12 +36,13 @@ from companion.core.boards import BoardReader
 from companion.core.errors import (CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError,
                                    UnsupportedError)
 from companion.core.game import Game
+from companion.core.messages import Text
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
 from companion.vision.sources import CameraUnavailable, open_source
-from web.table import get_table
+from web.table import get_table, move_words
 
 EXTENSION = "keydom_camera"
 PREVIEW_WIDTH = 1280
@@ -330,11 +331,14 @@ def station() -> Response:
     if component is None:
         return jsonify(offer=None, in_view=1)
     moves: list[str] = []
+    words: dict[str, Text] = {}
     version = None
     if chosen is not None:
         session = chosen[0]
         with session.lock:
-            moves = moves_mentioning(component, [str(m) for m in session.game.public_moves(session.state)])
+            offered = move_words(session.game, session.state, session.game.public_moves(session.state))
+            moves = moves_mentioning(component, list(offered))
+            words = {move: offered[move] for move in moves}
             version = session.version  # a move played from this offer names it
     return jsonify(offer={"code": component.code, "kind": component.kind, "key": component.key,
-                          "title": component.title, "moves": moves, "version": version}, in_view=1)
+                          "title": component.title, "moves": moves, "words": words, "version": version}, in_view=1)

@@ -11,7 +11,6 @@ the latest move. A back end that cannot start (no GPIO off a Pi) is reported, no
 from __future__ import annotations
 
 import atexit
-import json
 import logging
 import queue
 import random
@@ -30,6 +29,7 @@ from firmware_bridge.config import PanelConfig, load_config
 from firmware_bridge.controller import PanelController
 from firmware_bridge.panel import GpioPanel, Panel, SimulatedPanel
 from firmware_bridge.protocol import HOLD, PRESS
+from web.messages import dumps
 from web.table import Table, get_table
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ def get_table_of(app: Flask) -> Table:
 def panel_error(error: CompanionError) -> tuple[Response, int]:
     status = 404 if isinstance(error, UnknownGameError) else 507 if isinstance(error, DiskFullError) else (
         503 if isinstance(error, StoreError) else 400)
-    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+    return jsonify(error={"type": type(error).__name__, "reason": str(error), "message": error.message_json()}), status
 
 
 def _body() -> dict[str, Any]:
@@ -196,7 +196,7 @@ def stream() -> Response:
 
     def events() -> Iterator[str]:
         try:
-            yield f"event: panel\ndata: {json.dumps(first)}\n\n"
+            yield f"event: panel\ndata: {dumps(first)}\n\n"
             while True:
                 try:
                     state = inbox.get(timeout=heartbeat)
@@ -205,7 +205,7 @@ def stream() -> Response:
                     continue
                 while not inbox.empty():  # only the latest state matters
                     state = inbox.get_nowait()
-                yield f"event: panel\ndata: {json.dumps({**state, 'problems': service.problems})}\n\n"
+                yield f"event: panel\ndata: {dumps({**state, 'problems': service.problems})}\n\n"
         finally:
             stop()
 

@@ -39,8 +39,8 @@ PIN_DIGITS = 6
 PAIR_ATTEMPTS = 5
 """Wrong PINs an address may try per ``PAIR_WINDOW_SECONDS``; then it waits."""
 PAIR_WINDOW_SECONDS = 60.0
-OPEN_PATHS = ("/pair", "/static/", "/favicon.ico")
-"""What an unpaired device may load: the pairing page and what it is drawn with."""
+OPEN_PATHS = ("/pair", "/static/", "/i18n/", "/favicon.ico")
+"""What an unpaired device may load: the pairing page and what it is drawn with (scripts, styles, strings)."""
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 

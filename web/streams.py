@@ -14,7 +14,6 @@ The Flask routes in web/api.py and web/panel.py stay: the test client and any pl
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from collections import deque
@@ -28,6 +27,7 @@ from werkzeug.test import EnvironBuilder
 from werkzeug.http import parse_cookie
 
 from companion.core.errors import CompanionError
+from web.messages import dumps
 from web.table import EXTENSION as TABLE, Table, public_game
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class Fanout:
 
 def sse(update: dict[str, Any]) -> bytes:
     """A game's update as a server-sent event (the same text as web/api.py's ``sse``)."""
-    return f"event: {update['event']}\nid: {update['version']}\ndata: {json.dumps(update)}\n\n".encode()
+    return f"event: {update['event']}\nid: {update['version']}\ndata: {dumps(update)}\n\n".encode()
 
 
 class Hub:
@@ -213,7 +213,7 @@ class Hub:
 
 
 def panel_event(state: dict[str, Any], problems: list[str]) -> bytes:
-    return f"event: panel\ndata: {json.dumps({**state, 'problems': problems})}\n\n".encode()
+    return f"event: panel\ndata: {dumps({**state, 'problems': problems})}\n\n".encode()
 
 
 class StreamingApp:
@@ -273,7 +273,7 @@ class StreamingApp:
         try:
             first = await asyncio.to_thread(service.state)
             hub.open(stream)
-            await self._serve(stream, f"event: panel\ndata: {json.dumps(first)}\n\n".encode(), receive, send)
+            await self._serve(stream, f"event: panel\ndata: {dumps(first)}\n\n".encode(), receive, send)
         finally:
             if hub.panel is not None:
                 hub.panel.streams.discard(stream)
@@ -313,7 +313,7 @@ async def send_head(send: Send) -> None:
 
 
 async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
-    data = json.dumps(body).encode()
+    data = dumps(body).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
     await send({"type": "http.response.body", "body": data})

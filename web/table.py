@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from flask import Flask, current_app
 
 from companion.core.errors import CorruptSaveError, UnknownGameError
-from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Move
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Move
+from companion.core.messages import Text
 from companion.salvage import StoreHealth, open_store
 from companion.session import Session
 from companion.store import OVER, Damaged, GameRecord, GameStore, SeatRow
@@ -218,6 +219,7 @@ def public_game(session: Session) -> dict[str, Any]:
     with session.lock:
         state = session.state
         who = game.current_player(state)
+        offered = game.public_moves(state)
         return {
             "id": session.id,
             "game": game.name,
@@ -231,9 +233,15 @@ def public_game(session: Session) -> dict[str, Any]:
             "view": session.view(None),
             "log": session.export(None)["log"],
             "warnings": game.data_warnings(),
-            "choices": [str(move) for move in game.public_moves(state)],
+            "choices": [str(move) for move in offered],
+            "words": move_words(game, state, offered),
             "undo": session.undo_info(),
         }
+
+
+def move_words(game: Game[Any, Any], state: Any, moves: Sequence[Move]) -> dict[str, Text]:
+    """Each offered move's notation and what it does in words (``Game.move_text``), for the buttons."""
+    return {str(move): game.move_text(state, move) for move in moves}
 
 
 def setup_state(session: Session) -> Any:

@@ -279,6 +279,10 @@ class Game(ABC, Generic[S, M]):
         """The move's text as ``viewer`` may see it in the log (hidden draws are masked)."""
         return str(move)
 
+    def move_text(self, state: S, move: M) -> Text:
+        """What ``move`` does, in words, for a button that offers it (its notation stays the tooltip)."""
+        return str(move)
+
     def table_text(self, view: Mapping[str, Any]) -> str | None:
         """``view`` as text for the terminal table (``companion play``); ``None``: the console's default."""
         return None

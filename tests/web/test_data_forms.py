@@ -20,7 +20,6 @@ from companion.games.key_harvest.board import load_layout
 from companion.games.la_granja.data import USER_EDITION_FILE, load_edition
 
 SHIPPED = load_edition(None)
-SCRIPT = Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "data_forms.js"
 
 
 def pack_file(app: Flask) -> Path:
@@ -230,20 +229,6 @@ def test_a_damaged_installed_file_is_named_and_can_be_restored(app: Flask, clien
     page = client.get("/data").get_data(as_text=True)
     assert 'id="la-granja-damaged"' in page and "is not JSON" in page and 'class="data-restore"' in page
     assert client.get("/data/la-granja/siesta").status_code == 200  # the shipped values, to start again
-
-
-def test_every_string_key_of_the_pages_is_in_english_and_german(client: FlaskClient) -> None:
-    script = SCRIPT.read_text()
-    table = script[script.index("const STRINGS"):script.index("};", script.index("const STRINGS"))]
-    english, german = table.split("\n  de: {")
-    keys = set()
-    for url in ["/data", "/data/key-harvest/layout", *(f"/data/la-granja/{name}" for name in SHIPPED.provisional)]:
-        keys |= set(re.findall(r'data-t="([\w-]+)"', client.get(url).get_data(as_text=True)))
-    for language in (english, german):
-        assert keys <= set(re.findall(r"\b(\w+): \"", language)), sorted(keys - set(re.findall(r"\b(\w+): \"", language)))
-
-
-# ------------------------------------------------------------------ in the browser
 
 
 def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: int, browser: Any, shots: Path) -> None:

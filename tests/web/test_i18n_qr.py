@@ -1,8 +1,7 @@
-"""The German dictionary matches the English one; the seat pages' QR codes encode their absolute URLs."""
+"""The header's language switch; the seat pages' QR codes encode their absolute URLs."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -12,70 +11,7 @@ import qrcode.image.svg  # type: ignore[import-untyped]
 from flask import Flask
 from flask.testing import FlaskClient
 
-I18N = Path(__file__).resolve().parents[2] / "web" / "static" / "js" / "i18n.js"
-STRING = r'"(?:[^"\\]|\\.)*"'
-# A quoted or bare key followed by ":", a string value, or a brace; strings are matched whole, so a
-# colon inside a value ("Gift: {name}") is never taken for a key.
-TOKEN = re.compile(rf'(?P<key>{STRING}|[A-Za-z_][\w-]*)\s*:|(?P<string>{STRING})|(?P<brace>[{{}}])')
-
-
-def strings(language: str) -> dict[str, str]:
-    """The dictionary ``language`` of i18n.js as {dotted key: text}; an empty nested object counts as one key."""
-    source = I18N.read_text()
-    body = source.split(f"export const {language} = {{", 1)[1].split("\n};", 1)[0]
-    body = re.sub(r"^\s*//.*$", "", body, flags=re.MULTILINE)
-    found: dict[str, str] = {}
-    path: list[str] = []
-    key = None
-    for token in TOKEN.finditer(body):
-        if token["key"]:
-            key = token["key"].strip('"')
-            found[".".join([*path, key])] = ""
-        elif token["string"]:
-            assert key is not None, token["string"]
-            found[".".join([*path, key])] = token["string"][1:-1]
-            key = None
-        elif token["brace"] == "{":
-            assert key is not None
-            del found[".".join([*path, key])]
-            path.append(key)
-            found[".".join(path)] = "{}"  # replaced by its entries, if it has any
-            key = None
-        else:
-            if found.get(".".join(path)) == "{}" and any(k.startswith(".".join(path) + ".") for k in found):
-                del found[".".join(path)]
-            path.pop()
-    assert not path, "unbalanced braces"
-    return found
-
-
-def placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
-
-
-def test_the_dictionaries_are_parsed() -> None:
-    english = strings("en")
-    assert english["app_title"] == "Keydom Companion" and english["crops.wine"] == "wine"
-    assert english["game_key-harvest"] == "Key Harvest" and english["pending_gift"].startswith("Gift: ")
-    assert english["variants"] == "{}" and len(english) > 150
-
-
-def test_german_has_exactly_the_english_keys() -> None:
-    english, german = strings("en"), strings("de")
-    assert sorted(english.keys() - german.keys()) == [], "missing in de"
-    assert sorted(german.keys() - english.keys()) == [], "only in de"
-
-
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_no_empty_strings(language: str) -> None:
-    empty = [key for key, text in strings(language).items() if not text.strip()]
-    assert empty == []
-
-
-def test_german_keeps_the_placeholders() -> None:
-    english, german = strings("en"), strings("de")
-    wrong = [key for key in english if placeholders(english[key]) != placeholders(german[key])]
-    assert wrong == []
+WEB = Path(__file__).resolve().parents[2] / "web"
 
 
 def test_the_header_has_a_language_switch(client: FlaskClient) -> None:
@@ -132,5 +68,5 @@ def test_seat_qr_code_needs_the_seats_token(client: FlaskClient, game: dict[str,
 
 
 def test_table_page_shows_the_seat_qr_codes() -> None:
-    script = (I18N.parent / "ui.js").read_text()  # renderSeatLinks: the table page and the setup guide
+    script = (WEB / "static" / "js" / "ui.js").read_text()  # renderSeatLinks: the table page and the setup guide
     assert "/qr.svg`" in script and 'class: "seat-qr"' in script

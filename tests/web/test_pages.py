@@ -1,4 +1,4 @@
-"""The tablet's pages: served by the app, every asset local, every string key translated."""
+"""The tablet's pages: served by the app, every asset local (string keys: tests/web/test_catalogs.py)."""
 
 from __future__ import annotations
 
@@ -47,13 +47,6 @@ def seat_path(client: FlaskClient, game: dict[str, Any], seat: int = 0) -> str:
 
     page: str = claim_seat(client, game["id"], seat)["page"]
     return page
-
-
-def english_keys() -> set[str]:
-    """The top-level keys of the ``en`` dictionary in i18n.js."""
-    source = (WEB / "static" / "js" / "i18n.js").read_text()
-    body = source.split("export const en = {", 1)[1].split("\n};", 1)[0]
-    return set(re.findall(r'^  "?([\w-]+)"?:', body, re.MULTILINE))
 
 
 # ---------------------------------------------------------------- the pages
@@ -134,27 +127,6 @@ def test_no_external_urls(path: str) -> None:
     text = (WEB / path).read_text().replace(SVG_NAMESPACE, "")
     assert not re.search(r"https?://", text), path
     assert not re.search(r"""(src|href)=["']//|url\(\s*["']?//|@import""", text), path
-
-
-def test_every_string_key_is_in_the_english_dictionary(client: FlaskClient, game: dict[str, Any]) -> None:
-    keys = english_keys()
-    paths = ["/", f"/games/{game['id']}", f"/games/{game['id']}/setup", seat_path(client, game), "/games/no-such-game"]
-    used = {key for path in paths for key in Page(client.get(path).get_data(as_text=True)).keys}
-    for script in [*(WEB / "static" / "js").glob("*.js"), *(WEB / "games").rglob("*.js")]:
-        text = script.read_text()
-        if '/i18n.js"' in text:  # panel.js carries its own small dictionary (en, de)
-            used |= set(re.findall(r'\bt\("([\w-]+)"', text))
-    assert used and used <= keys, sorted(used - keys)
-
-
-@pytest.mark.parametrize("name", ["panel.js", "data_forms.js"])
-def test_a_script_with_its_own_strings_has_every_key_in_english_and_german(name: str) -> None:
-    script = (WEB / "static" / "js" / name).read_text()
-    table = script[script.index("const STRINGS"):script.index("};", script.index("const STRINGS"))]
-    english, german = table.split("\n  de: {")
-    used = set(re.findall(r'\bt\("([\w-]+)"', script))
-    for language in (english, german):
-        assert used <= set(re.findall(r"\b(\w+): \"", language)), sorted(used - set(re.findall(r"\b(\w+): \"", language)))
 
 
 def test_table_draws_every_board_space_and_tile_crops() -> None:

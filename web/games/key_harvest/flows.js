@@ -4,8 +4,8 @@
 // "harvest B3/wine" -> harvest, B3, /wine); a flow picks the verb, then one token at a time
 // among the choices that start with what was picked, and sends the move once it is complete.
 
-import { t } from "../../js/i18n.js";
-import { byId, fill, h, paintSeat, playerName, seatColour, seatDot, withoutEach } from "../../js/ui.js";
+import { has, t } from "../../js/i18n.js";
+import { byId, fill, h, moveText, paintSeat, playerName, seatColour, seatDot, withoutEach } from "../../js/ui.js";
 import { CROPS, cropName, workerName } from "./pieces.js";
 
 /** Tokens that name a space of the decider's own board (a worker's space), by verb and position. */
@@ -172,7 +172,7 @@ export function createFlows(play) {
 
   function verbLabel(verb) {
     const key = `flow_verbs.${verb}`;
-    const text = t(key) === key ? verb : t(key);
+    const text = has(key) ? t(key) : verb;
     return ACTIONS[verb] && !game.view.pending ? t("flow_action", { verb: text, action: ACTIONS[verb] }) : text;
   }
 
@@ -218,7 +218,8 @@ export function createFlows(play) {
     }
     if (complete) {
       const finish = h("button", { type: "button", class: "primary flow-finish", "data-move": moveOf(picked) },
-        t("flow_finish", { move: moveOf(picked) }));
+        t("flow_finish", { move: moveText(game.words, moveOf(picked)) }));
+      finish.title = moveOf(picked);
       finish.addEventListener("click", () => sendAll([moveOf(picked)]));
       parts.push(h("p", {}, finish));
     }

@@ -2,10 +2,10 @@
 // Everything comes from the JSON API (docs/api.md); the rules stay in the core.
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { dictionary, t } from "../../js/i18n.js";
+import { has, t } from "../../js/i18n.js";
 import {
   h, svg, byId, fill, listText, playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog,
-  runSeatPage, runTablePage,
+  moveText, runSeatPage, runTablePage,
 } from "../../js/ui.js";
 import { createFlows } from "./flows.js";
 import {
@@ -47,7 +47,7 @@ function describePending(game) {
       : pending.event ? t("for_event", { event: eventName(pending.event) }) : "",
   };
   const key = `pending_${pending.kind}`;
-  return key in dictionary() ? t(key, vars) : t("pending_other", vars);
+  return has(key) ? t(key, vars) : t("pending_other", vars);
 }
 
 function pendingDetails(pending) {
@@ -336,17 +336,19 @@ function moveGroups(legal) {
   return groups;
 }
 
-function moveButton(move) {
+/** A private page's move: its words on the button, its notation as the tooltip. */
+function moveButton(move, words) {
   const last = move.split(/[ /]/).pop();
   const crop = CROPS.includes(last) ? last : null;
-  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move }, move);
+  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move, title: move },
+    moveText(words, move));
 }
 
-function renderLegal(legal) {
+function renderLegal(legal, words) {
   if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
   return fill("legal", [...moveGroups(legal)].map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
-    h("h3", {}, verb in dictionary().verbs ? t(`verbs.${verb}`) : verb),
-    h("div", { class: "moves" }, moves.map(moveButton)))));
+    h("h3", {}, has(`verbs.${verb}`) ? t(`verbs.${verb}`) : verb),
+    h("div", { class: "moves" }, moves.map((move) => moveButton(move, words))))));
 }
 
 function renderSeat(data, colours) {
@@ -359,7 +361,7 @@ function renderSeat(data, colours) {
   renderTurn(game);
   renderPending(game);
   fill("stones", me.stones ? stoneChips(me.stones, true) : h("li", { class: "muted" }, t("screen_hidden")));
-  renderLegal(data.legal);
+  renderLegal(data.legal, data.words);
   renderLog(data.log);
 }
 

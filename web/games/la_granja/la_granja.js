@@ -4,11 +4,12 @@
 // a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
-import { t } from "../../js/i18n.js";
+import { say, t } from "../../js/i18n.js";
 import {
   byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
-  withoutEach,
+  moveText, withoutEach,
 } from "../../js/ui.js";
+import { known, roofEffect } from "./words.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
 const FACES = [1, 2, 3, 4, 5, 6];
@@ -20,11 +21,6 @@ const PRIVATE_VERBS = ["place", "discard", "donkey"];
 /** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
 const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 
-/** A known key's text, else the raw value (a code the dictionary does not name yet). */
-function known(key, fallback, vars = {}) {
-  const text = t(key, vars);
-  return text === key ? fallback : text;
-}
 
 const goodName = (good) => known(`lg_goods.${good}`, good);
 const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
@@ -97,7 +93,7 @@ function ledgerList(ledger) {
   if (ledger == null) return h("p", { class: "muted" }, t("lg_vp_hidden"));
   return h("ol", { class: "ledger" }, ledger.map((entry) => h("li", { "data-source": entry.source, "data-amount": entry.amount },
     h("span", { class: "amount" }, `${entry.amount > 0 ? "+" : ""}${entry.amount}`), " ",
-    t("lg_ledger_line", { round: entry.round, source: sourceName(entry.source), note: entry.note }))));
+    t("lg_ledger_line", { round: entry.round, source: sourceName(entry.source), note: say(entry.note) }))));
 }
 
 /** The donkey line of a player: chosen in secret (hidden), chosen (own page or after the reveal), or nothing. */
@@ -137,8 +133,8 @@ function farmCard(game, player) {
       fact("lg_carts", list(player.carts.map((c) => t("lg_cart", { card: c.card, vp: c.vp,
         filled: c.filled.filter(Boolean).length, of: c.symbols.length })))),
       fact("lg_extensions", list(player.extensions)),
-      fact("lg_helpers", list(player.helpers.map((x) => `${x.card} ${x.name}${x.used ? ` (${t("lg_used")})` : ""}`))),
-      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${r.effect}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
+      fact("lg_helpers", list(player.helpers.map((x) => `${x.card} ${say(x.name)}${x.used ? ` (${t("lg_used")})` : ""}`))),
+      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${roofEffect(r.effect)}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
       fact("lg_crafts", list(player.crafts.map((c) => `${c.building} (${t(`lg_side_${c.side}`)})`))),
       fact("lg_dice_taken", list(player.dice)),
       fact("lg_donkey", donkey),
@@ -163,13 +159,13 @@ function renderBoard(game) {
   fill("market", view.market.map((m) => h("li", { class: `slot${m.holder == null ? " empty" : " filled"}`, "data-space": m.space },
     h("strong", {}, m.space), ` (${m.value}${m.x ? " ✗" : ""}) `, holder(m.holder))));
   fill("buildings", view.buildings.map((b) => h("li", { "data-building": b.building },
-    h("strong", {}, b.name), " ",
+    h("strong", {}, say(b.name)), " ",
     h("span", { class: "muted" }, b.row.map(goodName).join(" · ")), " ",
     b.lock ? h("span", { class: "badge lock" }, t("lg_lock", { n: b.lock })) : null, " ",
     t("lg_craft_left", { n: b.craft_markers }), b.first_vp ? ` · ${t("lg_first_vp")}` : "",
     b.completed_by.length ? ` · ${t("lg_completed_by", { names: b.completed_by.map((s) => playerName(game, s)).join(", ") })}` : "")));
   fill("roof-display", view.roof_display.length
-    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${r.effect}`))
+    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${roofEffect(r.effect)}`))
     : h("li", { class: "muted" }, t("none")));
   fill("pile", t("lg_pile", { n: view.draw_pile, discards: view.discards.length }));
 }
@@ -370,7 +366,8 @@ function createFlow(play) {
     let finish = null;
     if (complete) {
       finish = h("button", { type: "button", class: "primary flow-finish", "data-move": complete },
-        t("flow_finish", { move: complete }));
+        t("flow_finish", { move: moveText(game.words, complete) }));
+      finish.title = complete;
       finish.addEventListener("click", () => send(complete));
     }
     fill("flow-options", h("p", { class: "flow-prompt", "data-progress": step || "" },
@@ -420,8 +417,10 @@ function legalGroups(legal) {
   return [...groups].sort(([a], [b]) => verbRank(a) - verbRank(b));
 }
 
+/** A private page's move: its words where the game gives them (else `label`), its notation as the tooltip. */
 function moveButton(move, label) {
-  return h("button", { type: "button", class: "move", "data-move": move }, label);
+  const words = moveText(seatWords, move);
+  return h("button", { type: "button", class: "move", "data-move": move, title: move }, words === move ? label : words);
 }
 
 /** Card placements, one row per card of the hand: its sides and payments as short buttons. */
@@ -448,6 +447,7 @@ function moveLabel(move) {
 
 let seatPicks = {}; // per set verb, the words picked so far on this seat page
 let seatLegal = [];
+let seatWords = {}; // the seat's legal moves in words (the API's `words`)
 let seatWaiting = null;
 
 /** A set decision on the seat page: its words one tap each in any order ("1 of 2"), then one button sends it. */
@@ -474,7 +474,7 @@ function setComposer(verb, moves) {
     h("p", { class: "flow-path", "data-progress": progressText || "" }, picked.slice(head.length).map((w) => wordLabel(verb, w)).join(" + ") || t("none"),
       progressText ? ` (${progressText})` : ""),
     h("div", { class: "moves" }, tokens),
-    h("p", {}, step.complete ? moveButton(step.complete, t("flow_finish", { move: step.complete })) : null, back),
+    h("p", {}, step.complete ? moveButton(step.complete, t("flow_finish", { move: moveText(seatWords, step.complete) })) : null, back),
   ];
 }
 
@@ -522,6 +522,7 @@ function renderSeat(data, colours) {
   fill("my-farm", farmCard(game, me));
   if (seatWaiting && (!data.view.waiting || data.view.waiting.kind !== seatWaiting.kind)) seatPicks = {};
   seatWaiting = data.view.waiting;
+  seatWords = data.words || {};
   renderLegal(data.legal);
   renderLog(data.log);
 }

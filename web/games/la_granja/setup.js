@@ -3,6 +3,7 @@
 import { t } from "../../js/i18n.js";
 import { runSetup } from "../../js/setup.js";
 import { h, paintSeat, seatColour, seatDot } from "../../js/ui.js";
+import { roofEffect } from "./words.js";
 
 function lgPieces(list) {
   return h("ul", { class: "pieces" }, list.map((item) => h("li", { "data-piece": item.piece },
@@ -31,7 +32,7 @@ function laGranjaSteps(game, guide) {
     { key: "lg_setup.step_roofs", body: [
       h("p", {}, t("lg_setup.roofs_intro")),
       h("ul", { class: "chips roof-markers" }, guide.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker },
-        h("strong", {}, r.marker), " ", r.effect))),
+        h("strong", {}, r.marker), " ", roofEffect(r.effect)))),
       h("p", { class: "note" }, t("lg_setup.roofs_rest"))] },
     { key: "lg_setup.step_cards", body: [
       h("p", {}, t("lg_setup.cards_intro", { n: guide.cards_each, pile: guide.draw_pile })),

@@ -1,103 +1,16 @@
 // The camera page: the latest frame with the stickers outlined, the board it shows with its score,
 // what differs from a tracked game, and the scan station (hold one tile up, play a move that names it).
-// It polls the /camera endpoints (web/camera.py). Its strings are here, in English and German.
+// It polls the /camera endpoints (web/camera.py). Its strings are catalog entries ui.camera.<key>.
 // Data is always inserted as text (never as HTML).
+
+import { say, t } from "./i18n.js";
+import { moveText } from "./ui.js";
 
 const POLL_MS = 1000;
 
-const STRINGS = {
-  en: {
-    title: "Camera",
-    game_label: "Compare with game",
-    no_game: "no game (this board alone)",
-    seat_label: "Board of",
-    frame_alt: "The camera's latest picture, recognised stickers outlined",
-    codes_heading: "Stickers in view",
-    board_heading: "The board on the photo",
-    diff_heading: "Differs from the game",
-    station_heading: "Scan station",
-    status_off: "The camera is off. Start the service with --camera samples, usb:0 or pi.",
-    status_unavailable: "No camera: {error}",
-    status_stopped: "The camera stopped: {error}",
-    status_waiting: "Waiting for the first picture from {camera}…",
-    status_live: "Picture {frame} from {camera}",
-    no_codes: "No stickers in view.",
-    not_confirmed: "(seen once)",
-    summary: "{tiles} field tiles, {workers} workers",
-    score_workers: "Workers",
-    score_largest: "Largest group",
-    score_second: "Second group (×2)",
-    score_majority: "Crop majorities",
-    score_total: "Total",
-    hidden_until_end: "shown at the end",
-    alone_note: "Crop majorities need the stones behind every screen: choose the game.",
-    game_note: "The game's other boards and screens, with this board as photographed.",
-    only_photo: "On the photo, not in the game: {items}",
-    only_game: "In the game, not on the photo: {items}",
-    other_side: "Other side up than in the game: {items}",
-    workers_photo: "Workers on the photo, not in the game: {items}",
-    workers_game: "Workers in the game, not on the photo: {items}",
-    agrees: "The photo agrees with the game.",
-    station_idle: "Hold one tile or worker up to the camera.",
-    station_many: "{n} components in view: show just one.",
-    station_seen: "{title}",
-    station_no_moves: "No legal move names it now.",
-    moved_on: "The table has moved on: scan again.",
-    station_choose: "Choose a game to see its moves.",
-    played: "Played: {move}",
-    other: "not placed: {reason}",
-  },
-  de: {
-    title: "Kamera",
-    game_label: "Mit Partie vergleichen",
-    no_game: "keine Partie (nur dieses Brett)",
-    seat_label: "Brett von",
-    frame_alt: "Das letzte Kamerabild, erkannte Aufkleber umrandet",
-    codes_heading: "Aufkleber im Bild",
-    board_heading: "Das Brett auf dem Foto",
-    diff_heading: "Abweichungen von der Partie",
-    station_heading: "Scan-Station",
-    status_off: "Die Kamera ist aus. Starte den Dienst mit --camera samples, usb:0 oder pi.",
-    status_unavailable: "Keine Kamera: {error}",
-    status_stopped: "Die Kamera hat angehalten: {error}",
-    status_waiting: "Warte auf das erste Bild von {camera}…",
-    status_live: "Bild {frame} von {camera}",
-    no_codes: "Keine Aufkleber im Bild.",
-    not_confirmed: "(einmal gesehen)",
-    summary: "{tiles} Feldplättchen, {workers} Arbeiter",
-    score_workers: "Arbeiter",
-    score_largest: "Größte Gruppe",
-    score_second: "Zweite Gruppe (×2)",
-    score_majority: "Mehrheiten",
-    score_total: "Summe",
-    hidden_until_end: "am Ende",
-    alone_note: "Für die Mehrheiten braucht es die Steine hinter allen Sichtschirmen: wähle die Partie.",
-    game_note: "Die anderen Bretter und Sichtschirme der Partie, dieses Brett wie fotografiert.",
-    only_photo: "Auf dem Foto, nicht in der Partie: {items}",
-    only_game: "In der Partie, nicht auf dem Foto: {items}",
-    other_side: "Andere Seite oben als in der Partie: {items}",
-    workers_photo: "Arbeiter auf dem Foto, nicht in der Partie: {items}",
-    workers_game: "Arbeiter in der Partie, nicht auf dem Foto: {items}",
-    agrees: "Das Foto stimmt mit der Partie überein.",
-    station_idle: "Halte ein Plättchen oder einen Arbeiter vor die Kamera.",
-    station_many: "{n} Teile im Bild: zeige nur eines.",
-    station_seen: "{title}",
-    station_no_moves: "Kein erlaubter Zug nennt es gerade.",
-    moved_on: "Am Tisch ist inzwischen etwas passiert: bitte neu scannen.",
-    station_choose: "Wähle eine Partie, um ihre Züge zu sehen.",
-    played: "Gespielt: {move}",
-    other: "nicht platziert: {reason}",
-  },
-};
-
-function lang() {
-  return document.documentElement.lang in STRINGS ? document.documentElement.lang : "en";
-}
-
-/** The string `key` of the page's language, {placeholders} filled from `vars`. */
+/** The camera page's string `key` (catalog id "ui.camera.<key>"), {placeholders} filled from `vars`. */
 export function s(key, vars = {}) {
-  const text = STRINGS[lang()][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+  return t(`camera.${key}`, vars);
 }
 
 const byId = (id) => document.getElementById(id);
@@ -170,7 +83,7 @@ function showBoard(board) {
   byId("cam-score-note").textContent = board.score_error || (board.game ? s("game_note") : s("alone_note"));
   const conflicts = byId("cam-conflicts");
   conflicts.replaceChildren(...read.conflicts.map((c) => el("li", c.message)),
-                            ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: o.reason })}`)));
+                            ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: say(o.reason) })}`)));
   const box = byId("cam-diff-box");
   const diff = byId("cam-diff");
   diff.replaceChildren();
@@ -192,7 +105,7 @@ async function play(move, version) {
   });
   const data = await response.json();
   byId("cam-played").textContent = response.ok ? s("played", { move })
-    : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : data.error.reason;
+    : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : say(data.error.message || data.error.reason);
 }
 
 function showStation(station) {
@@ -210,7 +123,7 @@ function showStation(station) {
   }
   if (!station.offer.moves.length) text.textContent += ` — ${s("station_no_moves")}`;
   for (const move of station.offer.moves) {
-    const button = el("button", move, { type: "button", class: "primary" });
+    const button = el("button", moveText(station.offer.words, move), { type: "button", class: "primary", title: move });
     button.addEventListener("click", () => play(move, station.offer.version));
     const item = el("li");
     item.append(button);
@@ -227,7 +140,7 @@ async function poll() {
       const [board, station] = await Promise.all([getJson(`/camera/board${query(true)}`),
                                                   getJson(`/camera/station${query()}`)]);
       if (board.ok) showBoard(board.data);
-      else throw new Error(board.data.error.reason);
+      else throw new Error(say(board.data.error.message || board.data.error.reason));
       if (station.ok) showStation(station.data);
     }
   } catch (error) {

@@ -2,7 +2,7 @@
 // A game's table and seat pages add the game's own script (web/games/<game>/); everything comes from the
 // JSON API (docs/api.md). Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { applyStrings, chooseLanguage, dictionary, t } from "./i18n.js";
+import { applyStrings, chooseLanguage, has, t } from "./i18n.js";
 import { api, byId, fill, gamePath, h, showError } from "./ui.js";
 
 // Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
@@ -51,15 +51,19 @@ function playerFields(spec) {
   return fields;
 }
 
+/** A house rule's field: its name, choices and help from the game's web catalog, else the spec's English. */
 function variantField(option) {
-  const text = dictionary().variants[option.name] || {};
+  const text = (part, english) => (has(`variants.${option.name}.${part}`) ? t(`variants.${option.name}.${part}`) : english);
   const select = h("select", { name: option.name, id: `option-${option.name}`, "data-default": option.default },
-    option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default },
-      choice === option.default ? t("default_marker", { choice }) : choice)));
+    option.choices.map((choice) => {
+      const label = text(`choice.${choice}`, choice);
+      return h("option", { value: choice, selected: choice === option.default },
+        choice === option.default ? t("default_marker", { choice: label }) : label);
+    }));
   return h("div", { class: "field variant" },
-    h("label", { for: select.id }, text.label || option.name.replaceAll("_", " ")),
+    h("label", { for: select.id }, text("label", option.name.replaceAll("_", " "))),
     select,
-    h("p", { class: "help" }, text.help || option.help, option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
+    h("p", { class: "help" }, text("help", option.help), option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
 }
 
 async function renderNewGameForm() {

@@ -4,82 +4,13 @@
 // data-kind (int, text, bool, choice, symbols, mapping, text_or_null). Saving starts from the
 // section as loaded (#data-original), writes each input into it, and PUTs it to the form's
 // data-url; the server checks it with the core's loader and answers 400 with the reason.
-// Static text carries data-t keys of the table below (English is also in the HTML).
+// Static text carries data-t keys of the catalogs (ui.data.<key>; English is also in the HTML).
 
-const STRINGS = {
-  en: {
-    overview_title: "Your box's printed data",
-    overview_intro: "Values the rulebooks do not print are provisional placeholders until you enter the ones in your box. New games use what you save here; a game already stored keeps the data it started with.",
-    in_use: "In use:", yours: "your values", shipped: "shipped with the companion",
-    provisional: "PROVISIONAL", checked: "checked", restore: "Restore the shipped default",
-    confirm_restore: "Delete your values and go back to the shipped (provisional) default? Stored games keep theirs.",
-    back: "Back to the data overview", spec: "Spec:",
-    format_help: "The format of every value:",
-    new_games_only: "New games use what you save; a game already stored keeps the data it started with.",
-    section_provisional: "PROVISIONAL: these are placeholder values, not the ones printed in your box. Correct them from your box, tick the box below and save.",
-    layout_help: "Positions are axial hex coordinates q, r (neighbours differ by one step); start pair: the label colour of the 8 start tiles (4 colours, 2 tiles each), empty for the others. Format: docs/key-harvest-layout.md.",
-    camera_help: "The camera can record the positions from one photo of a full board: companion calibrate key-harvest PHOTO --install (docs/camera.md).",
-    camera_link: "Camera page",
-    checked_against_box: "Checked against my box (clears PROVISIONAL)",
-    save: "Save", saving: "Saving…", saved: "Saved: new games use these values.",
-    add_row: "Add a space", remove_row: "Remove the last space",
-    bad_number: "Row {row}: {value} is not a whole number.",
-    bad_income: "Row {row}: write income as kind:number, e.g. silver:1, trade:1 (not {value}).",
-    offline: "The companion did not answer; nothing was saved.",
-    section_cards: "Farm cards", section_market: "Market", section_buildings: "Craft buildings",
-    section_siesta: "Siesta track VP", section_roof_markers: "Roof markers", section_roof_slots: "Roof slot VP",
-    section_prices: "Prices", section_donkeys: "Donkey hats", section_layout: "Board layout",
-    section_farm: "Farm", table_farm: "Farm", col_extra_deliveries: "Extra deliveries",
-    table_cards: "Cards", table_spaces: "Spaces", table_start: "Start spaces (value 2, 3, 4, 5)",
-    table_buildings: "Buildings", table_siesta: "VP from the bottom space (0) to the top",
-    table_roof_markers: "Markers", table_roof_slots: "VP of farmhouse slots 1-5", table_buy: "Buy (silver)",
-    table_sell: "Sell (silver)", table_upgrade: "Upgrade (silver)", table_donkeys: "Hats per donkey marker",
-    col_row: "#", col_value: "Value", col_id: "Id", col_field: "Field", col_cart_symbols: "Cart symbols",
-    col_cart_vp: "Cart VP", col_income: "Income", col_grey_rows: "Grey rows", col_sty: "Sty",
-    col_helper: "Helper", col_helper_text: "Helper text", col_hand_limit: "Hand +", col_sell_field_crops: "Sells field crops",
-    col_roof_slots_bonus: "Roof slots +", col_q: "q", col_r: "r", col_x: "X (1-3 players)", col_key: "Key",
-    col_name: "Name", col_die: "Die", col_round: "Round", col_effect: "Effect", col_phase: "Phase",
-    col_label: "Label", col_crop: "Crop", col_start_pair: "Start pair", col_note: "Note",
-  },
-  de: {
-    overview_title: "Die gedruckten Daten deiner Schachtel",
-    overview_intro: "Werte, die nicht in den Regelheften stehen, sind vorläufige Platzhalter, bis du die aus deiner Schachtel einträgst. Neue Spiele nutzen, was du hier speicherst; ein gespeichertes Spiel behält seine Daten.",
-    in_use: "In Gebrauch:", yours: "deine Werte", shipped: "mit dem Companion geliefert",
-    provisional: "VORLÄUFIG", checked: "geprüft", restore: "Gelieferten Standard wiederherstellen",
-    confirm_restore: "Deine Werte löschen und zum gelieferten (vorläufigen) Standard zurück? Gespeicherte Spiele behalten ihre.",
-    back: "Zurück zur Datenübersicht", spec: "Spezifikation:",
-    format_help: "Das Format jedes Werts:",
-    new_games_only: "Neue Spiele nutzen, was du speicherst; ein gespeichertes Spiel behält seine Daten.",
-    section_provisional: "VORLÄUFIG: Platzhalterwerte, nicht die in deiner Schachtel gedruckten. Korrigiere sie nach deiner Schachtel, setze unten das Häkchen und speichere.",
-    layout_help: "Positionen sind axiale Hex-Koordinaten q, r (Nachbarn unterscheiden sich um einen Schritt); Startpaar: die Beschriftungsfarbe der 8 Startplättchen (4 Farben, je 2), sonst leer. Format: docs/key-harvest-layout.md.",
-    camera_help: "Die Kamera kann die Positionen aus einem Foto eines vollen Plans aufnehmen: companion calibrate key-harvest FOTO --install (docs/camera.md).",
-    camera_link: "Kamera-Seite",
-    checked_against_box: "Mit meiner Schachtel geprüft (hebt VORLÄUFIG auf)",
-    save: "Speichern", saving: "Speichert…", saved: "Gespeichert: neue Spiele nutzen diese Werte.",
-    add_row: "Feld hinzufügen", remove_row: "Letztes Feld entfernen",
-    bad_number: "Zeile {row}: {value} ist keine ganze Zahl.",
-    bad_income: "Zeile {row}: Einkommen als Art:Zahl schreiben, z. B. silver:1, trade:1 (nicht {value}).",
-    offline: "Der Companion hat nicht geantwortet; nichts wurde gespeichert.",
-    section_cards: "Hofkarten", section_market: "Markt", section_buildings: "Handwerksgebäude",
-    section_siesta: "Siesta-Leiste SP", section_roof_markers: "Dachplättchen", section_roof_slots: "SP der Dachplätze",
-    section_prices: "Preise", section_donkeys: "Eselhüte", section_layout: "Spielplan",
-    section_farm: "Hof", table_farm: "Hof", col_extra_deliveries: "Zusätzliche Lieferungen",
-    table_cards: "Karten", table_spaces: "Felder", table_start: "Startfelder (Wert 2, 3, 4, 5)",
-    table_buildings: "Gebäude", table_siesta: "SP vom untersten Feld (0) bis oben",
-    table_roof_markers: "Plättchen", table_roof_slots: "SP der Hausplätze 1-5", table_buy: "Kaufen (Silber)",
-    table_sell: "Verkaufen (Silber)", table_upgrade: "Veredeln (Silber)", table_donkeys: "Hüte je Eselplättchen",
-    col_row: "#", col_value: "Wert", col_id: "Nr.", col_field: "Feld", col_cart_symbols: "Karrensymbole",
-    col_cart_vp: "Karren-SP", col_income: "Einkommen", col_grey_rows: "Graue Reihen", col_sty: "Stall",
-    col_helper: "Helfer", col_helper_text: "Helfertext", col_hand_limit: "Hand +", col_sell_field_crops: "Verkauft Feldfrüchte",
-    col_roof_slots_bonus: "Dachplätze +", col_q: "q", col_r: "r", col_x: "X (1-3 Spieler)", col_key: "Schlüssel",
-    col_name: "Name", col_die: "Würfel", col_round: "Runde", col_effect: "Wirkung", col_phase: "Phase",
-    col_label: "Beschriftung", col_crop: "Feldfrucht", col_start_pair: "Startpaar", col_note: "Notiz",
-  },
-};
+import { has, say, t as text } from "./i18n.js";
 
-const lang = (document.documentElement.lang || "en").startsWith("de") ? "de" : "en";
+/** The data forms' string `key` (catalog id "ui.data.<key>"), {placeholders} filled from `vars`. */
 function t(key, vars = {}) {
-  return (STRINGS[lang][key] ?? STRINGS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+  return text(`data.${key}`, vars);
 }
 
 const $ = (id) => document.getElementById(id);
@@ -160,7 +91,7 @@ async function save(event) {
     });
     const answer = await response.json();
     if (!response.ok) {
-      showError(answer.error?.reason ?? String(response.status));
+      showError(answer.error ? say(answer.error.message || answer.error.reason) : String(response.status));
       return;
     }
     $("data-original").textContent = JSON.stringify(data);
@@ -205,7 +136,7 @@ async function restore(event) {
   }
 }
 
-for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+for (const el of document.querySelectorAll("[data-t]")) if (has(`data.${el.dataset.t}`)) el.textContent = t(el.dataset.t);
 for (const button of document.querySelectorAll(".data-restore")) button.addEventListener("click", restore);
 const form = $("data-form");
 if (form) {

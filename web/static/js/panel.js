@@ -6,26 +6,11 @@
 //   <script type="module" src="{{ url_for('static', filename='js/panel.js') }}"></script>
 // It builds its own content and loads css/panel.css.
 
-const STRINGS = {
-  en: {
-    title: "Panel", game: "{title}: {players}", no_game: "No game is open: start or resume one on the tablet.",
-    status: "status: {s}", ready: "ready", draw: "waiting for DRAW", roll: "waiting for ROLL", error: "refused",
-    over: "game over", alert: "event drawn", no_alert: "no event", move_label: "Move for OK",
-    choose: "Show on the panel", chosen: "OK will play: {m}", table: "Back to the table",
-    seat: "Seat {n}", hold: "hold", offline: "Connection lost; retrying.",
-  },
-  de: {
-    title: "Tafel", game: "{title}: {players}", no_game: "Kein Spiel offen: starte oder setze eins am Tablet fort.",
-    status: "Status: {s}", ready: "bereit", draw: "wartet auf ZIEHEN (DRAW)", roll: "wartet auf WÜRFELN (ROLL)",
-    error: "abgelehnt", over: "Spiel vorbei", alert: "Ereignis gezogen", no_alert: "kein Ereignis",
-    move_label: "Zug für OK", choose: "Auf der Tafel zeigen", chosen: "OK spielt: {m}",
-    table: "Zurück zum Tisch", seat: "Platz {n}", hold: "halten", offline: "Verbindung verloren; neuer Versuch.",
-  },
-};
+import { say, t as text } from "./i18n.js";
 
-const lang = (document.documentElement.lang || "en").startsWith("de") ? "de" : "en";
+/** The panel's string `key` (catalog id "ui.panel.<key>"), {placeholders} filled from `vars`. */
 function t(key, vars = {}) {
-  return (STRINGS[lang][key] ?? STRINGS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+  return text(`panel.${key}`, vars);
 }
 
 const root = document.getElementById("virtual-panel");
@@ -80,12 +65,14 @@ async function post(path, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error ? data.error.reason : response.statusText);
+  if (!response.ok) throw new Error(data.error ? say(data.error.message || data.error.reason) : response.statusText);
   return data;
 }
 
-function say(text, ok) {
+/** The panel's message (a string or a message from the service), refused ones marked. */
+function show(message, ok) {
   const el = $("panel-message");
+  const text = say(message);
   el.textContent = text;
   el.hidden = !text;
   el.classList.toggle("refused", !ok);
@@ -98,7 +85,7 @@ async function press(button, kind) {
     });
     render(data.panel);
   } catch (error) {
-    say(error.message, false);
+    show(error.message, false);
   }
 }
 
@@ -164,8 +151,8 @@ function render(state) {
   const alert = $("panel-alert");
   light(alert, state.lights.alert_colour);
   $("panel-alert-label").textContent = state.lights.alert ? t("alert") : t("no_alert");
-  if (state.message.text) say(state.message.text, state.message.ok);
-  else if (state.choice) say(t("chosen", { m: state.choice }), true);
+  if (state.message.text) show(state.message.text, state.message.ok);
+  else if (state.choice) show(t("chosen", { m: state.choice }), true);
   const backends = $("panel-backends");
   backends.replaceChildren();
   for (const line of [...state.panels.filter((p) => p.panel !== "simulated").map(
@@ -180,7 +167,7 @@ function render(state) {
 function connect() {
   const source = new EventSource("/api/panel/stream");
   source.addEventListener("panel", (event) => render(JSON.parse(event.data)));
-  source.onerror = () => say(t("offline"), false);
+  source.onerror = () => show(t("offline"), false);
 }
 
 async function start() {
@@ -194,10 +181,10 @@ async function start() {
     try {
       render(await post("/api/panel/choice", { move: $("panel-move").value, game: gameId || undefined }));
     } catch (error) {
-      say(error.message, false);
+      show(error.message, false);
     }
   });
-  if (gameId) await post("/api/panel/follow", { game: gameId }).then(render).catch((e) => say(e.message, false));
+  if (gameId) await post("/api/panel/follow", { game: gameId }).then(render).catch((e) => show(e.message, false));
   connect();
 }
 

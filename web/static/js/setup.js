@@ -2,7 +2,7 @@
 // game's setup draws (GET /api/games/<id>/setup). The steps are the game's own (web/games/<game>/setup.js,
 // which calls runSetup); this is the page around them. Nobody's secrets: each private page shows its own.
 
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
 import { api, byId, fill, gamePath, h, renderSeatLinks, showError } from "./ui.js";
 
 /** The guide's page: ``steps(game, guide)`` (the game's own, each {key, body}; ``game`` has players and colours)
@@ -16,7 +16,7 @@ export async function runSetup(steps) {
   const data = { players: answer.data.players, colours: answer.data.colours };
   fill("setup-title", t("setup_title", { players: data.players.join(", ") }));
   if (game.ok) {
-    const warnings = fill("warnings", (game.data.warnings || []).map((w) => h("li", { class: "warning" }, w)));
+    const warnings = fill("warnings", (game.data.warnings || []).map((w) => h("li", { class: "warning" }, say(w))));
     warnings.hidden = !(game.data.warnings || []).length;
   }
   const all = steps(data, answer.data.guide);

@@ -2,7 +2,7 @@
 // pages' frame (runTablePage, runSeatPage). A game's own pieces are its folder's (web/games/<game>/).
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const LOG_LINES = 30;
@@ -84,7 +84,7 @@ export function gamePath(gameId, rest = "") {
 /** Show an API error (reason, and the rule of a refused move) in the page's #error. */
 export function showError(data) {
   const error = (data && data.error) || {};
-  const reason = error.reason || t("error_network");
+  const reason = say(error.message || error.reason) || t("error_network");
   const text = error.move ? t("error_refused", { move: error.move, reason }) : reason;
   const rule = error.rule ? h("span", { class: "rule", "data-rule": error.rule }, t("error_rule", { rule: error.rule })) : null;
   const el = fill("error", h("span", { class: "reason" }, text), rule ? " " : null, rule);
@@ -169,13 +169,18 @@ export function seatDot(game, seat) {
 }
 
 export function renderWarnings(warnings) {
-  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, w)));
+  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, say(w))));
   el.hidden = !(warnings && warnings.length);
+}
+
+/** What `move` does in words (the API's `words`: notation -> text or message), else its notation. */
+export function moveText(words, move) {
+  return words && move in words ? say(words[move]) : move;
 }
 
 export function renderLog(lines) {
   const shown = lines.slice(-LOG_LINES).reverse();
-  const el = fill("log", shown.length ? shown.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, t("log_empty")));
+  const el = fill("log", shown.length ? shown.map((line) => h("li", {}, say(line))) : h("li", { class: "muted" }, t("log_empty")));
   el.setAttribute("start", String(lines.length || 1));
 }
 
@@ -291,7 +296,7 @@ export function runTablePage(render, createFlow) {
     controls.forEach((control) => { control.disabled = document.body.classList.contains("over"); });
     const button = byId("undo");
     button.disabled = button.disabled || !undo.possible;
-    button.title = undo.possible ? t("undo_names", { move: undo.move }) : (undo.reason || "");
+    button.title = undo.possible ? t("undo_names", { move: undo.move }) : say(undo.reason);
   };
   // Every move and undo names the version on screen: if the table moved on meanwhile (another device, a
   // double tap), the service refuses it (409) and answers the game as it is now, which is shown at once.
