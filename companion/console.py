@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.core.messages import FALLBACK, Text, msg
+from companion.core.messages import FALLBACK, Text, json_default, msg
 from companion.core.messages import render as render_text
 from companion.session import Session
 from companion.store import GameStore
@@ -21,7 +21,7 @@ from companion.store import GameStore
 
 def render(view: Mapping[str, Any]) -> str:
     """The table as plain text, for a game with no ``table_text`` of its own: the view's JSON."""
-    return json.dumps(view, indent=1, ensure_ascii=False)
+    return json.dumps(view, indent=1, ensure_ascii=False, default=json_default)
 
 
 def prompt_for(session: Session) -> Text:
