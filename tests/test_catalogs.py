@@ -108,6 +108,8 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
     names = [f"Player {seat + 1}" for seat in range(players)]
     for warning in game.data_warnings():
         yield "data_warnings", warning
+    for spec in game.option_specs:
+        yield "variant help", spec.help
     state = game.setup(names, game.options())
     seen: list[Move] = []
     for _ in range(PLAYOUT_MOVES):

@@ -70,13 +70,13 @@ def split_move(text: object, verbs: Collection[str]) -> tuple[str, list[str]]:
     """The lower-case verb and the argument tokens of a move's text; ``MalformedInputError`` if
     it is not text, empty, or starts with none of ``verbs``."""
     if not isinstance(text, str):
-        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
+        raise MalformedInputError(msg("core.refuse.move_not_text", kind=type(text).__name__))
     tokens = text.split()
     if not tokens:
-        raise MalformedInputError("empty move")
+        raise MalformedInputError(msg("core.refuse.move_empty"))
     verb = tokens[0].lower()
     if verb not in verbs:
-        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(verbs)}")
+        raise MalformedInputError(msg("core.refuse.unknown_verb", move=text, verb=tokens[0], verbs=list(verbs)))
     return verb, tokens[1:]
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
-from companion.core.messages import msg
+from companion.core.messages import Text, msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,7 @@ class OptionSpec:
     name: str
     choices: tuple[str, ...]
     ref: str
-    help: str
+    help: Text
 
     @property
     def default(self) -> str:
