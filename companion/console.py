@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import CHANCE, TERMINAL
-from companion.core.messages import FALLBACK, Text, json_default, msg
+from companion.core.messages import FALLBACK, Message, Text, json_default, msg
 from companion.core.messages import render as render_text
 from companion.session import Session
 from companion.store import GameStore
@@ -58,7 +58,7 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         say(f"  {render_text(text, language)}")
 
     def show(view: Mapping[str, Any]) -> str:
-        return game.table_text(view) or render(view)
+        return lines_text(game.table_text(view), language) or render(view)
 
     out.write(show(session.view(None)) + "\n")
     while True:
@@ -124,6 +124,13 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
                 out.write(show(session.view(None)) + "\n")
 
 
+def lines_text(text: Text | Sequence[Text] | None, language: str) -> str | None:
+    """A game's own text for the terminal (``table_text``, ``score_text``: one text or lines) in ``language``."""
+    if text is None:
+        return None
+    return "\n".join(render_text(line, language) for line in ([text] if isinstance(text, (str, Message)) else text))
+
+
 def refusal_text(error: IllegalMoveError, language: str) -> str:
     """A refusal as the terminal shows it: the move, the reason in ``language`` and the rule (``'play L Z9': ...
     [R-B1]``)."""
@@ -136,7 +143,7 @@ def json_scores(session: Session, language: str = FALLBACK) -> str:
     rows = session.game.score(session.state) if session.is_over else session.view(None).get("score")
     if not rows:
         return render_text(msg("core.console.score_at_end"), language)
-    own = session.game.score_text(rows)
+    own = lines_text(session.game.score_text(rows), language)
     if own is not None:
         return own
     return "\n".join(f"{row.get('rank', '-')}. {row.get('name', '?')}: {row.get('total', '?')}"

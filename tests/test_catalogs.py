@@ -112,8 +112,10 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
         yield "variant help", spec.help
     state = game.setup(names, game.options())
     seen: list[Move] = []
-    for _ in range(PLAYOUT_MOVES):
-        if game.is_over(state):
+    for ply in range(PLAYOUT_MOVES + 1):
+        if ply % 50 == 0 or game.is_over(state):
+            yield from terminal_lines(game, state, players)
+        if game.is_over(state) or ply == PLAYOUT_MOVES:
             break
         prompt = game.prompt_text(state, names)
         if prompt is not None:
@@ -136,6 +138,15 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
             yield "describe", game.describe(state, move, viewer)
         seen.append(move)
         state = game.apply(state, move)
+
+
+def terminal_lines(game: Game[Any, Any], state: Any, players: int) -> Iterator[tuple[str, Text]]:
+    """The terminal's table for every viewer, and the score."""
+    for viewer in (None, *range(players)):
+        view = game.view(state, viewer)
+        for what, own in (("table_text", game.table_text(view)), ("score_text", game.score_text(view.get("score") or []))):
+            for line in [] if own is None else [own] if isinstance(own, (str, Message)) else own:
+                yield what, line
 
 
 def problems_of(game: Game[Any, Any], where: str, text: Text) -> list[str]:

@@ -289,16 +289,17 @@ class Game(ABC, Generic[S, M]):
         identifiers written out in its source are found there."""
         return ()
 
-    def table_text(self, view: Mapping[str, Any]) -> str | None:
-        """``view`` as text for the terminal table (``companion play``); ``None``: the console's default."""
+    def table_text(self, view: Mapping[str, Any]) -> Text | Sequence[Text] | None:
+        """``view`` as text for the terminal table (``companion play``), or as lines; ``None``: the console's
+        default."""
         return None
 
     def prompt_text(self, state: S, names: Sequence[str]) -> Text | None:
         """Who must decide now and about what, as one line; ``None``: the console's default."""
         return None
 
-    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
-        """``score`` rows as text; ``None``: the console's default."""
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> Text | Sequence[Text] | None:
+        """``score`` rows as text, or as lines; ``None``: the console's default."""
         return None
 
     # Derived helpers, the same for every game.

@@ -221,7 +221,7 @@ class KeyHarvest(Game[State, KHMove]):
         return words.move_text(state, move)
 
     def message_ids(self) -> list[str]:
-        return words.message_ids()
+        return words.message_ids() + text.message_ids()
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""
@@ -307,7 +307,7 @@ class KeyHarvest(Game[State, KHMove]):
         stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
         return state.with_player(seat, evolve(state.player(seat), stones=stones))
 
-    def table_text(self, view: Mapping[str, Any]) -> str | None:
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
         return text.table_text(view)
 
     def prompt_text(self, state: State, names: Sequence[str]) -> Text | None:
@@ -317,16 +317,8 @@ class KeyHarvest(Game[State, KHMove]):
             return msg("core.console.over") if state.over else msg("core.console.drawing")
         return words.prompt(state, who, names)
 
-    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
-        """Score rows as lines; a live projection (majorities ``None``) says the majorities come at the end."""
-        lines = []
-        for row in sorted(rows, key=lambda r: r.get("rank", 0)):
-            majorities = row["majority_points"]
-            shown = "counted at the end (behind the screens)" if majorities is None else str(majorities)
-            place = f"{row['rank']}." if "rank" in row else "-"
-            lines.append(f"{place} {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
-                         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {shown})")
-        return "\n".join(lines)
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> list[Text]:
+        return text.score_text(rows)
 
     def setup_guide(self, state: State) -> dict[str, Any]:
         """Spec 2.1 for this table: the pieces to lay out, who starts, each player's start tiles, the
