@@ -136,14 +136,22 @@ def _turn_text(state: State, step: Step | None, move: KHMove) -> Text:
     return str(move)
 
 
-def _buy_text(state: State, label: str) -> Text:
+def _in_warehouse(state: State, label: str) -> tuple[int, Stones] | None:
+    """The seat whose warehouse holds tile ``label``, and its bid; ``None`` if none does."""
     space = state.layout.index.get(label)
     owner = -1 if space is None else state.warehouse_owner(space)
-    if owner < 0:
+    if space is None or owner < 0:
+        return None
+    return owner, dict(state.player(owner).warehouse)[space]
+
+
+def _buy_text(state: State, label: str) -> Text:
+    found = _in_warehouse(state, label)
+    if found is None:
         return msg("kh.move.buy", label=label, player="?", stones=msg("kh.stones.none"))
+    owner, bid = found
     if owner == (state.active if state.top is None else state.top.player):
         return msg("kh.move.buy_own", label=label)
-    bid = dict(state.player(owner).warehouse)[space] if space is not None else (0, 0, 0, 0, 0)
     return msg("kh.move.buy", label=label, player=state.player(owner).name, stones=stones(bid))
 
 
@@ -159,10 +167,7 @@ def _ability_text(state: State, step: Step, move: KHMove) -> Text:
     if verb == "flip":
         return msg("kh.move.flip", name=who, n=len(args), labels=list(args))
     if verb == "buy":
-        space = state.layout.index.get(args[0])
-        owner = -1 if space is None else state.warehouse_owner(space)
-        bid = dict(state.player(owner).warehouse).get(space, (0, 0, 0, 0, 0)) if owner >= 0 and space is not None \
-            else (0, 0, 0, 0, 0)
+        _, bid = _in_warehouse(state, args[0]) or (-1, (0, 0, 0, 0, 0))
         price = sum(bid) + (1 if step.worker == "E" else 0)
         return msg("kh.move.ability_buy", name=who, label=args[0], player=_owner(state, args[0]) or "?", n=price)
     if verb == "fallow":
