@@ -18,7 +18,6 @@ from companion.session import Session
 from companion.store import GameStore
 
 
-
 def render(view: Mapping[str, Any]) -> str:
     """The table as plain text, for a game with no ``table_text`` of its own: the view's JSON."""
     return json.dumps(view, indent=1, ensure_ascii=False, default=json_default)
