@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.core.boards import BoardReader
-from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError, UnsupportedError
+from companion.core.errors import CompanionError, IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
 from companion.core.game import Game
-from companion.core.messages import render
+from companion.core.messages import LANGUAGES, Text, language_of, render
 from companion.core.options import Options
 from companion.core.rng import new_seed
 from companion.paths import install_json
@@ -67,6 +68,7 @@ def build_parser(*extensions: Extension) -> argparse.ArgumentParser:
     play.add_argument("--delete", metavar="ID", help="delete a stored game and exit")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a variant flag (repeatable)")
     play.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
+    play.add_argument("--lang", choices=LANGUAGES, help="the language of the table's text (default: from LANG)")
     play.set_defaults(handler=_cmd_play)
 
     data = commands.add_parser(
@@ -106,8 +108,23 @@ def main(argv: Sequence[str] | None = None, *extensions: Extension) -> int:
     try:
         return int(args.handler(args))
     except CompanionError as exc:
-        _error(str(exc))
+        _error(_error_text(exc, _language(args)))
         return EXIT_USAGE
+
+
+def _language(args: argparse.Namespace) -> str:
+    """``--lang``, else the environment's language (``LC_ALL``, ``LANG``), else English."""
+    chosen = getattr(args, "lang", None)
+    return language_of(chosen or os.environ.get("LC_ALL") or os.environ.get("LANG"))
+
+
+def _error_text(error: CompanionError, language: str) -> str:
+    """What an error line says, in ``language`` (a refusal with its move and rule, as the terminal shows it)."""
+    if isinstance(error, IllegalMoveError):
+        from companion.console import refusal_text
+
+        return refusal_text(error, language)
+    return render(error.text, language)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -183,7 +200,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     )
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
     for warning in game.data_warnings():
-        _warn(render(warning))
+        _warn(warning)
     return EXIT_OK if result.ok else EXIT_FAILED
 
 
@@ -222,7 +239,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             game = args.game if args.game is not None else default_game().name
             session = Session.new(store, game, players, Options.parse_pairs(args.option))
             print(f"New game {session.id} stored in {db}")
-        console(store, session, iter(sys.stdin.readline, ""), sys.stdout)
+        console(store, session, iter(sys.stdin.readline, ""), sys.stdout, _language(args))
     return EXIT_OK
 
 
@@ -415,8 +432,8 @@ def _error(reason: str) -> None:
     print(f"{PROG}: error: {_one_line(reason)}", file=sys.stderr)
 
 
-def _warn(reason: str) -> None:
-    print(f"{PROG}: warning: {_one_line(reason)}", file=sys.stderr)
+def _warn(reason: Text) -> None:
+    print(f"{PROG}: warning: {_one_line(render(reason))}", file=sys.stderr)
 
 
 def _one_line(text: str) -> str:

@@ -12,59 +12,59 @@ from typing import Any, TextIO
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import CHANCE, TERMINAL
+from companion.core.messages import FALLBACK, Message, Text, json_default, msg
 from companion.core.messages import render as render_text
 from companion.session import Session
 from companion.store import GameStore
 
-HELP = """Type a move in the game's notation (e.g. 'harvest B3', 'play C D4', 'bid 31 wheat wine', 'end').
-Other commands: moves (the moves the table may see), view (the table), screen (the deciding player's own
-screen: the others look away), score, undo, help, quit. The terminal is a shared screen: it shows what the
-whole table may know, and a move refused for what is behind a screen reads "check your screen"."""
-
 
 def render(view: Mapping[str, Any]) -> str:
     """The table as plain text, for a game with no ``table_text`` of its own: the view's JSON."""
-    return json.dumps(view, indent=1, ensure_ascii=False)
+    return json.dumps(view, indent=1, ensure_ascii=False, default=json_default)
 
 
-def prompt_for(session: Session) -> str:
+def prompt_for(session: Session) -> Text:
     """Who must decide, and what about: the game's own line, else who is to move."""
     game, state = session.game, session.state
     if game.current_player(state) == TERMINAL:
-        return "The game is over."
+        return msg("core.console.over")
     own = game.prompt_text(state, session.players)
     if own is not None:
-        return render_text(own)
+        return own
     names = [session.players[seat] for seat in game.deciders(state)]
-    return f"{' and '.join(names)} to move" if names else "The companion is drawing."
+    return msg("core.console.to_move", names=names) if names else msg("core.console.drawing")
 
 
-def console(store: GameStore, session: Session, lines: Iterator[str], out: TextIO) -> None:
-    """Read commands from ``lines`` until the game ends or ``quit``; write the table to ``out``."""
+def console(store: GameStore, session: Session, lines: Iterator[str], out: TextIO, language: str = FALLBACK) -> None:
+    """Read commands from ``lines`` until the game ends or ``quit``; write the table to ``out``, every message in
+    ``language``."""
     game = session.game
+
+    def say(text: Text) -> None:
+        out.write(render_text(text, language) + "\n")
 
     def show_new(moves: Sequence[Any], before: int) -> None:
         log = session.export(None)["log"]
         for text in log[before:]:
-            out.write(f"  {text}\n")
+            say(f"  {render_text(text, language)}")
 
     for warning in game.data_warnings():
-        out.write(f"!! {warning}\n")
+        say(f"!! {render_text(warning, language)}")
     log = session.export(None)["log"]
     fresh = session.player_moves == 0
-    out.write("Set up the table:\n" if fresh else "Last moves:\n")
+    say(msg("core.console.set_up") if fresh else msg("core.console.last_moves"))
     for text in log if fresh else log[-6:]:
-        out.write(f"  {text}\n")
+        say(f"  {render_text(text, language)}")
 
     def show(view: Mapping[str, Any]) -> str:
-        return game.table_text(view) or render(view)
+        return lines_text(game.table_text(view), language) or render(view)
 
     out.write(show(session.view(None)) + "\n")
     while True:
         if game.current_player(session.state) == TERMINAL:
-            out.write(json_scores(session) + "\n")
+            say(json_scores(session, language))
             return
-        out.write(prompt_for(session) + "\n> ")
+        out.write(render_text(prompt_for(session), language) + "\n> ")
         out.flush()
         shown = session.version  # a move typed now is chosen from this version of the game
         line = next(lines, None)
@@ -75,57 +75,74 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         if not command:
             continue
         if command in ("quit", "exit"):
-            out.write(f"Saved. Resume with: companion play --resume {session.id}\n")
+            say(msg("core.console.saved", command=f"companion play --resume {session.id}"))
             return
         if command == "help":
-            out.write(HELP + "\n")
+            say(msg("core.console.help"))
         elif command == "moves":
-            out.write(", ".join(str(m) for m in game.public_moves(session.state)) + "\n")
+            for move in game.public_moves(session.state):
+                words = render_text(game.move_text(session.state, move), language)
+                say(f"  {move}" if words == str(move) else f"  {move}: {words}")
         elif command == "view":
             out.write(show(session.view(None)) + "\n")
         elif command == "screen":
             deciders = game.deciders(session.state)
             for seat in deciders:
-                out.write(f"-- {session.players[seat]}'s screen --\n{show(session.view(seat))}\n")
+                say(msg("core.console.screen_of", name=session.players[seat]))
+                say(show(session.view(seat)))
             if not deciders:
-                out.write("nobody is deciding now\n")
+                say(msg("core.console.nobody_deciding"))
         elif command == "score":
-            out.write(json_scores(session) + "\n")
+            say(json_scores(session, language))
         elif command == "undo":
             taken = session.undo_info()["move"]
             try:
                 session.undo(shown)
-                out.write(f"took back: {taken}\n")
+                say(msg("core.console.took_back", move=taken or ""))
             except StaleMoveError:
-                out.write("refused: the table has moved on (another device played); here it is now\n")
-                out.write(show(session.view(None)) + "\n")
+                say(msg("core.console.stale"))
+                say(show(session.view(None)))
             except CompanionError as exc:
-                out.write(f"refused: {exc}\n")
+                say(msg("core.console.refused", reason=exc.text))
         else:
             before = len(session.history)
             try:
                 moves = session.play(command, shown)
             except StaleMoveError:
-                out.write("refused: the table has moved on (another device played); here it is now\n")
-                out.write(show(session.view(None)) + "\n")
+                say(msg("core.console.stale"))
+                say(show(session.view(None)))
                 continue
             except IllegalMoveError as exc:
-                out.write(f"refused: {session.table_refusal(exc)}\n")
+                say(msg("core.console.refused", reason=refusal_text(session.table_refusal(exc), language)))
                 continue
             except CompanionError as exc:
-                out.write(f"refused: {exc}\n")
+                say(msg("core.console.refused", reason=exc.text))
                 continue
             show_new(moves, before)
             if game.current_player(session.state) != CHANCE:
                 out.write(show(session.view(None)) + "\n")
 
 
-def json_scores(session: Session) -> str:
+def lines_text(text: Text | Sequence[Text] | None, language: str) -> str | None:
+    """A game's own text for the terminal (``table_text``, ``score_text``: one text or lines) in ``language``."""
+    if text is None:
+        return None
+    return "\n".join(render_text(line, language) for line in ([text] if isinstance(text, (str, Message)) else text))
+
+
+def refusal_text(error: IllegalMoveError, language: str) -> str:
+    """A refusal as the terminal shows it: the move, the reason in ``language`` and the rule (``'play L Z9': ...
+    [R-B1]``)."""
+    move = f"{error.move!r}: " if error.move else ""
+    return f"{move}{render_text(error.text, language)} [{error.rule}]"
+
+
+def json_scores(session: Session, language: str = FALLBACK) -> str:
     """The score as the table may see it: final once over, else the game's public projection (no screen)."""
     rows = session.game.score(session.state) if session.is_over else session.view(None).get("score")
     if not rows:
-        return "the score is shown at the end (it depends on what is behind the screens)"
-    own = session.game.score_text(rows)
+        return render_text(msg("core.console.score_at_end"), language)
+    own = lines_text(session.game.score_text(rows), language)
     if own is not None:
         return own
     return "\n".join(f"{row.get('rank', '-')}. {row.get('name', '?')}: {row.get('total', '?')}"

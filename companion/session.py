@@ -22,6 +22,7 @@ from companion.core.errors import (
     UndoError,
 )
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game, Move
+from companion.core.messages import Text, msg
 from companion.core.options import Options
 from companion.core.rng import new_seed, step_rng
 from companion.games import find_game
@@ -58,12 +59,12 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     names = []
     for seat, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise MalformedInputError(f"player {seat + 1} needs a name")
+            raise MalformedInputError(msg("core.refuse.name_missing", seat=seat + 1))
         name = name.strip()
         if len(name) > MAX_NAME:
-            raise MalformedInputError(f"player {seat + 1}'s name is {len(name)} characters long; at most {MAX_NAME}")
+            raise MalformedInputError(msg("core.refuse.name_too_long", seat=seat + 1, n=len(name), most=MAX_NAME))
         if not name.isprintable():
-            raise MalformedInputError(f"player {seat + 1}'s name holds a character that cannot be shown")
+            raise MalformedInputError(msg("core.refuse.name_unprintable", seat=seat + 1))
         names.append(name)
     return tuple(names)
 
@@ -73,16 +74,16 @@ def check_options(options: Mapping[str, str] | None) -> dict[str, str]:
     chosen = dict(options or {})
     for name, value in chosen.items():
         if not isinstance(name, str) or not isinstance(value, str):
-            raise MalformedInputError("variant flags are names and values as text")
+            raise MalformedInputError(msg("core.refuse.option_text"))
         if len(name) > MAX_OPTION or len(value) > MAX_OPTION:
-            raise MalformedInputError(f"a variant flag's name and value are at most {MAX_OPTION} characters")
+            raise MalformedInputError(msg("core.refuse.option_too_long", n=MAX_OPTION))
     return chosen
 
 
 def check_move_text(text: str) -> str:
     """A move's text, refused if longer than ``MAX_MOVE`` characters."""
     if len(text) > MAX_MOVE:
-        raise MalformedInputError(f"a move is at most {MAX_MOVE} characters, not {len(text)}")
+        raise MalformedInputError(msg("core.refuse.move_too_long", n=MAX_MOVE, given=len(text)))
     return text
 
 
@@ -92,9 +93,9 @@ def check_colours(colours: Sequence[str] | None, seats: int) -> tuple[str, ...]:
         return SEAT_COLOURS[:seats]
     chosen = tuple(str(c).strip().lower() for c in colours)
     if len(chosen) != seats or not all(_COLOUR.match(c) for c in chosen):
-        raise MalformedInputError(f"give one colour per player as #rrggbb, not {list(colours)!r}")
+        raise MalformedInputError(msg("core.refuse.colours", given=", ".join(map(str, colours))))
     if len(set(chosen)) != seats:
-        raise MalformedInputError("each player needs a different colour")
+        raise MalformedInputError(msg("core.refuse.colours_same"))
     return chosen
 
 
@@ -142,9 +143,8 @@ class Session:
             game = game.with_installed_data(data_dir)
         players = check_players(players)
         if not game.min_players <= len(players) <= game.max_players:
-            raise MalformedInputError(
-                f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(players)}"
-            )
+            raise MalformedInputError(msg("core.refuse.player_count", game=game.title, least=game.min_players,
+                                          most=game.max_players, n=len(players)))
         chosen = game.options(check_options(options))
         seat_colours = check_colours(colours, len(players))
         state = game.setup(players, chosen)
@@ -244,11 +244,11 @@ class Session:
             self._check_version(version, state, move)
             at_chance = self._game.current_player(state) == CHANCE
             if at_chance and self.auto_chance:
-                raise IllegalMoveError(CHANCE_RULE, "the companion makes the draws itself", str(move))
+                raise IllegalMoveError(CHANCE_RULE, msg("core.refuse.draws_automatic"), str(move))
             if seat is not None and self._game.current_player(state) not in (CHANCE, TERMINAL):
                 owner = self._game.seat_of(state, move)
                 if owner != seat:
-                    raise IllegalMoveError("SEAT", "It is not this seat's decision now.", str(move))
+                    raise IllegalMoveError("SEAT", msg("core.refuse.not_your_seat"), str(move))
             error = self._check(move)
             if error is not None:
                 raise error
@@ -269,20 +269,20 @@ class Session:
                 secret = self._game.current_player(state) == SIMULTANEOUS or (
                     self._game.is_secret(state, parsed) and self._game.validate(state, parsed) is None)
                 if secret:
-                    raise IllegalMoveError(SCREEN_RULE, "This choice is secret: make it on your own page.", str(parsed))
+                    raise IllegalMoveError(SCREEN_RULE, msg("core.refuse.secret_choice"), str(parsed))
                 return self.play(parsed, version)
             except IllegalMoveError as error:
                 raise self.table_refusal(error) from None
 
-    def undoable(self) -> tuple[Move | None, str | None]:
+    def undoable(self) -> tuple[Move | None, Text | None]:
         """The move an undo would take back, or ``None`` and the reason nothing may be undone."""
         with self._lock:
             if not self._history:
-                return None, "there is nothing to undo yet"
+                return None, msg("core.undo.nothing_yet")
             if self.is_over:
-                return None, "the game is over; its moves can no longer be undone"
+                return None, msg("core.undo.game_over")
             if self._game.current_player(self._states[-2]) == CHANCE:
-                return None, "the last step was a draw; a draw cannot be undone"
+                return None, msg("core.undo.after_draw")
             return self._history[-1], None
 
     def undo(self, version: int | None = None) -> Move:
@@ -294,7 +294,7 @@ class Session:
                 raise StaleMoveError(self._version)
             move, reason = self.undoable()
             if move is None:
-                raise UndoError(reason or "nothing may be undone")
+                raise UndoError(reason or msg("core.undo.nothing_yet"))
             try:
                 self._version = self._store.truncate(self.id, len(self._history) - 1, self._version)
             except StaleMoveError:
@@ -391,7 +391,7 @@ class Session:
         if error is None and self._game.current_player(state) == CHANCE:
             outcomes = [outcome for outcome, weight in self._game.chance_outcomes(state) if weight > 0]
             if move not in outcomes:
-                error = IllegalMoveError(CHANCE_RULE, "the game is waiting for a draw, and that is not one", str(move))
+                error = IllegalMoveError(CHANCE_RULE, msg("core.refuse.not_a_draw"), str(move))
         return error
 
     def _apply(self, state: Any, move: Move, decided: Move) -> Any:
@@ -400,12 +400,9 @@ class Session:
             return self._game.apply(state, move)
         except Exception as error:
             log.exception("game %s: applying %r failed", self.id, str(move))
-            what = "this move" if move == decided else f"the draw that follows it ({move})"
+            what = msg("core.engine.this_move") if move == decided else msg("core.engine.next_draw", move=str(move))
             raise IllegalMoveError(
-                ENGINE_RULE,
-                f"The companion could not apply {what}: {type(error).__name__}: {error}. Nothing was recorded; "
-                "play it at the table and tell us (the game log shows where).",
-                str(decided),
+                ENGINE_RULE, msg("core.refuse.engine", what=what, error=f"{type(error).__name__}: {error}"), str(decided)
             ) from error
 
     def _draws(self, moves: list[Move], states: list[Any]) -> tuple[list[tuple[Move, bool]], list[Any]]:

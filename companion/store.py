@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.core.errors import CorruptSaveError, DiskFullError, StaleMoveError, StoreError, UnknownGameError
+from companion.core.messages import Message, msg
 
 log = logging.getLogger(__name__)
 
@@ -117,14 +118,18 @@ class Damaged:
     reason: str
 
 
-def _store_error(error: sqlite3.OperationalError, what: str) -> StoreError:
+CHANGE = Message("core.store.what.change")
+"""What a write saves when it names nothing else."""
+
+
+def _store_error(error: sqlite3.OperationalError, what: Message) -> StoreError:
     """SQLite's refusal to write as the companion's error: the disk is full, the file is locked, or else."""
     text = str(error).lower()
     if "full" in text:
-        return DiskFullError(f"the disk is full: {what} was not saved")
+        return DiskFullError(msg("core.store.disk_full", what=what))
     if "locked" in text or "busy" in text:
-        return StoreError(f"another program holds the game store: {what} was not saved; try again")
-    return StoreError(f"the game store cannot be written ({error}): {what} was not saved")
+        return StoreError(msg("core.store.locked", what=what))
+    return StoreError(msg("core.store.unwritable", what=what, error=str(error)))
 
 
 def _now() -> str:
@@ -211,12 +216,12 @@ class GameStore:
         return self._db
 
     @contextmanager
-    def _transaction(self, what: str = "the change") -> Iterator[sqlite3.Connection]:
+    def _transaction(self, what: Message = CHANGE) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed when the block ends, rolled back if it raises. SQLite's refusals
         become ``DiskFullError`` (the disk is full) or ``StoreError`` (locked, unwritable), naming ``what`` was
         not saved."""
         if self.refuse_writes is not None:
-            raise StoreError(f"{what} was not saved: {self.refuse_writes}")
+            raise StoreError(msg("core.store.refused", what=what, reason=self.refuse_writes))
         db = self._conn
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -231,7 +236,7 @@ class GameStore:
             raise _store_error(error, what) from error
 
     @contextmanager
-    def _write(self, game_id: str, expected: int | None = None, what: str = "the change") -> Iterator[sqlite3.Connection]:
+    def _write(self, game_id: str, expected: int | None = None, what: Message = CHANGE) -> Iterator[sqlite3.Connection]:
         """A locked transaction on an existing game, whose ``updated`` time it sets and whose version it raises.
 
         With ``expected``, the game must still be at that version (else ``StaleMoveError``): another process
@@ -239,7 +244,7 @@ class GameStore:
         with self._lock, self._transaction(what) as db:
             row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
-                raise UnknownGameError(f"no saved game {game_id!r}")
+                raise UnknownGameError(msg("core.store.no_game", game=game_id))
             if expected is not None and row[0] != expected:
                 raise StaleMoveError(row[0])
             db.execute("UPDATE games SET updated = ?, version = version + 1 WHERE id = ?", (_now(), game_id))
@@ -256,7 +261,7 @@ class GameStore:
         """
         game_id = base64.b32encode(secrets.token_bytes(10)).decode().lower()  # never starts with "-"
         now = _now()
-        with self._lock, self._transaction("the new game") as db:
+        with self._lock, self._transaction(msg("core.store.what.new_game")) as db:
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (game_id, game, json.dumps(list(players)), json.dumps(dict(options)), seed,
@@ -269,7 +274,7 @@ class GameStore:
         with self._lock:
             row = self._conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGameError(f"no saved game {game_id!r}")
+            raise UnknownGameError(msg("core.store.no_game", game=game_id))
         return self._record(row)
 
     def list(self) -> list[GameRecord]:
@@ -298,13 +303,13 @@ class GameStore:
 
     def restore(self, row: Sequence[Any], moves: Sequence[Sequence[Any]]) -> None:
         """Store a game copied from another file as it was: its record's row and its moves' rows."""
-        with self._lock, self._transaction("the salvaged game") as db:
+        with self._lock, self._transaction(msg("core.store.what.salvaged_game")) as db:
             db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tuple(row))
             db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)", [tuple(m) for m in moves])
 
     def delete(self, game_id: str) -> None:
         """Remove a game and its moves."""
-        with self._write(game_id, what="the deletion") as db:
+        with self._write(game_id, what=msg("core.store.what.deletion")) as db:
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
@@ -314,7 +319,7 @@ class GameStore:
         with self._lock:
             db = self._conn
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise UnknownGameError(f"no saved game {game_id!r}")
+                raise UnknownGameError(msg("core.store.no_game", game=game_id))
             rows = db.execute(
                 "SELECT ply, text, is_chance FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
@@ -325,7 +330,7 @@ class GameStore:
         with self._lock:
             row = self._conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise UnknownGameError(f"no saved game {game_id!r}")
+            raise UnknownGameError(msg("core.store.no_game", game=game_id))
         return int(row[0])
 
     def append(
@@ -334,7 +339,7 @@ class GameStore:
     ) -> int:
         """Add ``moves`` (text, is_chance) to a game's log from ``ply`` on, in one transaction, and set its
         ``status`` if given; the new version. ``StaleMoveError`` if the game is no longer at ``expected``."""
-        with self._write(game_id, expected, "the move") as db:
+        with self._write(game_id, expected, msg("core.store.what.move")) as db:
             try:
                 db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
                                [(game_id, ply + n, text, int(is_chance), _now()) for n, (text, is_chance) in enumerate(moves)])
@@ -346,7 +351,7 @@ class GameStore:
 
     def truncate(self, game_id: str, ply: int, expected: int | None = None) -> int:
         """Delete the moves from ``ply`` on (for undo); the new version (``StaleMoveError`` as ``append``)."""
-        with self._write(game_id, expected, "the undo") as db:
+        with self._write(game_id, expected, msg("core.store.what.undo")) as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
             db.execute("UPDATE games SET status = ? WHERE id = ?", (PLAYING, game_id))
             return self._version_in(db, game_id)
@@ -362,7 +367,7 @@ class GameStore:
 
     def set_status(self, game_id: str, status: str) -> None:
         """Record the game's status (``PLAYING`` or ``OVER``)."""
-        with self._write(game_id, what="the game's status") as db:
+        with self._write(game_id, what=msg("core.store.what.status")) as db:
             db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
 
     # ---------------------------------------------------------------- seat credentials
@@ -375,7 +380,7 @@ class GameStore:
             if len(rows) < seats:
                 with self._transaction() as db:
                     if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                        raise UnknownGameError(f"no saved game {game_id!r}")
+                        raise UnknownGameError(msg("core.store.no_game", game=game_id))
                     for seat in range(seats):
                         db.execute("INSERT OR IGNORE INTO seats VALUES (?, ?, ?, NULL, NULL)",
                                    (game_id, seat, new_claim()))

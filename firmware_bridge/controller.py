@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import Move
+from companion.core.messages import Text, render
 from companion.session import Session
 from firmware_bridge.commands import HOLD_BUTTONS, Button, press
 from firmware_bridge.lights import NO_GAME, OVER, Lights, lights_for, scale
@@ -131,8 +132,8 @@ class PanelController:
             self.choice = None
         if button is Button.UNDO:
             return self._say(button, True, f"took back: {undone}")
-        log_lines: list[str] = session.export(None)["log"]
-        return self._say(button, True, "; ".join(log_lines[-len(moves):]) if moves else "")
+        log_lines: list[Text] = session.export(None)["log"]
+        return self._say(button, True, "; ".join(render(line) for line in log_lines[-len(moves):]) if moves else "")
 
     def _refuse(self, button: Button, reason: str) -> dict[str, Any]:
         self._error_until = time.monotonic() + self.error_seconds

@@ -78,3 +78,25 @@ def test_bad_player_count_is_refused_in_one_line(tmp_path: Path, monkeypatch: py
     code, _, err = run_play(monkeypatch, capsys, ["--data", str(tmp_path), "--players", "Solo"], "")
     assert code == 2
     assert err.strip().splitlines() == ["companion: error: Key Harvest is for 2 to 4 players, not 1"]
+
+
+def test_the_table_reads_in_german_with_lang_de(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lang de``: the log, the prompt, the moves in words and the refusals in German (the notation stays)."""
+    code, out, _ = run_play(monkeypatch, capsys, ["--data", str(tmp_path), "--lang", "de"],
+                            "Alice,Bob\nmoves\nplay L Z9\nbuy A1\nquit\n")
+    assert code == 0
+    assert "Baut den Tisch auf:" in out and "aus der Schachtel" in out  # each setup draw names the piece
+    assert "ist am Zug (noch keine Aktion)" in out
+    assert "  end: Beende deinen Zug" in out.splitlines()
+    assert "abgelehnt: 'buy A1': Feldplättchen A1 liegt in keinem Lager. [R-C1]" in out
+    assert "Gespeichert. Weiter mit: companion play --resume" in out
+
+
+def test_an_error_line_reads_in_the_language_of_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    code, _, err = run_play(monkeypatch, capsys, ["--data", str(tmp_path), "--players", "Solo"], "")
+    assert code == 2
+    assert err.strip().splitlines() == ["companion: error: Key Harvest ist für 2 bis 4 Spieler, nicht für 1"]

@@ -21,7 +21,7 @@ from companion.console import json_scores, prompt_for, render
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, SCREEN_RULE, TERMINAL, Game, Move
 from companion.core.hidden import hidden_twin
-from companion.core.messages import Message
+from companion.core.messages import json_default
 from companion.core.rng import step_rng
 from companion.games import find_game
 from companion.session import Session
@@ -87,10 +87,9 @@ def shared_outputs(session: Session) -> dict[str, Any]:
     public = public_game(session)
     del public["id"]
     return {
-        "public_game": json.dumps(public, sort_keys=True, default=Message.to_json),
+        "public_game": json.dumps(public, sort_keys=True, default=json_default),
         "lights": lights_for(session).to_json(),
-        "setup_guide": json.dumps(session.game.setup_guide(setup_state(session)), sort_keys=True,
-                                  default=Message.to_json),  # La Granja's names are messages
+        "setup_guide": json.dumps(session.game.setup_guide(setup_state(session)), sort_keys=True, default=json_default),
         "terminal": [prompt_for(session), session.game.table_text(session.view(None)) or
                      (render(session.view(None)) if session.game.name == "key-harvest" else ""), json_scores(session)],
     }

@@ -59,9 +59,9 @@ class StaleMoveError(CompanionError, RuntimeError):
     """A move or undo chosen from a version of the game the table has moved on from (another device, or another
     process, changed it first). ``version`` is the game's version now."""
 
-    def __init__(self, version: int, reason: str = "the table has moved on") -> None:
+    def __init__(self, version: int, reason: Text | None = None) -> None:
         self.version = version
-        super().__init__(reason)
+        super().__init__(Message("core.refuse.stale") if reason is None else reason)
 
 
 class UndoError(CompanionError, ValueError):

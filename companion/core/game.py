@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from companion.core.errors import IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
-from companion.core.messages import Text
+from companion.core.messages import Text, msg
 from companion.core.rng import weighted_choice
 from companion.core.options import Options, OptionSpec
 
@@ -70,13 +70,13 @@ def split_move(text: object, verbs: Collection[str]) -> tuple[str, list[str]]:
     """The lower-case verb and the argument tokens of a move's text; ``MalformedInputError`` if
     it is not text, empty, or starts with none of ``verbs``."""
     if not isinstance(text, str):
-        raise MalformedInputError(f"a move must be text, not {type(text).__name__}")
+        raise MalformedInputError(msg("core.refuse.move_not_text", kind=type(text).__name__))
     tokens = text.split()
     if not tokens:
-        raise MalformedInputError("empty move")
+        raise MalformedInputError(msg("core.refuse.move_empty"))
     verb = tokens[0].lower()
     if verb not in verbs:
-        raise MalformedInputError(f"{text!r}: unknown verb {tokens[0]!r}; verbs are {', '.join(verbs)}")
+        raise MalformedInputError(msg("core.refuse.unknown_verb", move=text, verb=tokens[0], verbs=list(verbs)))
     return verb, tokens[1:]
 
 
@@ -188,7 +188,7 @@ class Game(ABC, Generic[S, M]):
         return pack.install(raw, data_dir)
 
     def data_warnings(self) -> Sequence[Text]:
-        """One sentence per piece of provisional data this game is using (shown on every output)."""
+        """One message per piece of provisional data this game is using (shown on every output)."""
         return []
 
     def score_with_hidden(self, state: S, hidden: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
@@ -265,9 +265,9 @@ class Game(ABC, Generic[S, M]):
         ``validate`` checks the public conditions first) and is shown as it is. At a simultaneous step the choices
         are secret: they are made on the players' own pages."""
         if self.current_player(state) == SIMULTANEOUS:
-            return IllegalMoveError(SCREEN_RULE, "Each player makes this choice in secret, on their own page.", str(move))
+            return IllegalMoveError(SCREEN_RULE, msg("core.refuse.simultaneous"), str(move))
         if move in self.public_moves(state):
-            return IllegalMoveError(SCREEN_RULE, "Not possible: check your screen.", str(move))
+            return IllegalMoveError(SCREEN_RULE, msg("core.refuse.screen"), str(move))
         return error
 
     def setup_guide(self, state: S) -> dict[str, Any] | None:
@@ -280,19 +280,26 @@ class Game(ABC, Generic[S, M]):
         return str(move)
 
     def move_text(self, state: S, move: M) -> Text:
-        """What ``move`` does, in words, for a button that offers it (its notation stays the tooltip)."""
+        """What ``move`` does, in words, for the player choosing it in ``state`` (every screen shows it next to
+        each offered move); the default is the move's notation."""
         return str(move)
 
-    def table_text(self, view: Mapping[str, Any]) -> str | None:
-        """``view`` as text for the terminal table (``companion play``); ``None``: the console's default."""
+    def message_ids(self) -> Collection[str]:
+        """Every message identifier the game builds at run time (``f"kh.crop.{key}"``), for the catalog test; the
+        identifiers written out in its source are found there."""
+        return ()
+
+    def table_text(self, view: Mapping[str, Any]) -> Text | Sequence[Text] | None:
+        """``view`` as text for the terminal table (``companion play``), or as lines; ``None``: the console's
+        default."""
         return None
 
     def prompt_text(self, state: S, names: Sequence[str]) -> Text | None:
         """Who must decide now and about what, as one line; ``None``: the console's default."""
         return None
 
-    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
-        """``score`` rows as text; ``None``: the console's default."""
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> Text | Sequence[Text] | None:
+        """``score`` rows as text, or as lines; ``None``: the console's default."""
         return None
 
     # Derived helpers, the same for every game.

@@ -48,6 +48,13 @@ class Message:
         return render(self, FALLBACK)
 
 
+def json_default(value: object) -> Any:
+    """``json.dumps(..., default=json_default)``: a message as ``{"id", "params"}`` (as the tablet's JSON shows it)."""
+    if isinstance(value, Message):
+        return value.to_json()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def msg(id: str, **params: Param) -> Message:
     """``Message(id, params)``, the short way: ``msg("kh.refuse.tile_on_space", label="C4")``."""
     return Message(id, params)

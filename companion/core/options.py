@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import Text, msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,7 +16,7 @@ class OptionSpec:
     name: str
     choices: tuple[str, ...]
     ref: str
-    help: str
+    help: Text
 
     @property
     def default(self) -> str:
@@ -33,10 +34,10 @@ class Options(Mapping[str, str]):
         for name, value in (given or {}).items():
             spec = by_name.get(name)
             if spec is None:
-                raise MalformedInputError(f"unknown option {name!r}; known: {', '.join(sorted(by_name))}")
+                raise MalformedInputError(msg("core.refuse.option_unknown", name=str(name), known=sorted(by_name)))
             value = str(value).strip().lower()
             if value not in spec.choices:
-                raise MalformedInputError(f"option {name} must be one of {', '.join(spec.choices)}, not {value!r}")
+                raise MalformedInputError(msg("core.refuse.option_value", name=name, choices=list(spec.choices), value=value))
             values[name] = value
         self._values = values
 
@@ -47,7 +48,7 @@ class Options(Mapping[str, str]):
         for pair in pairs:
             name, sep, value = pair.partition("=")
             if not sep or not name.strip():
-                raise MalformedInputError(f"option {pair!r} is not of the form name=value")
+                raise MalformedInputError(msg("core.refuse.option_pair", pair=pair))
             out[name.strip()] = value.strip()
         return out
 

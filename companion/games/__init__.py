@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.core.errors import UnknownGameError
 from companion.core.game import Game
-from companion.core.messages import add_catalog_folder
+from companion.core.messages import add_catalog_folder, msg
 
 PACKAGES = (
     "key_harvest",
@@ -44,7 +44,7 @@ def find_game(name: str) -> Game[Any, Any]:
     try:
         return _registered()[name.strip().lower()]
     except KeyError:
-        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+        raise UnknownGameError(msg("core.refuse.unknown_game", name=name, known=sorted(GAMES))) from None
 
 
 def default_game() -> Game[Any, Any]:

@@ -10,6 +10,7 @@ import pytest
 from tests.core.toy_game import Draw, OverTheTop
 
 from companion.core.errors import IllegalMoveError, StaleMoveError, UndoError
+from companion.core.messages import msg, render
 from companion.session import ENGINE_RULE, Session
 from companion.store import GameStore
 
@@ -55,8 +56,8 @@ def test_the_same_move_posted_at_once_by_many_devices_is_applied_once(store: Gam
 
 def test_undo_names_its_move_and_refuses_a_stale_version(store: GameStore) -> None:
     session = Session.new(store, "toy", PLAYERS, seed="v")
-    assert session.undo_info() == {"possible": False, "move": None,
-                                   "reason": "the last step was a draw; a draw cannot be undone"}
+    assert session.undo_info() == {"possible": False, "move": None, "reason": msg("core.undo.after_draw")}
+    assert render(session.undo_info()["reason"], "de") == "zuletzt wurde gezogen; eine Ziehung kann nicht zurückgenommen werden"
     before = session.version
     session.play("stop", before)
     assert session.undo_info() == {"possible": True, "move": "stop", "reason": None}

@@ -51,7 +51,7 @@ def test_the_virtual_panel_in_the_browser(server: int, browser: Any, shots: Path
     page.mouse.down()
     page.wait_for_timeout(1300)
     page.mouse.up()
-    page.locator("#panel-message", has_text="took back: end").wait_for()
+    page.locator("#panel-message", has_text="End your turn (end)").wait_for()
     page.wait_for_function(f"document.querySelector(\".panel-light[data-seat='{mover}']\")"
                            f".dataset.colour === '{['#ff0000', '#0000ff'][mover]}'")
     page.screenshot(path=str(shots / "panel-03-undone.png"), full_page=True)

@@ -123,7 +123,7 @@ def test_undo_needs_a_long_press(controller: PanelController, mock_factory: Mock
     assert "keep holding UNDO" in controller.message["text"]
     tap(mock_factory, undo, seconds=HOLD * 2)  # held: undo
     assert wait_for(lambda: session.game.current_player(session.state) == 0)
-    assert controller.message == {"ok": True, "button": "UNDO", "text": "took back: end"}
+    assert controller.message == {"ok": True, "button": "UNDO", "text": "took back: Alice: End your turn (end)"}
     assert rgb(mock_factory, alice) == RED and rgb(mock_factory, bob) == scale(BLUE, DIM)
 
 

@@ -53,7 +53,8 @@ def test_the_public_game_offers_the_deciders_moves_without_telling_their_stones(
     # the shared tablet must not tell why (that would say what is behind the screen); the seat's page does
     assert refused.status_code == 422
     assert refused.get_json()["error"] == {"type": "IllegalMoveError", "rule": "SCREEN", "move": f"bid {office[0]} {missing}",
-                                           "reason": "Not possible: check your screen."}
+                                           "reason": "Not possible: check your screen.",
+                                           "message": {"id": "core.refuse.screen", "params": {}}}
     url = seat_url(client, game["id"], seat)
     precise = client.post(f"{url}/moves", json={"move": f"bid {office[0]} {missing}", "version": game["version"]})
     assert precise.status_code == 422 and precise.get_json()["error"]["rule"] == "R-D3"

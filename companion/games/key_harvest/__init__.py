@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 from companion.core.datapack import DataPack
 from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
+from companion.core.messages import Text, msg
 from companion.core.options import Options
-from companion.games.key_harvest import rules, text
+from companion.games.key_harvest import rules, text, words
 from companion.games.key_harvest.board import CROP_KEYS, Crop, Layout, bits, layout_of_pack, load_layout, pack_of_layout
-from companion.games.key_harvest.moves import EVENT_LETTERS, EVENT_NAMES, KHMove, parse_move
+from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
 from companion.games.key_harvest.state import (
     EVENTS,
@@ -122,12 +123,9 @@ class KeyHarvest(Game[State, KHMove]):
             return self
         return KeyHarvest(Layout.from_json(edition["layout"], printed_rules=False))  # replays as it was played
 
-    def data_warnings(self) -> list[str]:
+    def data_warnings(self) -> list[Text]:
         layout = self.layout
-        if not layout.provisional:
-            return []
-        return [f"the {layout.name} board layout is PROVISIONAL (not the printed board); "
-                "enter yours on the tablet's /data page, or: companion data key-harvest FILE --install"]
+        return [msg("kh.warning.provisional_layout", board=layout.name)] if layout.provisional else []
 
     # ------------------------------------------------------------ protocol
 
@@ -135,7 +133,7 @@ class KeyHarvest(Game[State, KHMove]):
         """Spec 2.1: the state before the setup draws, which follow as chance steps."""
         n = len(players)
         if not self.min_players <= n <= self.max_players:
-            raise MalformedInputError(f"Key Harvest is for 2 to 4 players, not {n}")
+            raise MalformedInputError(msg("core.refuse.player_count", game=self.title, least=2, most=4, n=n))
         layout = self.layout
         pair_tiles = sum(1 << t for pair in layout.start_pairs for t in pair)
         per_player = 2 if n == 2 else 3
@@ -213,43 +211,17 @@ class KeyHarvest(Game[State, KHMove]):
 
         return upgrade_log(moves)
 
-    def describe(self, state: State, move: KHMove, viewer: int | None) -> str:
-        """A log line naming the physical piece to take; hides others' stones, removed events, the Trader's draw."""
-        step = state.top
-        text = str(move)
-        if step is None or step.kind not in rules.CHANCE_KINDS:
-            return text
-        names = [p.name for p in state.players]
-        kind, arg = step.kind, move.args[0]
-        if self.is_secret(state, move) and viewer != step.player:
-            if kind == "stone":
-                return f"stone ? for {names[step.player]}"
-            if kind == "remove_event":
-                return "removed ?: put one event tile back in the box without looking at it"
-            return f"draw ? ({names[step.player]}'s Trader draws in secret)"
-        if kind == "first":
-            return f"{text}: {names[int(arg) - 1]} starts"
-        if kind == "pair":
-            tile = state.layout.space(arg)
-            twin = next(b if a == tile else a for a, b in state.layout.start_pairs if tile in (a, b))
-            return f"{text}: {names[step.player]} takes start tile {arg} and its twin {state.label(twin)}, unharvested"
-        if kind == "crops":
-            return f"{text}: the starting stones are dealt (spec 2.2)"
-        if kind == "stone":
-            return f"stone {arg} for {names[step.player]}"
-        if kind == "remove_event":
-            return f"removed {arg}: put event tile {arg} back in the box"
-        if move.verb == "draw":
-            crop = state.layout.crops[state.layout.space(arg)].key
-            where = {"office": "into the land office", "place": f"onto {names[step.player]}'s board",
-                     "trader": "for your Trader", "replace": f"for {names[step.player]} (Replacement)"}[step.purpose]
-            return f"{text}: take field tile {arg} ({crop}) from the box {where}"
-        name = f"event tile {arg} ({EVENT_NAMES[arg]})"
-        if len(state.track) >= TRACK_SPACES:
-            return f"{text}: {name} is drawn after the 10th event and ignored"
-        if step.context != NORMAL and state.bag_fields:
-            return f"{text}: {name} is announced and set aside (not resolved)"
-        return f"{text}: take {name} from the box and place it on event space {len(state.track) + 1}"
+    def describe(self, state: State, move: KHMove, viewer: int | None) -> Text:
+        """A log line: a move in words, a draw naming the physical piece to take; hides others' stones, removed
+        events, the Trader's draw."""
+        return words.describe(state, move, viewer, self.is_secret(state, move))
+
+    def move_text(self, state: State, move: KHMove) -> Text:
+        """What ``move`` does, in words (``bid F1 vegetables``: bid on F1 with 1 vegetables stone)."""
+        return words.move_text(state, move)
+
+    def message_ids(self) -> list[str]:
+        return words.message_ids() + text.message_ids()
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""
@@ -335,35 +307,18 @@ class KeyHarvest(Game[State, KHMove]):
         stones = (unseen[0], unseen[1], unseen[2], unseen[3], unseen[4])
         return state.with_player(seat, evolve(state.player(seat), stones=stones))
 
-    def table_text(self, view: Mapping[str, Any]) -> str | None:
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
         return text.table_text(view)
 
-    def prompt_text(self, state: State, names: Sequence[str]) -> str | None:
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text | None:
         """Who decides now and about what, from public information only (a shared screen shows it)."""
         who = rules.actor(state)
         if who < 0:
-            return "The game is over." if state.over else "The companion is drawing."
-        pending = self._pending(state, None)
-        name = names[who]
-        if pending is None:
-            return f"{name}'s turn (actions taken: {''.join(state.actions) or 'none yet'})"
-        step = state.top
-        assert step is not None
-        if step.kind == "pay":
-            return f"{name} pays {step.n} stones from behind the screen, in one move: pay crop ... ({step.n} crops)"
-        detail = " ".join(str(pending[k]) for k in ("worker", "event", "label") if k in pending)
-        return f"{name} decides: {pending['kind']} {detail}".rstrip()
+            return msg("core.console.over") if state.over else msg("core.console.drawing")
+        return words.prompt(state, who, names)
 
-    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
-        """Score rows as lines; a live projection (majorities ``None``) says the majorities come at the end."""
-        lines = []
-        for row in sorted(rows, key=lambda r: r.get("rank", 0)):
-            majorities = row["majority_points"]
-            shown = "counted at the end (behind the screens)" if majorities is None else str(majorities)
-            place = f"{row['rank']}." if "rank" in row else "-"
-            lines.append(f"{place} {row['name']}: {row['total']} (workers {row['worker_points']}, largest group "
-                         f"{row['largest_group_points']}, second group {row['second_group_points']}, majorities {shown})")
-        return "\n".join(lines)
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> list[Text]:
+        return text.score_text(rows)
 
     def setup_guide(self, state: State) -> dict[str, Any]:
         """Spec 2.1 for this table: the pieces to lay out, who starts, each player's start tiles, the

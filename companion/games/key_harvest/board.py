@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import msg
 
 Coord = tuple[int, int]
 HEX_DIRECTIONS: tuple[Coord, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
@@ -42,7 +43,7 @@ class Crop(IntEnum):
         for crop in cls:
             if crop.key == word or CROP_COLOURS[crop] == word or crop.key[:3] == word[:3] and len(word) >= 3:
                 return crop
-        raise MalformedInputError(f"unknown crop {text!r}; crops are {', '.join(c.key for c in cls)}")
+        raise MalformedInputError(msg("kh.refuse.unknown_crop", crop=text, crops=[c.key for c in cls]))
 
 
 CROP_KEYS: tuple[str, ...] = ("hops", "vegetables", "apples", "wine", "wheat")

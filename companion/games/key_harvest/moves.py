@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from companion.core.errors import MalformedInputError
 from companion.core.game import VerbMove, split_move
+from companion.core.messages import msg
 from companion.games.key_harvest.board import Crop
 
 LABEL = "label"
@@ -102,7 +103,7 @@ def _norm(kind: str, token: str, text: str) -> str:
         return upper
     if kind == SEAT and token.isdigit() and 1 <= int(token) <= 4:
         return token
-    raise MalformedInputError(f"{text!r}: {token!r} is not a valid {kind}")
+    raise MalformedInputError(msg("kh.refuse.bad_token", move=text, token=token, kind=kind))
 
 
 def parse_move(text: str) -> KHMove:
@@ -111,13 +112,13 @@ def parse_move(text: str) -> KHMove:
     required, optional = VERBS[verb]
     if optional == (STONES,):
         if len(args) < len(required):
-            raise MalformedInputError(f"{text!r}: expected '{verb} {' '.join((*required, STONES))}'")
+            raise MalformedInputError(msg("kh.refuse.expected", move=text, shape=" ".join((verb, *required, STONES))))
         head = tuple(_norm(kind, token, text) for kind, token in zip(required, args))
         stones = sorted((_norm(CROP, token, text) for token in args[len(required):]), key=CROP_ORDER.__getitem__)
         return KHMove(verb, head + tuple(stones))
     if not len(required) <= len(args) <= len(required) + len(optional):
         shape = " ".join([*required, *(f"[{kind}]" for kind in optional)])
-        raise MalformedInputError(f"{text!r}: expected '{verb} {shape}'".rstrip())
+        raise MalformedInputError(msg("kh.refuse.expected", move=text, shape=f"{verb} {shape}".rstrip()))
     kinds = (*required, *optional)
     return KHMove(verb, tuple(_norm(kind, token, text) for kind, token in zip(kinds, args)))
 

@@ -15,11 +15,15 @@ from functools import cache
 from itertools import combinations
 
 from companion.core.errors import IllegalMoveError
+from companion.core.messages import msg
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.rng import weighted_choice
 from companion.games.key_harvest.board import CROP_BY_KEY, CROP_KEYS, Crop, bits, group_of
 from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, label_crop
 from companion.games.key_harvest.scoring import WORKER_VALUES
+from companion.games.key_harvest.words import crop as crop_name
+from companion.games.key_harvest.words import worker as worker_name
+from companion.games.key_harvest.words import step_sentence, stones as stones_words
 from companion.games.key_harvest.state import (
     EVENT,
     LABOURERS,
@@ -40,7 +44,7 @@ from companion.games.key_harvest.state import (
     freeze,
     one_stone,
     NO_STONES,
-    stones_text,
+    stones_of,
     sub_stones,
 )
 
@@ -88,14 +92,6 @@ def sub_multisets(stones: Stones) -> tuple[tuple[str, ...], ...]:
 def payments(stones: Stones, n: int) -> tuple[KHMove, ...]:
     """``pay s...`` for every choice of exactly ``n`` stones out of ``stones`` (R-C3, abilities and events)."""
     return tuple(KHMove("pay", bid) for bid in sub_multisets(stones) if len(bid) == n)
-
-
-def stones_of(crops: Sequence[str]) -> Stones:
-    """The stone counts of a list of crop keys."""
-    counts = [0, 0, 0, 0, 0]
-    for key in crops:
-        counts[CROP_BY_KEY[key]] += 1
-    return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
 class BidMoves(dict[tuple[str, ...], KHMove]):
@@ -193,25 +189,24 @@ def placement_error(state: State, seat: int, worker: str, space: int, lifted: in
     label = state.label(space)
     v = value(worker)
     if player.fields >> space & 1:
-        return IllegalMoveError("R-B1", f"{label} holds a field tile; workers go on empty spaces.")
+        return IllegalMoveError("R-B1", msg("kh.refuse.space_has_tile", label=label))
     occupant = player.worker_at(space) if space != lifted else None
     if occupant is not None:
         if not can_replace:
-            return IllegalMoveError("R-B2", f"{label} already holds a worker, and this placement may not replace one.")
+            return IllegalMoveError("R-B2", msg("kh.refuse.space_taken", label=label))
         if value(occupant) >= v:
-            return IllegalMoveError(
-                "R-B2", f"{label} holds worker {occupant} (value {value(occupant)}); only a strictly higher value "
-                f"may replace it, and {worker} has value {v}.")
+            return IllegalMoveError("R-B2", msg("kh.refuse.replace_lower", label=label, occupant=occupant,
+                                                held=value(occupant), worker=worker, value=v))
     touching = (adjacent(state, space) & player.fields).bit_count()
     exactly = state.options["worker_adjacency"] == "exactly"
     if touching < v or (exactly and touching != v):
-        need = f"exactly {v}" if exactly else f"at least {v}"
-        return IllegalMoveError("R-B3", f"{label} touches {touching} field tiles; worker {worker} (value {v}) needs {need}.")
+        need = "kh.refuse.touch_exactly" if exactly else "kh.refuse.touch_at_least"
+        return IllegalMoveError("R-B3", msg(need, label=label, n=touching, worker=worker, value=v))
     others = player.worker_mask & ~(1 << space)
     if lifted >= 0:
         others &= ~(1 << lifted)
     if adjacent(state, space) & others:
-        return IllegalMoveError("R-B4", f"{label} is next to another worker; workers may not touch.")
+        return IllegalMoveError("R-B4", msg("kh.refuse.workers_touch", label=label))
     return None
 
 
@@ -638,19 +633,11 @@ def generate(state: State, public: bool = False) -> list[KHMove]:
 # ---------------------------------------------------------------- validation
 
 
-STEP_RULES: dict[str, tuple[str, str]] = {
-    "harvest": ("R-A2", "Harvest another unharvested tile of the same group, or say done."),
-    "bid_more": ("R-D2", "Bid for a second land-office tile, or say done."),
-    "buy_more": ("R-C1", "Buy a second tile from a warehouse, or say done."),
-    "pay": ("R-C3", "Pay the stones owed from behind your screen, all in one move."),
-    "bonus": ("R-X2", "Re-place the displaced worker on a legal space, or decline."),
-    "ability": ("R-B7", "Use the worker's ability, or decline it."),
-    "trader_choice": ("R-B7", "Place the Trader's tile on your board (keep) or send it to the fallow area (discard)."),
-    "replacement_choice": ("R-EV5", "Send one of your field tiles to the fallow area to keep the drawn tile, or discard it."),
-    "event": ("R-EV3", "Take part in the event, or decline."),
-    "gift": ("R-EV2", "Continue the Gift chain."),
-    "windfall": ("R-EV2", "Give this player one stone from the supply."),
+STEP_RULES: dict[str, str] = {
+    "harvest": "R-A2", "bid_more": "R-D2", "buy_more": "R-C1", "pay": "R-C3", "bonus": "R-X2", "ability": "R-B7",
+    "trader_choice": "R-B7", "replacement_choice": "R-EV5", "event": "R-EV3", "gift": "R-EV2", "windfall": "R-EV2",
 }
+"""The rule behind each decision; a move that does not answer it is refused with what it asks (``kh.step.*``)."""
 ACTION_OF = {"harvest": "A", "play": "B", "remove": "B", "buy": "C", "bid": "D"}
 
 
@@ -659,52 +646,50 @@ def validate(state: State, move: KHMove) -> IllegalMoveError | None:
     text = str(move)
     who = actor(state)
     if who == TERMINAL:
-        return IllegalMoveError("R-END3", "The game is over.", text)
+        return IllegalMoveError("R-END3", msg("kh.refuse.game_over"), text)
     if move.is_chance != (who == CHANCE):
         if who == CHANCE:
-            return IllegalMoveError("CHANCE", "The companion is drawing; wait for the draw.", text)
-        return IllegalMoveError("CHANCE", "Draws are made by the companion, not entered as moves.", text)
+            return IllegalMoveError("CHANCE", msg("kh.refuse.drawing"), text)
+        return IllegalMoveError("CHANCE", msg("kh.refuse.draws_by_companion"), text)
     if state.top is None:  # the turn: turn_error checks every condition (it agrees with turn_moves)
         try:
             error = turn_error(state, move)
         except IllegalMoveError as exc:  # an unknown label inside a move
             error = exc
-        return None if error is None else IllegalMoveError(error.rule, error.reason, text)
+        return None if error is None else IllegalMoveError(error.rule, error.text, text)
     if who == CHANCE:
         if move in legal_moves(state):
             return None
-        return IllegalMoveError("CHANCE", f"{text} is not a possible outcome of this draw.", text)
+        return IllegalMoveError("CHANCE", msg("kh.refuse.not_an_outcome", move=text), text)
     top = state.top
     if top.kind == "pay" and move.verb == "pay":
         return pay_error(state, top, move)
     if move in legal_moves(state):
         return None
     if move.verb == "add":
-        return IllegalMoveError("R-D4", add_error().reason, text)
+        return IllegalMoveError("R-D4", add_error().text, text)
     if move.verb == "bid" and (top.kind == "bid_more" or (top.kind == "ability" and top.worker == "H")):
         try:
             error = bid_error(state, top.player, move)
         except IllegalMoveError as exc:
             error = exc
         if error is not None:
-            return IllegalMoveError(error.rule, error.reason, text)
-    rule, sentence = STEP_RULES[top.kind]
-    return IllegalMoveError(rule, sentence, text)
+            return IllegalMoveError(error.rule, error.text, text)
+    return IllegalMoveError(STEP_RULES[top.kind], step_sentence(top.kind), text)
 
 
 def add_error() -> IllegalMoveError:
-    return IllegalMoveError("R-D4", "A bid is fixed once placed; no stones can be added to it later "
-                            "(a bid names all its stones at once: bid L crop crop...).")
+    return IllegalMoveError("R-D4", msg("kh.refuse.bid_fixed"))
 
 
 def pay_error(state: State, step: Step, move: KHMove) -> IllegalMoveError | None:
     """A payment is exactly the ``step.n`` stones owed, from behind the payer's screen."""
     text = str(move)
     if len(move.args) != step.n:
-        return IllegalMoveError("R-C3", f"Exactly {step.n} stones are owed here, all in one move: "
-                                f"pay {' '.join(['crop'] * step.n)}.", text)
+        pattern = " ".join(["pay", *["crop"] * step.n])
+        return IllegalMoveError("R-C3", msg("kh.refuse.pay_exactly", n=step.n, pattern=pattern), text)
     if not covers(state.player(step.player).stones, stones_of(move.args)):
-        return IllegalMoveError("R-C3", f"Your screen does not hold {stones_text(stones_of(move.args))}.", text)
+        return IllegalMoveError("R-C3", msg("kh.refuse.screen_lacks", stones=stones_words(stones_of(move.args))), text)
     return None
 
 
@@ -714,7 +699,7 @@ LABEL_RULE = {"harvest": "R-A1", "play": "R-B1", "remove": "R-B8", "buy": "R-C4"
 def space_of(state: State, label: str, verb: str) -> int:
     index = state.layout.index.get(label)
     if index is None:
-        raise IllegalMoveError(LABEL_RULE[verb], f"There is no space {label} on the {state.layout.name} board.")
+        raise IllegalMoveError(LABEL_RULE[verb], msg("kh.refuse.no_space", label=label, board=state.layout.name))
     return index
 
 
@@ -727,16 +712,16 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
         return add_error()
     action = ACTION_OF.get(verb)
     if action is None:
-        return IllegalMoveError("R-T1", f"'{verb}' is not an action; choose harvest, play, remove, buy, bid or end.")
+        return IllegalMoveError("R-T1", msg("kh.refuse.not_an_action", verb=verb))
     done = state.actions
     if action in done:
         if action == "B":
-            return IllegalMoveError("R-T3", "Playing and removing a worker are both action B, and B was used this turn.")
-        return IllegalMoveError("R-T1", f"Action {action} was already used this turn.")
+            return IllegalMoveError("R-T3", msg("kh.refuse.action_b_used"))
+        return IllegalMoveError("R-T1", msg("kh.refuse.action_used", action=action))
     if len(done) >= 2:
-        return IllegalMoveError("R-T1", f"Two actions ({done[0]}, {done[1]}) were already taken this turn.")
+        return IllegalMoveError("R-T1", msg("kh.refuse.two_actions", first=done[0], second=done[1]))
     if action == "C" and "D" in done:
-        return IllegalMoveError("R-T2", "Buying (C) may not follow bidding (D) in the same turn.")
+        return IllegalMoveError("R-T2", msg("kh.refuse.buy_after_bid"))
     seat = state.active
     player = state.player(seat)
     if verb == "harvest":
@@ -746,25 +731,24 @@ def turn_error(state: State, move: KHMove) -> IllegalMoveError | None:
     if verb == "play":
         worker, space = move.args[0], space_of(state, move.args[1], verb)
         if worker in LABOURERS and worker not in player.beside:
-            return IllegalMoveError("R-B6", f"Your labourer {worker} is not beside your board to be played.")
+            return IllegalMoveError("R-B6", msg("kh.refuse.labourer_not_beside", worker=worker, name=worker_name(worker)))
         if worker not in LABOURERS and worker not in state.town:
-            return IllegalMoveError("R-B6", f"Townsfolk {worker} is not on the town board.")
+            return IllegalMoveError("R-B6", msg("kh.refuse.townsfolk_not_in_town", worker=worker, name=worker_name(worker)))
         return placement_error(state, seat, worker, space)
     if verb == "remove":
         space = space_of(state, move.args[0], verb)
         if player.worker_at(space) is None:
-            return IllegalMoveError("R-B8", f"There is no worker of yours on {move.args[0]} to remove.")
+            return IllegalMoveError("R-B8", msg("kh.refuse.no_worker_to_remove", label=move.args[0]))
         return None
     if verb == "buy":
         tile = space_of(state, move.args[0], verb)
         owner = state.warehouse_owner(tile)
         if owner < 0:
-            return IllegalMoveError("R-C1", f"Tile {move.args[0]} is in no warehouse.")
+            return IllegalMoveError("R-C1", msg("kh.refuse.not_in_warehouse", label=move.args[0]))
         bid = dict(state.player(owner).warehouse)[tile]
         if owner != seat and not covers(player.stones, bid):
-            return IllegalMoveError(
-                "R-C3", f"Buying {move.args[0]} from {state.player(owner).name} costs exactly its bid "
-                f"({stones_text(bid)}), and you cannot match it.")
+            return IllegalMoveError("R-C3", msg("kh.refuse.cannot_match", label=move.args[0],
+                                                player=state.player(owner).name, stones=stones_words(bid)))
         return None
     return bid_error(state, seat, move)
 
@@ -774,14 +758,13 @@ def bid_error(state: State, seat: int, move: KHMove) -> IllegalMoveError | None:
     tile = space_of(state, move.args[0], "bid")
     player = state.player(seat)
     if len(player.warehouse) >= 2:
-        return IllegalMoveError("R-D1", "Your warehouse is full (2 tiles).")
+        return IllegalMoveError("R-D1", msg("kh.refuse.warehouse_full", n=2))
     if tile not in state.office:
-        return IllegalMoveError("R-D2", f"Tile {move.args[0]} is not in the land office.")
+        return IllegalMoveError("R-D2", msg("kh.refuse.not_in_office", label=move.args[0]))
     if len(move.args) < 2:
-        return IllegalMoveError("R-D3", f"A bid names its stones, one or more of any crops: e.g. bid {move.args[0]} wheat wine.")
+        return IllegalMoveError("R-D3", msg("kh.refuse.bid_names_stones", example=f"bid {move.args[0]} wheat wine"))
     if not covers(player.stones, stones_of(move.args[1:])):
-        return IllegalMoveError("R-D3", f"A bid is paid from behind your screen, and yours does not hold "
-                                f"{stones_text(stones_of(move.args[1:]))}.")
+        return IllegalMoveError("R-D3", msg("kh.refuse.bid_screen_lacks", stones=stones_words(stones_of(move.args[1:]))))
     return None
 
 
@@ -789,21 +772,21 @@ def harvest_error(state: State, seat: int, tile: int, substitute: Crop | None, a
     player = state.player(seat)
     label = state.label(tile)
     if not player.fields >> tile & 1:
-        return IllegalMoveError("R-A1", f"{label} is not a field tile on your board.")
+        return IllegalMoveError("R-A1", msg("kh.refuse.not_your_field", label=label))
     if player.harvested >> tile & 1:
-        return IllegalMoveError("R-A2", f"{label} is already harvested.")
+        return IllegalMoveError("R-A2", msg("kh.refuse.already_harvested", label=label))
     if not allowed >> tile & 1:
         if state.options["single_tile_group_harvestable"] == "false" and isolated(state, player) >> tile & 1:
-            return IllegalMoveError("R-A6", f"{label} is a single tile, and this table's rules need a group of 2.")
-        return IllegalMoveError("R-A1", f"{label} is not in the group being harvested.")
+            return IllegalMoveError("R-A6", msg("kh.refuse.single_tile", label=label, n=2))
+        return IllegalMoveError("R-A1", msg("kh.refuse.not_in_group", label=label))
     crop = state.layout.crops[tile]
     if state.supply[crop] and substitute is not None:
-        return IllegalMoveError("R-A4", f"The supply still has {crop.key}; {label} gives {crop.key}.")
+        return IllegalMoveError("R-A4", msg("kh.refuse.supply_has", label=label, crop=crop_name(crop)))
     if not state.supply[crop]:
         if substitute is None:
-            return IllegalMoveError("R-A4", f"No {crop.key} is left in the supply; name another crop, e.g. {label}/wheat.")
+            return IllegalMoveError("R-A4", msg("kh.refuse.supply_out", crop=crop_name(crop), example=f"{label}/wheat"))
         if not state.supply[substitute]:
-            return IllegalMoveError("R-A4", f"No {substitute.key} is left in the supply either.")
+            return IllegalMoveError("R-A4", msg("kh.refuse.supply_out_too", crop=crop_name(substitute)))
     return None
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from companion.core.options import Options
-from companion.games.key_harvest.board import Crop, Layout, bits
+from companion.games.key_harvest.board import CROP_BY_KEY, Crop, Layout, bits
 from companion.games.key_harvest.scoring import WORKER_VALUES
 
 Stones = tuple[int, int, int, int, int]
@@ -97,8 +98,12 @@ def covers(have: Stones, need: Stones) -> bool:
             and have[4] >= need[4])
 
 
-def stones_text(stones: Stones) -> str:
-    return "+".join(f"{n}x{Crop(c).key}" if n > 1 else Crop(c).key for c, n in enumerate(stones) if n) or "nothing"
+def stones_of(crops: Sequence[str]) -> Stones:
+    """The stone counts of a list of crop keys."""
+    counts = [0, 0, 0, 0, 0]
+    for key in crops:
+        counts[CROP_BY_KEY[key]] += 1
+    return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
 def stones_json(stones: Stones) -> dict[str, int]:

@@ -19,6 +19,7 @@ import pytest
 from companion.console import render
 from companion.core.game import CHANCE, TERMINAL
 from companion.core.hidden import hidden_twin
+from companion.core.messages import json_default
 from companion.games.key_harvest import KeyHarvest, KHMove, State
 
 GAME = KeyHarvest()
@@ -45,7 +46,7 @@ def shared(state: State, names: list[str]) -> str:
         "table": GAME.table_text(view) or render(view),
         "prompt": GAME.prompt_text(state, names),
         "score": GAME.score_text(view["score"]),
-    }, sort_keys=True)
+    }, sort_keys=True, default=json_default)
 
 
 def mutations(move: KHMove, rng: random.Random) -> list[KHMove]:

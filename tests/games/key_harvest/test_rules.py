@@ -1038,12 +1038,12 @@ def test_view_and_log_hide_setup_secrets() -> None:
         move = game.legal_moves(state)[0]
         step = state.top
         if step.kind == "remove_event":
-            lines = [game.describe(state, move, v) for v in (None, 0, 1, 2)]
+            lines = [str(game.describe(state, move, v)) for v in (None, 0, 1, 2)]  # in English
             assert all(line.startswith("removed ?") and f" {move.args[0]} " not in f" {line} " for line in lines)
         if step.kind == "stone":
-            assert game.describe(state, move, step.player).startswith(str(move))
-            assert "?" in game.describe(state, move, (step.player + 1) % 3)
-            assert "?" in game.describe(state, move, None)
+            assert str(game.describe(state, move, step.player)).startswith(str(move))
+            assert "?" in str(game.describe(state, move, (step.player + 1) % 3))
+            assert "?" in str(game.describe(state, move, None))
         state = game.play(state, move)
     assert len(state.removed) == 2
     for viewer in (None, 0, 1, 2):

@@ -25,10 +25,9 @@ def test_moves_view_and_score_show_no_screen(tmp_path: Path) -> None:
     session, text = run(tmp_path, "moves", "view", "score")
     state = session.state
     seat = session.game.current_player(state)
-    moves_line = next(line for line in text.splitlines() if "bid " in line and "end" in line)
-    tiles = [state.layout.labels[t] for t in state.office_tiles]
-    assert all(f"bid {label}," in moves_line or moves_line.endswith(f"bid {label}") for label in tiles)
-    assert not any(f"bid {label} " in moves_line for label in tiles)
+    bids = {line.split(":")[0].strip() for line in text.splitlines() if line.startswith("  bid ")}
+    assert bids == {f"bid {state.layout.labels[t]}" for t in state.office_tiles}  # one pattern per tile, no stones
+    assert "  end: End your turn" in text.splitlines()  # each move in words
     assert "screen hidden" in text
     held = state.player(seat).stones
     assert "screen " + ", ".join(f"{n} {c}" for c, n in zip(("hops", "vegetables", "apples", "wine", "wheat"), held) if n) not in text

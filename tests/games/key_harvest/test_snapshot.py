@@ -14,6 +14,7 @@ from tests.games.key_harvest.table import T20_ROWS as ROWS
 from tests.games.key_harvest.table import snap_tile, snap_worker, t20_at
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import LANGUAGES, render
 from companion.games.key_harvest.board import Layout, load_layout, neighbour_masks
 from companion.games.key_harvest.snapshot import read_snapshot, score_snapshot, snapshot_options
 from companion.games.key_harvest.variants import VARIANT_FLAGS
@@ -258,7 +259,8 @@ def test_variant_flags_are_section_10_3() -> None:
         "seventh_rule_guard": ("skip_when_no_fields_in_bag", "off"),
     }
     assert {spec.name: spec.choices for spec in VARIANT_FLAGS} == expected
-    assert all(spec.ref and spec.help and "\n" not in spec.help for spec in VARIANT_FLAGS)
+    assert all(spec.ref and all(render(spec.help, language) and "\n" not in render(spec.help, language)
+                                for language in LANGUAGES) for spec in VARIANT_FLAGS)
     assert dict(snapshot_options()) == {name: choices[0] for name, choices in expected.items()}
 
 
