@@ -52,3 +52,16 @@ def seat_url(client: FlaskClient, game_id: str, seat: int) -> str:
     """The seat's private API link (claimed on first use)."""
     url: str = claim_seat(client, game_id, seat)["url"]
     return url
+
+
+def english(text: Any) -> str:
+    """A text of an API answer as an English reader sees it: a message (``{"id", "params"}``) rendered, plain text
+    as it is."""
+    from companion.core.messages import Message, render
+
+    return render(Message.from_json(text)) if isinstance(text, dict) else str(text)
+
+
+def notation(line: Any) -> str | None:
+    """The move notation a log line names (its ``move`` parameter), else ``None``."""
+    return line.get("params", {}).get("move") if isinstance(line, dict) else None

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.apikit import claim_seat, post_move, post_undo, seat_url
+from tests.web.apikit import claim_seat, english, notation, post_move, post_undo, seat_url
 from web.table import get_table
 
 
@@ -35,8 +35,8 @@ def test_create_game_sets_up_the_table(game: dict[str, Any]) -> None:
     assert len([t for t in view["land_office"] if t]) == 6  # spec 2.1 step 6
     assert all(len(p["tiles"]) == 2 for p in view["players"])  # start pairs
     assert view["bag"]["field_tiles"] == 56 - 2 * 3 - 6 and view["bag"]["events"] == 12
-    assert any("take field tile" in line for line in game["log"])  # names the physical piece
-    assert game["warnings"] and "PROVISIONAL" in game["warnings"][0]
+    assert any("take field tile" in english(line) for line in game["log"])  # names the physical piece
+    assert game["warnings"] and "PROVISIONAL" in english(game["warnings"][0])
 
 
 def test_list_and_delete(client: FlaskClient, game: dict[str, Any]) -> None:
@@ -89,14 +89,14 @@ def test_a_legal_move_is_played_and_logged(client: FlaskClient, game: dict[str, 
     response = post_move(client, game["id"], bid)
     assert response.status_code == 200
     data = response.get_json()
-    played = data["played"]
-    assert played[0] == bid  # a bid is one move with all its stones (issue 10)
+    played = [english(line) for line in data["played"]]
+    assert notation(data["played"][0]) == bid  # a bid is one move with all its stones (issue 10)
     # then the refill draw at once, naming the piece: a field tile for the land office, or an event first
     assert "from the box" in played[1] and ("into the land office" in played[1] or played[1].startswith("event "))
     pending = data["game"]["view"]["pending"]
     if pending is not None and pending["kind"] == "bid_more":  # a second tile, or done (as text/plain)
         done = post_move(client, game["id"], "done")
-        assert done.status_code == 200 and done.get_json()["played"][0] == "done"
+        assert done.status_code == 200 and notation(done.get_json()["played"][0]) == "done"
 
 
 def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(client: FlaskClient,
@@ -173,8 +173,8 @@ def test_the_shared_view_shows_no_screen_no_removed_event_and_no_seed(app: Flask
     public = client.get(f"/api/games/{game['id']}").get_json()
     assert all(p["stones"] is None for p in public["view"]["players"])
     assert public["view"]["removed_events"] is None and public["view"]["bag"]["events_in_bag"] is None
-    assert all(line.startswith(("stone ? for", "removed ?")) for line in public["log"]
-               if line.startswith(("stone", "removed")))
+    lines = [english(line) for line in public["log"]]
+    assert all(line.startswith(("stone ? for", "removed ?")) for line in lines if line.startswith(("stone", "removed")))
     for path in ("", "/score", "/seats", "/stream"):
         response = client.get(f"/api/games/{game['id']}{path}")
         text = next(response.response).decode() if path == "/stream" else response.get_data(as_text=True)
@@ -192,7 +192,7 @@ def test_private_pages_show_only_their_own_screen(client: FlaskClient, game: dic
         stones = [p["stones"] for p in page["view"]["players"]]
         assert sum(stones[seat["seat"]].values()) == 3  # their own three starting stones
         assert all(s is None for i, s in enumerate(stones) if i != seat["seat"])
-        own = [line for line in page["log"] if line.startswith("stone") and line.endswith(seat["name"])]
+        own = [line for line in map(english, page["log"]) if line.startswith("stone") and line.endswith(seat["name"])]
         assert len(own) == 3 and all("?" not in line for line in own)
     to_move = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
     assert all(bool(client.get(s["url"]).get_json()["legal"]) == (s["seat"] == to_move) for s in seats)

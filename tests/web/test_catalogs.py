@@ -74,12 +74,15 @@ def test_german_has_every_browser_string_with_the_same_placeholders() -> None:
 
 
 def test_every_house_rule_is_named_in_german(client: FlaskClient) -> None:
-    """The new-game form's variant flags: name, help and every choice (the spec's English is only a fallback)."""
+    """The new-game form's variant flags: name and every choice (the spec's English is only a fallback); the help is
+    the game's own message, in both languages."""
     german = catalogs()["de"].messages
     missing = [f"{game.name}: {option.name}.{part}" for game in games() for option in game.option_specs
-               for part in ("label", "help", *(f"choice.{choice}" for choice in option.choices))
+               for part in ("label", *(f"choice.{choice}" for choice in option.choices))
                if f"ui.variants.{option.name}.{part}" not in german]
     assert missing == []
+    helps = [option.help for game in games() for option in game.option_specs]
+    assert all(isinstance(help, Message) and help.id in german for help in helps)
 
 
 def test_counts_have_plural_forms() -> None:
@@ -146,7 +149,8 @@ def test_offered_moves_come_with_their_words(client: FlaskClient, game: dict[str
     """The table's choices and a seat's legal moves each carry what they do in words (``Game.move_text``), as
     data the page renders; without a game's own words, the notation."""
     table = client.get(f"/api/games/{game['id']}").get_json()
-    assert table["choices"] and table["words"] == {move: move for move in table["choices"]}
+    assert table["choices"] and set(table["words"]) == set(table["choices"])
+    assert table["words"]["end"] == {"id": "kh.move.end", "params": {}}  # Key Harvest's words for "end"
     kind = type(find_game(game["game"]))
     monkeypatch.setattr(kind, "move_text", lambda self, state, move: msg("ui.undo_names", move=str(move)))
     table = client.get(f"/api/games/{game['id']}").get_json()

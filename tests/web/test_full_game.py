@@ -17,6 +17,7 @@ import re
 import time
 from pathlib import Path
 from typing import Any
+from tests.web.apikit import english, notation
 
 SEED = 1848
 """Seeds the choice of moves (which button of #legal is clicked)."""
@@ -202,17 +203,17 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
         clicks += 1
         stale_in_a_row = 0
         result = answer.value.json()
-        played: list[str] = result["played"]
+        played: list[Any] = result["played"]
         game: dict[str, Any] = result["game"]
-        assert played and played[0].split(":")[0] == move, (move, played)
+        assert played and notation(played[0]) == move, (move, played)
         count = len(game["log"])
         wait_log(page, count)
         if typed:  # the table takes it, clears the refusal and lists what the move caused; the seat page follows
             tablet.locator("#error").wait_for(state="hidden")
             assert tablet.input_value("#move") == ""
-            assert played[0] in text_of(tablet, "#played")
+            assert english(played[0]) in text_of(tablet, "#played")
 
-        drawn = [line for line in played if line.startswith("event ")]
+        drawn = [english(line) for line in played if english(line).startswith("event ")]
         if drawn:
             wait_log(tablet, count)
             assert tablet.locator("#event-track li.filled").count() >= 1, text_of(tablet, "#event-track")

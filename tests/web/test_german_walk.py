@@ -47,11 +47,11 @@ def english_phrases() -> dict[str, str]:
 
 
 def visible_english(page: Any, phrases: dict[str, str]) -> dict[str, str]:
-    """The English phrases in the page's visible text; a catalog id shown as it is (a missing string) and an
-    unfilled placeholder too."""
+    """The English phrases in the page's visible text; a catalog id shown as it is (a missing string), an
+    unfilled placeholder and a message shown as an object (``[object Object]``: text not rendered) too."""
     text = page.inner_text("body")
     found = {phrase: key for phrase, key in phrases.items() if phrase in text}
-    return found | {raw: raw for raw in re.findall(r"\bui\.[\w.-]+|\{\w+\}", text)}
+    return found | {raw: raw for raw in re.findall(r"\bui\.[\w.-]+|\{\w+\}|\[object \w+\]", text)}
 
 
 def plain_strings(value: Any) -> list[str]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+from tests.web.apikit import english, notation
 
 NAMES = ["Ana", "Ben", "Cleo"]
 # On the shared table, what each public decision taps: the verb, then the first offered word until sent.
@@ -126,7 +127,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             assert f"{NAMES[guide['first_player']]} is start player" in text
         if key == "lg_setup.step_locks":
             for lock in guide["locks"]:
-                assert f"Lock marker {lock['lock']} and 1 VP go on building {lock['die']}, {lock['name']}" in text
+                assert f"Lock marker {lock['lock']} and 1 VP go on building {lock['die']}, {english(lock['name'])}" in text
         if key == "lg_setup.step_roofs":
             assert [r["marker"] for r in guide["roof_display"]] == \
                 current.locator("[data-marker]").evaluate_all("els => els.map(e => e.dataset.marker)")
@@ -163,7 +164,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     before = log_count(page)
     placed = sends_move(own, lambda: own.locator("button[data-move^='place '][data-move$=' field']").first.click())
     assert placed["status"] == 200
-    card = re.search(r"place (\d+) field", placed["played"][0])[1]  # type: ignore[index]
+    card = re.search(r"place (\d+) field", notation(placed["played"][0]) or "")[1]  # type: ignore[index]
     wait_log_past(page, before)
     page.locator(f"#farms .board[data-seat='{first}']").get_by_text(re.compile(rf"\b{card} ")).first.wait_for()
 
@@ -246,7 +247,8 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
                 assert steps[:2] == ["1 of 2", "2 of 2"], steps
             assert answer["status"] == 200, answer
             if kind == "pick":
-                value = int(answer["played"][0].split()[-1]) if answer["played"][0].split()[-2] == "die" else None
+                move = (notation(answer["played"][0]) or "").split()
+                value = int(move[-1]) if move[-2:-1] == ["die"] else None
                 taken = page.locator(f"#dice .die.taken[data-seat='{seat}']")
                 taken.first.wait_for()
                 if value is not None:
@@ -272,7 +274,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
         lines = page.locator(f"#farms .board[data-seat='{seat}'] .ledger li")
         assert lines.count() == len(player["ledger"])
         for line, entry in zip(lines.all_inner_texts(), player["ledger"]):
-            assert line.startswith(f"{entry['amount']:+d} round {entry['round']}, ") and line.endswith(entry["note"])
+            assert line.startswith(f"{entry['amount']:+d} round {entry['round']}, ") and line.endswith(english(entry["note"]))
     ledger = page.inner_text("#farms .board[data-seat='0'] .ledger")
     assert "round 1, starting VP: start" in ledger and "round 1, market stalls: market stalls" in ledger
     score = page.inner_text("#score")
@@ -385,4 +387,4 @@ def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser
     tokens = page.locator("#flow-options .flow-token").evaluate_all("els => els.map(e => e.dataset.token)")
     assert sorted(tokens) == ["grain", "olive"]
     answer = sends_move(page, lambda: page.locator("#flow-options .flow-token[data-token='olive']").click())
-    assert answer["status"] == 200 and answer["played"][0].endswith("take olive grape"), answer
+    assert answer["status"] == 200 and notation(answer["played"][0]) == "take olive grape", answer

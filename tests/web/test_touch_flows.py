@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+from tests.web.apikit import english, notation
 
 CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
 
@@ -151,7 +152,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     label = sorted(lit)[0]
     played = sends_move(page, lambda: page.locator(f".board[data-seat='{seat}'] .space.choice[data-label='{label}']")
                        .click())
-    assert played["status"] == 200 and played["played"][0] == f"play {worker} {label}"
+    assert played["status"] == 200 and notation(played["played"][0]) == f"play {worker} {label}"
     wait_log(page, start + len(played["played"]))
     page.locator(f".board[data-seat='{seat}'] g.worker[data-worker='{worker}'][data-label='{label}']").wait_for()
     while api.get()["view"]["pending"]:  # the worker's ability may ask: decline it by tapping
@@ -203,7 +204,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert tiles.count() >= 1 and page.locator(".board .hex.choice").count() == tiles.count()  # only own tiles light up
     first = tiles.first.get_attribute("data-label")
     harvested = sends_move(page, tiles.first.click)
-    assert harvested["status"] == 200 and harvested["played"][0].startswith(f"harvest {first}")
+    assert harvested["status"] == 200 and (notation(harvested["played"][0]) or "").startswith(f"harvest {first}")
     page.locator(f".board[data-seat='{seat}'] .hex[data-label='{first}'][data-harvested='true']").wait_for()
     if api.get()["view"]["pending"]:  # the rest of the group in one tap, then done
         group = [m.split()[1] for m in api.get()["choices"] if m.startswith("harvest ") and "/" not in m]
@@ -223,8 +224,8 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert page.inner_text(f".stepper-row[data-crop='{bid[0]}'] .count") == str(bid.count(bid[0]))
     page.screenshot(path=str(shots / "touch-05-bid-stepper.png"))
     placed = sends_move(page, lambda: page.click(".flow-send"))
-    assert placed["played"][0] == f"bid {tile} {' '.join(bid)}"  # one move (issue 10), then the refill at once
-    assert any("take field tile" in line or "event" in line for line in placed["played"][1:])  # the refill names the piece
+    assert notation(placed["played"][0]) == f"bid {tile} {' '.join(bid)}"  # one move (issue 10), then the refill at once
+    assert any("take field tile" in english(line) or "event" in english(line) for line in placed["played"][1:])  # the refill names the piece
     page.locator("#error").wait_for(state="hidden")
     page.locator(f".board[data-seat='{seat}'] .warehouse-tile[data-label='{tile}']").wait_for()
 
@@ -415,7 +416,7 @@ def test_random_legal_moves_are_all_made_by_tapping(server: int, browser: Any) -
         except Exception as error:  # name the move the flow panel could not send
             raise AssertionError(f"tapping {move!r} (choices {game['choices']}) sent nothing: {error}") from error
         assert answer["status"] == 200, (move, answer)
-        assert answer["played"][0].split(":")[0] == move
+        assert notation(answer["played"][0]) == move
         verbs.add(move.split()[0])
     print(f"\ntapped verbs: {sorted(verbs)}")
     assert {"play", "bid", "end"} <= verbs, verbs

@@ -274,12 +274,16 @@ class LaGranja(Game[State, LGMove]):
         if verb == "done" and top.kind == "play" and state.round == 1 and top.n >= 1:
             return msg("lg.log.done_early", name=names[top.player], n=2 - top.n)
         if top.player >= 0 and top.kind not in rules.CHANCE_KINDS:
-            return msg("lg.log.move", name=names[top.player], what=words.move_text(state, move))
+            return msg("lg.log.move", name=names[top.player], what=words.move_text(state, move), move=str(move))
         return words.move_text(state, move)
 
     def move_text(self, state: State, move: LGMove) -> Text:
         """What ``move`` does, in words (``words.move_text``)."""
         return words.move_text(state, move)
+
+    def message_ids(self) -> set[str]:
+        """The identifiers built at run time (``words.message_ids``)."""
+        return words.message_ids()
 
     def public_moves(self, state: State) -> list[LGMove]:
         return guide.public_moves(state)

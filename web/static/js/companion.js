@@ -2,7 +2,7 @@
 // A game's table and seat pages add the game's own script (web/games/<game>/); everything comes from the
 // JSON API (docs/api.md). Data is always inserted as text (never as HTML): player names are typed by players.
 
-import { applyStrings, chooseLanguage, has, t } from "./i18n.js";
+import { applyStrings, chooseLanguage, has, say, t } from "./i18n.js";
 import { api, byId, fill, gamePath, h, showError } from "./ui.js";
 
 // Each seat's colour when the table picks none (as the API's defaults); extras only if a game ever seats more.
@@ -63,7 +63,7 @@ function variantField(option) {
   return h("div", { class: "field variant" },
     h("label", { for: select.id }, text("label", option.name.replaceAll("_", " "))),
     select,
-    h("p", { class: "help" }, text("help", option.help), option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
+    h("p", { class: "help" }, say(option.help), option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
 }
 
 async function renderNewGameForm() {

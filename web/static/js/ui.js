@@ -142,7 +142,7 @@ export function showDeleted() {
 
 /** The lines a move caused (what to take from the box), under the form. */
 export function showPlayed(lines) {
-  fill("played", lines.map((line) => h("li", {}, line)));
+  fill("played", lines.map((line) => h("li", {}, say(line))));
 }
 
 export function playerName(game, seat) {
