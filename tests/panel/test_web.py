@@ -99,7 +99,8 @@ def test_undo_from_the_virtual_panel_needs_the_hold(client: FlaskClient) -> None
     assert short["result"]["ok"] and "keep holding UNDO" in short["result"]["text"]
     assert client.get(f"/api/games/{game['id']}").get_json()["to_move"] != game["to_move"]
     held = press(client, "UNDO", "hold")
-    assert held["result"] == {"ok": True, "button": "UNDO", "text": "took back: Alice: End your turn (end)"}
+    starter = game["players"][game["to_move"]]  # the first player is drawn
+    assert held["result"] == {"ok": True, "button": "UNDO", "text": f"took back: {starter}: End your turn (end)"}
     assert client.get(f"/api/games/{game['id']}").get_json()["to_move"] == game["to_move"]
 
 
