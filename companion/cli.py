@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.boards import BoardReader
+from companion.core.datapack import parse_json
 from companion.core.errors import CompanionError, IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
 from companion.core.game import Game
 from companion.core.messages import LANGUAGES, Text, language_of, render
@@ -422,10 +423,7 @@ def _read_json(path: str, what: str = "") -> Any:
         raise MalformedInputError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise MalformedInputError(f"{name} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedInputError(f"{name} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    return parse_json(text, name)
 
 
 def _error(reason: str) -> None:

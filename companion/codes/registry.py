@@ -9,16 +9,7 @@ layout's labels, sorted, so the same label set always gives the same IDs). The m
 ``DICT_5X5_1000`` (registry version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so
 the reader can correct bit errors without mistaking one sticker for another (``docs/stickers.md``).
 
-Key Harvest codes (``companion/games/key_harvest/camera.py``):
-
-=====================  ==============================================  ===============
-Code                   Component                                       Marker IDs
-=====================  ==============================================  ===============
-``KH:F:<label>:U|H``   field tile, unharvested (U) or harvested (H)    0-127 (2 per label)
-``KH:L:<set>:<A-F>``   labourer A-F of labourer set 1-4                128-151
-``KH:T:<G-L>``         townsfolk G-L                                   152-157
-``KH:E:<M-Z>``         event tile M-Z                                  158-171
-=====================  ==============================================  ===============
+Each game lists its own codes with its stickers (Key Harvest: ``companion/games/key_harvest/camera.py``).
 """
 
 from __future__ import annotations

@@ -252,10 +252,15 @@ def read_json_file(path: Path) -> Any:
         raise MalformedInputError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise MalformedInputError(f"{path} is not UTF-8 text") from None
+    return parse_json(text, str(path))
+
+
+def parse_json(text: str, name: str) -> Any:
+    """``text`` parsed as JSON; ``MalformedInputError`` naming ``name`` and the line if it is not JSON."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise MalformedInputError(f"{path} is not JSON: {error.msg} at line {error.lineno}") from None
+        raise MalformedInputError(f"{name} is not JSON: {error.msg} at line {error.lineno}") from None
 
 
 @dataclass(frozen=True)
