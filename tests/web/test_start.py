@@ -56,10 +56,14 @@ def in_view(page: Any, selector: str) -> bool:
         box["x"] + box["width"] <= size["width"])
 
 
+@pytest.mark.parametrize("game", ["key-harvest", "la-granja"])
 @pytest.mark.parametrize("size", SIZES)
-def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any, shots: Path, size: str) -> None:
+def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any, shots: Path, size: str,
+                                                      game: str) -> None:
     page = start_page(browser, server, size)
-    page.select_option("#game-select", "key-harvest")
+    page.select_option("#game-select", game)
+    page.wait_for_function("n => document.querySelectorAll('#variants [data-option]').length === n",
+                           arg=14 if game == "key-harvest" else 6)
     names = page.locator("#new-game input[name='player']")
     assert names.count() == 4 and page.locator("#new-game input[name='colour']").count() == 4
     assert all(in_view(page, sel) for sel in ("#new-game input[name='player'] >> nth=0",
@@ -69,10 +73,10 @@ def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any,
     assert page.inner_text("#house-rules summary").startswith("House rules")
     players_top = page.locator("#players").bounding_box()["y"]
     assert players_top < rules.bounding_box()["y"] < page.locator("#start").bounding_box()["y"]
-    page.screenshot(path=str(shots / f"start-{size}.png"))
+    page.screenshot(path=str(shots / f"start-{game}-{size}.png"))
     page.click("#house-rules summary")
-    page.locator("#option-events_only_bag_end").wait_for()
-    page.screenshot(path=str(shots / f"start-{size}-house-rules.png"), full_page=True)
+    page.locator("#variants select").first.wait_for()
+    page.screenshot(path=str(shots / f"start-{game}-{size}-house-rules.png"), full_page=True)
 
 
 @pytest.mark.parametrize("game", ["key-harvest", "la-granja"])
