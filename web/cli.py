@@ -15,7 +15,10 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve = commands.add_parser(
         "serve", help="run the tablet's web service (uvicorn)", description="Serve the table on the network."
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on: 127.0.0.1 (default) is this machine only; 0.0.0.0 opens the "
+                            "table to phones and tablets on the LAN (the seats' QR codes then carry this machine's "
+                            "LAN address)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data", metavar="DIR", help="where games are stored (default: your user data folder)")
     serve.add_argument("--threads", type=int, default=32,
@@ -51,6 +54,7 @@ def serve_command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from web import create_app
+    from web.pages import is_loopback
     from web.streams import StreamingApp
 
     # systemd stops the service with SIGTERM: uvicorn shuts down, then re-raises the signal to this handler, and
@@ -64,6 +68,7 @@ def serve_command(args: argparse.Namespace) -> int:
                                             ("ALLOW_HOSTS", tuple(args.allow_host)), ("RESET_PIN", args.reset_pin),
                                             ("LAN_TEST", args.lan_test)) if value}
     app = create_app(config or None)
+    app.config["LISTEN_HOST"] = args.host  # loopback only, or the LAN: the seats' QR codes carry what phones reach
     asgi = StreamingApp(app, threads=args.threads, per_device=args.streams_per_device)
 
     class Server(uvicorn.Server):
@@ -78,6 +83,9 @@ def serve_command(args: argparse.Namespace) -> int:
                                    headers=[("Server", "keydom")], access_log=False, log_level="warning",
                                    timeout_graceful_shutdown=3))
     print(f"Keydom Companion on http://{args.host}:{args.port}/  (games in {app.config['DATA_DIR']})", flush=True)
+    if is_loopback(args.host):  # the seats' QR codes lead nowhere for a phone: say how to open the table
+        print("Only this machine can open it; to let phones on the network join: companion serve --host 0.0.0.0 "
+              "(./run serve --host 0.0.0.0)", flush=True)
     health = app.extensions["keydom_table"].health
     if not health.ok:  # docs/store.md: the service runs on and says what is wrong with its store
         print(f"THE GAME STORE NEEDS ATTENTION: {health.reason}", file=sys.stderr, flush=True)

@@ -155,6 +155,16 @@ def table_rows(section: dict[str, Any], table: Table) -> list[tuple[str, list[tu
             for key, row in rows]
 
 
+BOARD_COLUMNS = ("q", "r")
+"""A table with these columns holds hex spaces (axial, pointy-top): its form draws them as a board to tap, the
+coordinates kept as hidden data (no player knows them)."""
+
+
+def on_board(table: Table) -> bool:
+    """Whether ``table``'s rows are spaces of a hex board (it has the axial columns ``q`` and ``r``)."""
+    return set(BOARD_COLUMNS) <= {column.key for column in table.columns}
+
+
 @bp.get("/data")
 def overview() -> str:
     """Each game's printed data in use, what is provisional, links to edit it."""
@@ -172,5 +182,6 @@ def edit(game: str, section: str) -> str:
     shown = in_use(game)
     data = shown["data"].get(section, {})
     return render_template("data_section.html", pack=shown, form=form, section=section, data=data,
-                           docs=pack.schema.docs, tables=[(table, table_rows(data, table)) for table in form.tables],
+                           docs=pack.schema.docs, board_columns=BOARD_COLUMNS,
+                           tables=[(table, table_rows(data, table), on_board(table)) for table in form.tables],
                            provisional=section in shown["provisional"])

@@ -8,13 +8,17 @@ A game's own pages live in its folder ``web/games/<package>/`` (the package of i
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
 from werkzeug.wrappers import Response as BaseResponse
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory, url_for
+from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request,
+                   send_from_directory, url_for)
 
 from companion.core.errors import CompanionError, UnknownGameError
 from companion.games import find_game, games, package_of
@@ -99,8 +103,7 @@ def join_qr(game_id: str, code: str) -> Response:
     """A QR code of an unclaimed seat's absolute join URL, for a phone to scan off the table (404 once claimed)."""
     table = get_table()
     table.seat_of_claim(table.session(game_id), code)
-    base = current_app.config["PUBLIC_URL"] or request.host_url  # phones need the Pi's address, not localhost
-    url = base.rstrip("/") + url_for("pages.join", game_id=game_id, code=code)
+    url = join_address()[0] + url_for("pages.join", game_id=game_id, code=code)
     response = Response(qr_svg(url), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -111,3 +114,63 @@ def qr_svg(data: str) -> bytes:
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathFillImage)
     svg: bytes = image.to_string()
     return svg
+
+
+# ---------------------------------------------------------------- the address phones join at
+
+LAN_PROBE = "192.0.2.1"
+"""A documentation address (TEST-NET-1): "connecting" a UDP socket towards it picks the route out and sends nothing."""
+
+
+def lan_address() -> str | None:
+    """This machine's IPv4 address on the LAN (the local end of the route out), ``None`` without a network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.connect((LAN_PROBE, 9))
+            address = str(udp.getsockname()[0])
+    except OSError:
+        return None
+    return None if is_loopback(address) else address
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) means this machine only: localhost, 127.x, ::1."""
+    name = host.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def join_address() -> tuple[str, bool]:
+    """The address the seats' QR codes carry (no trailing slash), and whether a phone on the LAN can reach it.
+
+    ``--public-url`` if given; else the address the tablet opened, unless that is this machine's loopback while the
+    service listens on the LAN (``--host 0.0.0.0``, config ``LISTEN_HOST``): then this machine's LAN address on the
+    same port. A service bound to loopback can be reached from this machine only."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/"), True
+    opened = urlsplit(request.host_url)
+    host = opened.hostname or ""
+    listen = current_app.config.get("LISTEN_HOST")
+    if not is_loopback(host):
+        return request.host_url.rstrip("/"), listen is None or not is_loopback(str(listen))
+    if listen is None or is_loopback(str(listen)):
+        return request.host_url.rstrip("/"), False
+    wildcard = str(listen) in ("", "0.0.0.0", "::")
+    lan = lan_address() if wildcard else str(listen)
+    if lan is None:
+        return request.host_url.rstrip("/"), False
+    shown = f"[{lan}]" if ":" in lan else lan
+    port = f":{opened.port}" if opened.port else ""
+    return f"{opened.scheme}://{shown}{port}", True
+
+
+@bp.get("/api/join-address")
+def join_address_info() -> Response:
+    """Where the seats' QR codes lead and whether phones can reach it (the setup guide says so beside the codes)."""
+    url, reachable = join_address()
+    return jsonify(url=url, reachable=reachable)

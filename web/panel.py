@@ -22,8 +22,9 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 
 from companion.core.errors import CompanionError, DiskFullError, MalformedInputError, StoreError, UnknownGameError
 from companion.core.rng import step_rng
+from companion.games import find_game
 from companion.session import Session
-from companion.store import OVER
+from companion.store import OVER, GameRecord
 from firmware_bridge.commands import Button
 from firmware_bridge.config import PanelConfig, load_config
 from firmware_bridge.controller import PanelController
@@ -76,12 +77,29 @@ class PanelService:
             session.auto_chance = False  # the game waits for DRAW / ROLL
         self.controller.follow(session)
 
+    def follow_playing(self, session: Session) -> None:
+        """A game opened or moved in: followed if it is in progress (a finished game opened is never followed)."""
+        if not session.is_over or session is self.controller.session:
+            self.follow(session)
+
+    def in_progress(self) -> list[GameRecord]:
+        """The stored games in progress, the latest moved first: the games the panel may follow."""
+        return sorted((r for r in self.table.store.list() if r.status != OVER), key=lambda r: r.updated, reverse=True)
+
+    def default_game(self) -> str:
+        """The game /panel shows first: the one followed if it is in progress, else the latest moved in, else none."""
+        session = self.controller.session
+        playing = [r.id for r in self.in_progress()]
+        if session is not None and session.id in playing and not session.is_over:
+            return session.id
+        return playing[0] if playing else ""
+
     def follow_latest(self) -> None:
         """On start: the unfinished game with the latest move, if any."""
-        records = [r for r in self.table.store.list() if r.status != OVER]
+        records = self.in_progress()
         if records:
             try:
-                self.follow(self.table.session(max(records, key=lambda r: r.updated).id))
+                self.follow(self.table.session(records[0].id))
             except CompanionError as error:
                 log.error("the panel cannot follow the latest game: %s", error)
 
@@ -103,7 +121,7 @@ def init_app(app: Flask) -> None:
     config = load_config(Path(app.config["DATA_DIR"]) / "panel.json")
     service = PanelService(table, str(app.config["PANEL"]), config, app.config.get("PANEL_PIN_FACTORY"))
     app.extensions[EXTENSION] = service
-    table.on_change.append(lambda session: service.follow(session))
+    table.on_change.append(service.follow_playing)
     service.follow_latest()
     atexit.register(service.close)
 
@@ -216,15 +234,28 @@ def stream() -> Response:
 # ---------------------------------------------------------------- pages
 
 
+def _choice(record: GameRecord) -> tuple[str, str, str]:
+    """A game as the chooser offers it: its id, the game's title, its players."""
+    return record.id, find_game(record.game).title, ", ".join(record.players)
+
+
 @bp.get("/panel")
 def page() -> str:
-    """The virtual panel of the game the panel follows."""
-    session = get_panel().controller.session
-    return render_template("panel.html", game_id=session.id if session is not None else "")
+    """The virtual panel with a chooser of the games in progress: the one followed if it is in progress, else the
+    latest moved in (a finished game is never chosen for the players)."""
+    service = get_panel()
+    game_id = service.default_game()
+    if not game_id and service.controller.session is not None:  # only finished games: the panel follows none
+        service.controller.follow(None)
+    choices = [_choice(r) for r in service.in_progress()]
+    return render_template("panel.html", game_id=game_id, choices=choices)
 
 
 @bp.get("/games/<game_id>/panel")
 def game_page(game_id: str) -> str:
     """The virtual panel of one game (the physical panels follow it too)."""
     get_panel().follow(get_table().session(game_id))
-    return render_template("panel.html", game_id=game_id)
+    choices = [_choice(r) for r in get_panel().in_progress()]
+    if game_id not in [c[0] for c in choices]:  # a finished game, asked for by its address: shown, not offered
+        choices.append(_choice(get_table().store.get(game_id)))
+    return render_template("panel.html", game_id=game_id, choices=choices)

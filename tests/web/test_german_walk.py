@@ -119,7 +119,7 @@ def test_the_german_pages_show_no_english(server: int, browser: Any, shots: Path
         game_id = answer.json()["id"]
         play_a_few_moves(page, base, game_id)
         visit(f"{short}-index", f"{base}/", "#variants select",
-              lambda: page.select_option("#game-select", game))
+              lambda: (page.select_option("#game-select", game), page.click("#house-rules summary")))
         visit(f"{short}-setup", f"{base}/games/{game_id}/setup", "#setup-steps > *")
 
         def refuse() -> None:

@@ -103,7 +103,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     # ---------------------------------------------------------------- new game and the setup guide
     page.goto(f"{base}/")
     page.select_option("#game-select", "la-granja")
-    page.locator("#variants select[name='hide_vp']").wait_for()  # La Granja's flags replaced Key Harvest's
+    page.locator("#variants select[name='hide_vp']").wait_for(state="attached")  # La Granja's flags replaced KH's
     names = page.locator("#new-game input[name='player']")
     assert names.count() == 4
     for i, name in enumerate(NAMES):

@@ -25,8 +25,15 @@ async function renderGameList() {
         h("span", { class: `badge status-${game.status}` }, t(`status_${game.status}`)),
         h("span", { class: "muted" }, t("updated_at", { when: new Date(game.updated).toLocaleString() }))),
       h("div", { class: "game-actions" },
-        h("a", { class: "button primary resume", href: `/games/${encodeURIComponent(game.id)}` }, t("resume")), remove));
+        openLink(game), remove));
   }));
+}
+
+/** A game in progress is resumed; a finished one shows its result. */
+function openLink(game) {
+  const over = game.status === "over";
+  return h("a", { class: `button ${over ? "result" : "primary resume"}`, href: `/games/${encodeURIComponent(game.id)}` },
+    t(over ? "see_result" : "resume"));
 }
 
 async function deleteGame(gameId, players) {
@@ -36,34 +43,45 @@ async function deleteGame(gameId, players) {
   renderGameList();
 }
 
+/** One line per seat: its number, the name, the colour (the seats beyond the game's minimum are optional). */
 function playerFields(spec) {
   const fields = [];
   for (let n = 1; n <= spec.max_players; n += 1) {
     const required = n <= spec.min_players;
     const colour = SEAT_COLOURS[(n - 1) % SEAT_COLOURS.length];
+    const label = t(required ? "seat_n" : "seat_optional", { n });
     const name = h("input", { type: "text", name: "player", required, autocomplete: "off", maxlength: 40,
-                              placeholder: t("player_placeholder"), "data-seat": n - 1 });
-    fields.push(h("div", { class: "field player-field" },
-      h("label", { class: "field" }, h("span", {}, t(required ? "seat_n" : "seat_optional", { n })), name),
+                              placeholder: label, "aria-label": label, "data-seat": n - 1 });
+    fields.push(h("div", { class: "player-field" },
+      h("span", { class: "seat-number", "aria-hidden": "true" }, String(n)), name,
       h("input", { type: "color", name: "colour", value: colour, "data-seat": n - 1,
                    "aria-label": t("colour_label", { n }), title: t("colour_label", { n }) })));
   }
   return fields;
 }
 
-/** A house rule's field: its name, choices and help from the game's web catalog, else the spec's English. */
+/** A house rule's field in plain words from the game's web catalog (ui.variants.<flag>.label, .help, .choice.<value>;
+ * tests/web/test_start.py checks every option has them), the default marked, the rule it changes shown small. */
 function variantField(option) {
-  const text = (part, english) => (has(`variants.${option.name}.${part}`) ? t(`variants.${option.name}.${part}`) : english);
+  const text = (part, fallback) => (has(`variants.${option.name}.${part}`) ? t(`variants.${option.name}.${part}`) : fallback);
   const select = h("select", { name: option.name, id: `option-${option.name}`, "data-default": option.default },
     option.choices.map((choice) => {
       const label = text(`choice.${choice}`, choice);
       return h("option", { value: choice, selected: choice === option.default },
         choice === option.default ? t("default_marker", { choice: label }) : label);
     }));
-  return h("div", { class: "field variant" },
+  select.addEventListener("change", countChanged);
+  return h("div", { class: "field variant", "data-option": option.name },
     h("label", { for: select.id }, text("label", option.name.replaceAll("_", " "))),
     select,
-    h("p", { class: "help" }, say(option.help), option.ref ? h("span", { class: "ref" }, " ", t("variant_ref", { ref: option.ref })) : null));
+    h("p", { class: "help" }, text("help", say(option.help)),
+      option.ref ? h("small", { class: "ref" }, " ", t("variant_rule", { ref: option.ref })) : null));
+}
+
+/** The folded house rules say how many differ from the defaults. */
+function countChanged() {
+  const changed = [...byId("variants").querySelectorAll("select")].filter((s) => s.value !== s.dataset.default).length;
+  fill("house-rules-changed", changed ? t("house_rules_changed", { n: changed }) : t("house_rules_defaults"));
 }
 
 async function renderNewGameForm() {
@@ -75,7 +93,8 @@ async function renderNewGameForm() {
   const players = byId("players");
   players.replaceChildren(players.querySelector("legend"), ...playerFields(spec));
   const variants = byId("variants");
-  variants.replaceChildren(variants.querySelector("legend"), variants.querySelector("p"), ...spec.options.map(variantField));
+  variants.replaceChildren(variants.querySelector("p"), ...spec.options.map(variantField));
+  countChanged();
   return spec;
 }
 

@@ -146,3 +146,111 @@ if (form) {
     $("remove-row").addEventListener("click", () => resizeRows(false));
   }
 }
+
+// ------------------------------------------------------------------ a table of hex spaces, drawn as a board to tap
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const HEX = 26; // a space's radius in SVG units
+const SQRT3 = Math.sqrt(3);
+
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  el.append(...children);
+  return el;
+}
+
+/** Pointy-top hex centre of axial (q, r), as the table's board draws it. */
+function centre(q, r) {
+  return [HEX * SQRT3 * (q + r / 2), HEX * 1.5 * r];
+}
+
+function corners([x, y], radius) {
+  return Array.from({ length: 6 }, (_, i) => {
+    const angle = (Math.PI / 180) * (60 * i - 30);
+    return `${(x + radius * Math.cos(angle)).toFixed(1)},${(y + radius * Math.sin(angle)).toFixed(1)}`;
+  }).join(" ");
+}
+
+/** The board of a table of spaces (rows with hidden q and r inputs): tap a space to pick it, then tap where it lies
+ * on the printed board (an empty place: it moves there; another space: the two swap). The coordinates are only ever
+ * written into the hidden inputs, which the save sends as the rest of the form. */
+function mountBoard(box) {
+  const table = document.querySelector(`table[data-table="${box.dataset.boardFor}"]`);
+  const map = box.querySelector("svg");
+  const status = box.querySelector(".board-status");
+  const rows = [...table.querySelectorAll("tbody tr")];
+  const axis = (row, name) => row.querySelector(`input[data-axis="${name}"]`);
+  const at = (row) => [Number(axis(row, "q").value), Number(axis(row, "r").value)];
+  const nameOf = (row) => (row.querySelector("[data-column='label'], [data-column='id']") || {}).value || row.dataset.row;
+  let picked = null; // the row of the space picked, waiting for its place
+
+  const say = (key, vars) => { status.textContent = key ? t(key, vars) : ""; };
+  const place = (row, q, r) => { axis(row, "q").value = String(q); axis(row, "r").value = String(r); };
+
+  function tap(q, r) {
+    const here = rows.find((row) => at(row)[0] === q && at(row)[1] === r);
+    if (picked === null) {
+      if (!here) return say("board_pick_first");
+      picked = here;
+      say("board_picked", { space: nameOf(here) });
+    } else if (here === picked) {
+      picked = null;
+      say("");
+    } else {
+      const from = at(picked);
+      if (here) place(here, ...from);
+      place(picked, q, r);
+      say(here ? "board_swapped" : "board_moved", { space: nameOf(picked), other: here ? nameOf(here) : "" });
+      picked = null;
+    }
+    return draw();
+  }
+
+  function draw() {
+    // the places to tap: every space's row of the board, and one more all round (the board's offset columns)
+    const placed = rows.map(at);
+    const col = ([q, r]) => q + Math.floor(r / 2);
+    const rs = placed.map((p) => p[1]);
+    const cs = placed.map(col);
+    const cells = [];
+    for (let r = Math.min(...rs) - 1; r <= Math.max(...rs) + 1; r += 1) {
+      for (let c = Math.min(...cs) - 1; c <= Math.max(...cs) + 1; c += 1) cells.push([c - Math.floor(r / 2), r]);
+    }
+    const centres = cells.map(([q, r]) => centre(q, r));
+    const xs = centres.map((p) => p[0]);
+    const ys = centres.map((p) => p[1]);
+    const pad = HEX + 2;
+    const [x0, y0] = [Math.min(...xs) - pad, Math.min(...ys) - pad];
+    map.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${(Math.max(...xs) - x0 + pad).toFixed(1)} ${(Math.max(...ys) - y0 + pad).toFixed(1)}`);
+    map.replaceChildren(...cells.map(([q, r], i) => {
+      const row = rows.find((one) => at(one)[0] === q && at(one)[1] === r);
+      const crop = row ? (row.querySelector("[data-column='crop']") || {}).value : "";
+      const value = row ? (row.querySelector("[data-column='value']") || {}).value : "";
+      const cell = svg("g", {
+        class: `cell${row ? " space" : " empty"}${crop ? ` crop-${crop}` : ""}${row && row === picked ? " picked" : ""}`,
+        "data-q": q, "data-r": r, role: "button", tabindex: 0,
+        "aria-label": row ? nameOf(row) : t("board_empty", { q, r }), ...(row ? { "data-label": nameOf(row) } : {}),
+      }, svg("polygon", { points: corners(centres[i], HEX - 1.5) }));
+      if (row) {
+        const [x, y] = centres[i];
+        cell.append(svg("text", { x: x.toFixed(1), y: (y + (value ? -2 : 5)).toFixed(1) }, nameOf(row)));
+        if (value) cell.append(svg("text", { class: "small", x: x.toFixed(1), y: (y + 14).toFixed(1) }, value));
+      }
+      cell.addEventListener("click", () => tap(q, r));
+      cell.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); tap(q, r); } });
+      return cell;
+    }));
+    for (const row of rows) row.classList.toggle("picked", row === picked);
+  }
+
+  for (const row of rows) { // a row's number picks its space too (find "A1" in the list, then tap its place)
+    const head = row.querySelector("th");
+    head.classList.add("pick");
+    head.addEventListener("click", () => tap(...at(row)));
+  }
+  table.addEventListener("change", draw); // a label or crop typed in the list shows on the board
+  draw();
+}
+
+for (const box of document.querySelectorAll(".hex-board[data-board-for]")) mountBoard(box);

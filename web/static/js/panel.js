@@ -126,6 +126,8 @@ function buildButtons(state) {
 function render(state) {
   if (!built) buildButtons(state);
   if (state.game) gameId = state.game;
+  const chooser = $("panel-chooser"); // /panel's chooser of the games in progress: it shows the game followed
+  if (chooser && [...chooser.options].some((option) => option.value === gameId)) chooser.value = gameId;
   shownVersion = state.version === undefined ? null : state.version;
   $("panel-game").textContent = state.game
     ? t("game", { title: state.title, players: state.players.join(", ") }) : t("no_game");
@@ -184,6 +186,13 @@ async function start() {
       show(error.message, false);
     }
   });
+  const chooser = $("panel-chooser");
+  if (chooser) {
+    chooser.addEventListener("change", () => {
+      gameId = chooser.value;
+      post("/api/panel/follow", { game: gameId }).then(render).catch((e) => show(e.message, false));
+    });
+  }
   if (gameId) await post("/api/panel/follow", { game: gameId }).then(render).catch((e) => show(e.message, false));
   connect();
 }

@@ -3,6 +3,7 @@
 // which calls runSetup); this is the page around them. Nobody's secrets: each private page shows its own.
 
 import { say, t } from "./i18n.js";
+import { showJoinAddress } from "./reach.js";
 import { api, byId, fill, gamePath, h, renderSeatLinks, showError } from "./ui.js";
 
 /** The guide's page: ``steps(game, guide)`` (the game's own, each {key, body}; ``game`` has players and colours)
@@ -24,6 +25,7 @@ export async function runSetup(steps) {
     h("h2", {}, t("setup_step_of", { n: i + 1, of: all.length }), " · ", t(step.key)), step.body));
   fill("setup-steps", sections);
   renderSeatLinks(gameId);
+  showJoinAddress(byId("seats")); // whether the phones can open the codes, and how to let them
   let current = 0;
   const go = (to) => {
     current = Math.max(0, Math.min(all.length - 1, to));
