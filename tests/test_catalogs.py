@@ -137,18 +137,19 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
         state = game.apply(state, move)
 
 
-TERMINAL_IN_ENGLISH = {"la-granja"}
-"""Games whose terminal table and score (``companion play``: ``table_text``, ``score_text``) are still English
-lines: known gap, the tablet and the rest of the terminal speak in messages."""
+SCORE_IN_ENGLISH = {"la-granja"}
+"""Games whose terminal score (``companion play``: ``score_text``) is still English lines: known gap, the tablet and
+the rest of the terminal (its table included) speak in messages."""
 
 
 def terminal_lines(game: Game[Any, Any], state: Any, players: int) -> Iterator[tuple[str, Text]]:
     """The terminal's table for every viewer, and the score."""
-    if game.name in TERMINAL_IN_ENGLISH:
-        return
     for viewer in (None, *range(players)):
         view = game.view(state, viewer)
-        for what, own in (("table_text", game.table_text(view)), ("score_text", game.score_text(view.get("score") or []))):
+        texts = [("table_text", game.table_text(view))]
+        if game.name not in SCORE_IN_ENGLISH:
+            texts.append(("score_text", game.score_text(view.get("score") or [])))
+        for what, own in texts:
             for line in [] if own is None else [own] if isinstance(own, (str, Message)) else own:
                 yield what, line
 
