@@ -10,7 +10,8 @@ for (its text stops changing), photographed at both sizes into ``test-output/scr
 * no raw catalog identifier (``lg.table.round``), no unfilled ``{placeholder}``, no ``[object Object]``;
 * at phone size nothing is wider than the screen (``scrollWidth <= innerWidth``): no sideways scrolling,
   except the screens listed in ``KNOWN_OVERFLOW`` (known gaps of issue 13; a screen mended leaves the list
-  by itself, a new one fails).
+  by itself, a new one fails);
+* at both sizes no element sticks out of its box (a long German word pushing a column over the card's edge).
 
 The visits wait for text, not for particular elements, so the test keeps working while the pages change.
 """
@@ -51,9 +52,16 @@ OVERFLOW = """() => {
     .filter(e => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'fixed')
     .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string'
          ? '.' + e.className.trim().split(/\\s+/).join('.') : ''));
-  return {scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8)};
+  const spill = [...document.querySelectorAll('body *')].filter(e => {
+    const parent = e.parentElement, box = e.getBoundingClientRect();
+    if (!parent || box.width === 0 || getComputedStyle(parent).overflowX !== 'visible') return false;
+    return box.right > parent.getBoundingClientRect().right + 2 && parent.getBoundingClientRect().width > 0;
+  }).map(e => `${e.tagName.toLowerCase()}.${typeof e.className === 'string' ? e.className : ''} in `
+              + `${e.parentElement.tagName.toLowerCase()}.${e.parentElement.className}: ${(e.innerText || '').slice(0, 30)}`);
+  return {scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 8), spill: spill.slice(0, 8)};
 }"""
-"""JavaScript: how wide the page is against the screen, and the first elements that stick out."""
+"""JavaScript: how wide the page is against the screen, the first elements that stick out of it, and the first that
+stick out of their own box (text spilling over a column's edge, e.g. La Granja's dice columns in German)."""
 
 
 def play(store: GameStore, game: str, seed: str, moves: int | None) -> str:
@@ -88,6 +96,7 @@ class Walk:
         self.errors: list[str] = []
         self.raw: dict[str, list[str]] = {}
         self.overflow: dict[str, dict[str, Any]] = {}
+        self.spill: dict[str, list[str]] = {}
         self.seen: list[str] = []
         page.on("pageerror", lambda error: self.errors.append(f"{self.page.url}: {error}"))
 
@@ -109,10 +118,11 @@ class Walk:
             found = RAW.findall(page.inner_text("body"))
             if found:
                 self.raw[f"{size}-{name}"] = sorted(set(found))
-            if size == "phone":
-                measured = page.evaluate(OVERFLOW)
-                if measured["scroll"] > measured["width"]:
-                    self.overflow[name] = measured
+            measured = page.evaluate(OVERFLOW)
+            if size == "phone" and measured["scroll"] > measured["width"]:
+                self.overflow[name] = measured
+            if measured["spill"]:
+                self.spill[f"{size}-{name}"] = measured["spill"]
             page.screenshot(path=str(self.shots / f"{self.language}-{size}-{name}.png"), full_page=True)
         self.seen.append(name)
         return text
@@ -167,9 +177,10 @@ def test_every_screen_of_both_games_reads_well_at_tablet_and_phone_size(
         walk.visit("all", "pair", f"http://127.0.0.1:{port}/pair")
     context.close()
 
-    (shots / f"{language}-overflow.json").write_text(json.dumps(walk.overflow, indent=1))  # for a person to read
+    (shots / f"{language}-overflow.json").write_text(json.dumps({"page": walk.overflow, "spill": walk.spill}, indent=1))
     assert walk.errors == []
     assert walk.raw == {}, f"raw identifiers or placeholders a player reads: {walk.raw}"
     new = {name: found for name, found in walk.overflow.items() if name not in KNOWN_OVERFLOW}
     assert new == {}, f"screens wider than a phone (the page scrolls sideways): {new}"
+    assert walk.spill == {}, f"text sticking out of its box (a column's edge): {walk.spill}"
     assert len(list(shots.glob(f"{language}-*-*-*.png"))) >= 2 * len(walk.seen)
