@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from companion.core.errors import MalformedInputError
-from companion.core.messages import Message, msg
+from companion.core.messages import Message, Text, msg
 from companion.paths import install_json
 
 KINDS = ("int", "text", "bool", "choice", "symbols", "mapping", "text_or_null")
@@ -277,10 +277,10 @@ class InUse(Generic[T_co]):
     value: T_co
     path: Path | None
     """The installed file, or ``None``: the shipped default."""
-    damaged: str | None = None
+    damaged: Text | None = None
     """Why an installed file could not be used (the shipped default is used instead)."""
-    converted: str | None = None
-    """A file in an older format converted just now, said in a sentence."""
+    converted: Text | None = None
+    """A file in an older format converted just now, said in a message."""
 
 
 class DataPack(Generic[T_co]):
@@ -345,17 +345,17 @@ class DataPack(Generic[T_co]):
                 raw = self.read(read_json_file(path))
                 return InUse(raw, self._build(raw), path, damaged, converted)
             except MalformedInputError as error:
-                damaged = str(error)
+                damaged = error.text
         raw = self.shipped()
         return InUse(raw, self._build(raw), None, damaged, converted)
 
-    def _convert_legacy(self, data_dir: Path) -> tuple[str | None, str | None]:
+    def _convert_legacy(self, data_dir: Path) -> tuple[Text | None, Text | None]:
         """Convert an old-format file in ``data_dir`` into today's (replacing it: the old file was written later,
         by an older companion); what was done, and why it could not be."""
         with self._converting:
             return self._convert_one(data_dir)
 
-    def _convert_one(self, data_dir: Path) -> tuple[str | None, str | None]:
+    def _convert_one(self, data_dir: Path) -> tuple[Text | None, Text | None]:
         for name in self.legacy:
             old = data_dir / name
             if not old.exists():
@@ -363,9 +363,9 @@ class DataPack(Generic[T_co]):
             try:
                 self.install(read_json_file(old), data_dir)
             except MalformedInputError as error:
-                return None, f"{old} (older format): {error}"
+                return None, msg("core.data.old_damaged", path=str(old), reason=error.text)
             old.replace(old.with_name(old.name + ".old"))
-            said = f"converted {old} into {self.path(data_dir)} (the old file is kept as {old.name}.old)"
+            said = msg("core.data.converted", old=str(old), new=str(self.path(data_dir)), kept=f"{old.name}.old")
             logging.getLogger(__name__).warning(said)
             return said, None
         return None, None

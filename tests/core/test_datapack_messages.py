@@ -54,3 +54,11 @@ def test_the_data_command_refuses_in_the_terminals_language(tmp_path: Path, monk
     err = capsys.readouterr().err
     assert "Datenpaket La Granja, Abschnitt 'siesta': \"provisional\" muss true oder false sein" in err
     assert "must be" not in err
+
+
+def test_a_damaged_installed_file_is_named_in_german_on_the_data_page(tmp_path: Path) -> None:
+    """``InUse.damaged`` (what /data shows with ``say``) is the refusal's message."""
+    (tmp_path / LG.schema.file).write_text('{"name": ')
+    use = LG.in_use(tmp_path)
+    assert use.path is None and isinstance(use.damaged, Message)
+    assert render(use.damaged, "de").startswith(f"{tmp_path / LG.schema.file} ist kein JSON: ")
