@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import CorruptSaveError
+from companion.core.messages import Message, Text, msg
 from companion.store import _COLUMNS, SCHEMA_VERSION, Damaged, GameStore
 
 log = logging.getLogger(__name__)
@@ -35,10 +36,11 @@ DAMAGED = ".damaged-"
 
 @dataclass(frozen=True)
 class StoreHealth:
-    """What the companion found when it opened its store: ``ok``, else the ``reason`` for a person to read."""
+    """What the companion found when it opened its store: ``ok``, else the ``reason`` for a person to read (a
+    message, rendered in the reader's language)."""
 
     ok: bool = True
-    reason: str | None = None
+    reason: Text | None = None
     writable: bool = True
     kept: str | None = None
     """Where the damaged file was moved to (kept, never deleted)."""
@@ -48,15 +50,33 @@ class StoreHealth:
     """Whether opening the file again may succeed (it was locked)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "reason": self.reason, "writable": self.writable, "kept": self.kept}
+        """The health as JSON: ``reason`` in English, ``message`` the same as data for the browser to render."""
+        answer: dict[str, Any] = {"ok": self.ok, "reason": None if self.reason is None else str(self.reason),
+                                  "writable": self.writable, "kept": self.kept}
+        if isinstance(self.reason, Message):
+            answer["message"] = self.reason.to_json()
+        return answer
 
 
-class _Foreign(Exception):
+class _Problem(Exception):
+    """What is wrong with the file, as a message (``text``)."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(str(text))
+        self.text = text
+
+
+class _Foreign(_Problem):
     """The file is not the companion's (or is a newer companion's): it must not be touched."""
 
 
-class _Damaged(Exception):
+class _Damaged(_Problem):
     """The file is the companion's but damaged (or unreadable): salvage what can be read."""
+
+
+def _problem(error: Exception) -> Text:
+    """What an error says: our message, else the error's own text (SQLite's, in English)."""
+    return error.text if isinstance(error, (_Problem, CorruptSaveError)) else str(error)
 
 
 def open_store(path: Path, lock_wait: float = 5.0) -> tuple[GameStore, StoreHealth]:
@@ -65,15 +85,13 @@ def open_store(path: Path, lock_wait: float = 5.0) -> tuple[GameStore, StoreHeal
         _inspect(path, lock_wait)
         store = GameStore(path, lock_wait)
     except _Foreign as error:
-        return _stand_in(path, f"{path} {error}; the companion will not write to it (nor anywhere else) until it "
-                               "is moved away, or `companion serve --data DIR` names another folder")
+        return _stand_in(path, msg("core.salvage.foreign", path=str(path), problem=error.text))
     except sqlite3.OperationalError as error:
         if "locked" not in str(error) and "busy" not in str(error):
             return _salvage(path, str(error))
-        return _stand_in(path, f"{path} is locked by another program (waited {lock_wait:g} s): no game can be "
-                               "read or saved; close that program and restart the service", retry=True)
+        return _stand_in(path, msg("core.salvage.locked", path=str(path), seconds=f"{lock_wait:g}"), retry=True)
     except (_Damaged, sqlite3.DatabaseError, CorruptSaveError) as error:
-        return _salvage(path, str(error))
+        return _salvage(path, _problem(error))
     return store, StoreHealth(damaged=tuple(_reports(path)))
 
 
@@ -83,7 +101,7 @@ def _inspect(path: Path, lock_wait: float) -> None:
         return
     with path.open("rb") as raw:
         if raw.read(16) != b"SQLite format 3\x00":
-            raise _Damaged("it does not start like an SQLite file (its first page is damaged)")
+            raise _Damaged(msg("core.salvage.not_sqlite"))
     db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=lock_wait)
     try:
         db.execute("BEGIN")  # a read transaction: waits for another program's exclusive lock
@@ -91,30 +109,29 @@ def _inspect(path: Path, lock_wait: float) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         ours = tables & set(_COLUMNS)
         if tables and not ours:
-            raise _Foreign(f"is an SQLite file of another program (tables: {', '.join(sorted(tables))})")
+            raise _Foreign(msg("core.salvage.other_program", tables=", ".join(sorted(tables))))
         if version > SCHEMA_VERSION:
-            raise _Foreign(f"was written by a newer companion (schema {version}; this one reads {SCHEMA_VERSION}): "
-                           "update the companion")
+            raise _Foreign(msg("core.salvage.newer", version=version, ours=SCHEMA_VERSION))
         problems = [row[0] for row in db.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
-            raise _Damaged("PRAGMA quick_check: " + "; ".join(problems[:3]))
+            raise _Damaged(msg("core.salvage.quick_check", problems="; ".join(problems[:3])))
         if tables and version == 0:
-            raise _Damaged("it holds the companion's tables but no schema version")
+            raise _Damaged(msg("core.salvage.no_version"))
         for table, expected in _COLUMNS.items():
             found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             if version < SCHEMA_VERSION:  # an older schema: the store migrates it after a backup
                 found = [c for c in expected if c in found] if set(found) <= set(expected) else found
                 expected = [c for c in expected if c in found]
             if not found:
-                raise _Damaged(f"table {table!r} is missing")
+                raise _Damaged(msg("core.salvage.table_missing", table=repr(table)))
             if found != expected:
-                raise _Damaged(f"table {table!r} has columns {found}")
+                raise _Damaged(msg("core.salvage.table_columns", table=repr(table), columns=str(found)))
         db.execute("COMMIT")
     finally:
         db.close()
 
 
-def _stand_in(path: Path, reason: str, retry: bool = False) -> tuple[GameStore, StoreHealth]:
+def _stand_in(path: Path, reason: Text, retry: bool = False) -> tuple[GameStore, StoreHealth]:
     """An empty store in memory that refuses every change with ``reason``; the file at ``path`` is untouched."""
     log.error("game store: %s", reason)
     store = GameStore(":memory:")
@@ -122,7 +139,7 @@ def _stand_in(path: Path, reason: str, retry: bool = False) -> tuple[GameStore, 
     return store, StoreHealth(ok=False, reason=reason, writable=False, retry=retry)
 
 
-def _salvage(path: Path, problem: str) -> tuple[GameStore, StoreHealth]:
+def _salvage(path: Path, problem: Text) -> tuple[GameStore, StoreHealth]:
     """Move the damaged file aside, copy every readable game into a fresh file at ``path``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"{path.name}{DAMAGED}{stamp}")
@@ -143,14 +160,14 @@ def _salvage(path: Path, problem: str) -> tuple[GameStore, StoreHealth]:
     except (sqlite3.Error, OSError, CorruptSaveError) as error:
         if store is not None:
             store.close()  # e.g. a full disk: the kept file holds them all
-        return _stand_in(path, f"{path.name} was damaged ({problem}) and moved to {kept.name} (kept, never "
-                               f"deleted), but a new store cannot be written ({error}): no game can be saved")
-    reason = (f"{path.name} was damaged ({problem}); it was moved to {kept.name} (kept, never deleted) and "
-              f"{len(games)} game(s) that could be read were copied into a new {path.name}")
+        return _stand_in(path, msg("core.salvage.unwritable", name=path.name, problem=problem, kept=kept.name,
+                                   error=str(error)))
+    reason = msg("core.salvage.salvaged", name=path.name, problem=problem, kept=kept.name, n=len(games))
     if damaged:
-        reason += f"; {len(damaged)} game(s) could not be read"
+        reason = msg("core.salvage.lost", salvaged=reason, n=len(damaged))
     log.error("game store: %s", reason)
-    report = {"problem": problem, "reason": reason, "damaged": [{"id": d.id, "reason": d.reason} for d in damaged]}
+    report = {"problem": str(problem), "reason": str(reason),
+              "damaged": [{"id": d.id, "reason": d.reason} for d in damaged]}
     Path(f"{kept}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return store, StoreHealth(ok=False, reason=reason, kept=str(kept), damaged=tuple(_reports(path)))
 

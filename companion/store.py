@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.core.errors import CorruptSaveError, DiskFullError, StaleMoveError, StoreError, UnknownGameError
-from companion.core.messages import Message, msg
+from companion.core.messages import Message, Text, msg
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ class GameStore:
     One connection shared by threads (a web server's requests) behind a lock.
     """
 
-    def __init__(self, path: str | Path, lock_wait: float = 5.0, refuse_writes: str | None = None) -> None:
+    def __init__(self, path: str | Path, lock_wait: float = 5.0, refuse_writes: Text | None = None) -> None:
         self.path = Path(path)
         self.refuse_writes = refuse_writes
         """Why this store takes no change (a stand-in for a file the companion must not write), or ``None``."""

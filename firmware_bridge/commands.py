@@ -1,7 +1,7 @@
 """What each panel button asks of the session, using only the core's public API.
 
 A press becomes a move that the session validates like any other; a refusal is an error with a
-sentence the tablet shows (the core's ``IllegalMoveError``/``UndoError`` or ``CommandRefused``).
+message the tablet shows (the core's ``IllegalMoveError``/``UndoError`` or ``CommandRefused``, ``core.panel.*``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.core.errors import CompanionError, MalformedInputError
 from companion.core.game import CHANCE, Game, Move
+from companion.core.messages import Text, msg
 from companion.session import Session
 
 
@@ -36,9 +37,9 @@ END_TURN = "end"
 class CommandRefused(CompanionError, ValueError):
     """A button that cannot act now, with the reason for the tablet."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: Text) -> None:
         super().__init__(reason)
-        self.reason = reason
+        self.reason = str(reason)
 
 
 def press(session: Session, button: Button, rng: random.Random | None = None,
@@ -55,12 +56,12 @@ def press(session: Session, button: Button, rng: random.Random | None = None,
         return _chance(session, button, rng or random.SystemRandom(), version)
     if button is Button.NEXT:
         if session.is_over:
-            raise CommandRefused("the game is over")
-        return _play(session, END_TURN, f"{session.game.title} has no end-turn move; use the tablet", version)
+            raise CommandRefused(msg("core.panel.over"))
+        return _play(session, END_TURN, msg("core.panel.no_end_turn", game=session.game.title), version)
     if button is Button.UNDO:
         return [session.undo(version)]
     if not choice:
-        raise CommandRefused("choose a move on the tablet first, then press OK")
+        raise CommandRefused(msg("core.panel.choose_first"))
     return session.play_shared(choice, version)
 
 
@@ -77,19 +78,19 @@ def chance_kind(game: Game[Any, Any], state: Any) -> Button:
 def _chance(session: Session, button: Button, rng: random.Random, version: int | None) -> list[Move]:
     game, state = session.game, session.state
     if session.is_over:
-        raise CommandRefused("the game is over: there is nothing left to draw")
+        raise CommandRefused(msg("core.panel.nothing_left"))
     if game.current_player(state) != CHANCE:
         names = [session.players[seat] for seat in game.deciders(state)]
-        whose = f"it is {names[0]}'s turn" if len(names) == 1 else f"{' and '.join(names)} are choosing"
-        raise CommandRefused(f"nothing waits for {'a roll' if button is Button.ROLL else 'a draw'} now: {whose}")
+        whose = (msg("core.panel.turn", name=names[0]) if len(names) == 1
+                 else msg("core.panel.choosing", names=names, n=len(names)))
+        raise CommandRefused(msg("core.panel.no_roll" if button is Button.ROLL else "core.panel.no_draw", whose=whose))
     wanted = chance_kind(game, state)
     if wanted is not button:
-        raise CommandRefused("the game waits for a roll of the dice: press ROLL" if wanted is Button.ROLL
-                             else "the game waits for a draw from the bag: press DRAW")
+        raise CommandRefused(msg("core.panel.press_roll") if wanted is Button.ROLL else msg("core.panel.press_draw"))
     return session.play(game.sample_chance(state, rng), version)
 
 
-def _play(session: Session, text: str, unknown: str, version: int | None) -> list[Move]:
+def _play(session: Session, text: str, unknown: Text, version: int | None) -> list[Move]:
     try:
         move = session.game.parse_move(text)
     except MalformedInputError:

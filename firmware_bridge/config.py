@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import LANGUAGES
 from firmware_bridge.commands import Button
 
 
@@ -45,6 +46,8 @@ class PanelConfig:
     draw_by_button: bool
     gpio: GpioConfig
     serial: SerialConfig
+    language: str = "en"
+    """The table's language: the panel's messages (refusals, hints, the moves made) are written in it."""
 
 
 def load_config(path: Path | None = None) -> PanelConfig:
@@ -75,6 +78,12 @@ def _button(name: Any) -> Button:
         raise ValueError(f"unknown button {name!r}; buttons are {', '.join(b.value for b in Button)}") from None
 
 
+def _language(value: Any) -> str:
+    if value not in LANGUAGES:
+        raise ValueError(f"language {value!r} is not one of {', '.join(LANGUAGES)}")
+    return str(value)
+
+
 def _pin(value: Any) -> int:
     if not isinstance(value, int) or not 0 <= value <= 27:
         raise ValueError(f"{value!r} is not a GPIO pin number (BCM 0-27)")
@@ -93,6 +102,7 @@ def _build(data: dict[str, Any]) -> PanelConfig:
         hold_seconds=float(data["hold_seconds"]),
         error_seconds=float(data["error_seconds"]),
         draw_by_button=bool(data["draw_by_button"]),
+        language=_language(data.get("language", "en")),
         gpio=GpioConfig(
             buttons={_button(name): _pin(pin) for name, pin in gpio["buttons"].items()},
             bounce_ms=int(gpio["bounce_ms"]),

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
 from companion.core.game import Move
-from companion.core.messages import Text, render
+from companion.core.messages import FALLBACK, Message, Text, msg, render
 from companion.session import Session
 from firmware_bridge.commands import HOLD_BUTTONS, Button, press
 from firmware_bridge.lights import NO_GAME, OVER, Lights, lights_for, scale
@@ -40,11 +40,14 @@ class PanelController:
     :param hold_seconds: how long UNDO must be held (for the hint on a short press).
     :param error_seconds: how long the status light shows a refused press.
     :param rng_for: the random source for a button draw in ``session`` (default: the OS's).
+    :param language: the table's language, in which the panel's messages are written (``text``; ``message``
+        keeps each as data for a screen that reads another language).
     """
 
     def __init__(self, panels: Sequence[Panel], hold_seconds: float = 1.0, error_seconds: float = 1.0,
-                 rng_for: Callable[[Session], random.Random] | None = None) -> None:
+                 rng_for: Callable[[Session], random.Random] | None = None, language: str = FALLBACK) -> None:
         self.panels = list(panels)
+        self.language = language
         self.hold_seconds = hold_seconds
         self.error_seconds = error_seconds
         self.rng_for = rng_for
@@ -111,31 +114,34 @@ class PanelController:
         button = Button(button)
         session = self.session
         if button in HOLD_BUTTONS and kind != HOLD:
-            return self._say(button, True, f"keep holding {button.value} for {self.hold_seconds:g} s "
-                                           "to take back the last move")
+            return self._say(button, True, msg("core.panel.keep_holding", button=button.value,
+                                               seconds=f"{self.hold_seconds:g}"))
         if button not in HOLD_BUTTONS and kind != PRESS:
             return {"ok": True, "text": "", "button": button.value}
         if session is None:
-            return self._refuse(button, "no game is open on the tablet")
+            return self._refuse(button, msg("core.panel.no_game"))
         rng = self.rng_for(session) if self.rng_for is not None else None
         shown = self.shown_version if version is None else version
         undone = session.undo_info()["move"] if button is Button.UNDO else None  # named as the table may read it
         try:
             moves = press(session, button, rng=rng, choice=self.choice, version=shown)
         except IllegalMoveError as error:
-            return self._refuse(button, str(session.table_refusal(error)))
+            refusal = session.table_refusal(error)
+            return self._refuse(button, msg("core.panel.refused_move" if refusal.move else "core.panel.refused",
+                                            move=refusal.move, reason=refusal.text, rule=refusal.rule))
         except StaleMoveError:
-            return self._refuse(button, "the table has moved on: look at the lights and press again")
+            return self._refuse(button, msg("core.panel.moved_on"))
         except CompanionError as error:
-            return self._refuse(button, str(error))
+            return self._refuse(button, error.text)
         if button is Button.OK:
             self.choice = None
         if button is Button.UNDO:
-            return self._say(button, True, f"took back: {undone}")
+            return self._say(button, True, msg("core.panel.took_back", move=undone or ""))
         log_lines: list[Text] = session.export(None)["log"]
-        return self._say(button, True, "; ".join(render(line) for line in log_lines[-len(moves):]) if moves else "")
+        said = "; ".join(render(line, self.language) for line in log_lines[-len(moves):]) if moves else ""
+        return self._say(button, True, said)
 
-    def _refuse(self, button: Button, reason: str) -> dict[str, Any]:
+    def _refuse(self, button: Button, reason: Text) -> dict[str, Any]:
         self._error_until = time.monotonic() + self.error_seconds
         result = self._say(button, False, reason)
         self.refresh()
@@ -145,8 +151,11 @@ class PanelController:
         self._timer = timer
         return result
 
-    def _say(self, button: Button, ok: bool, text: str) -> dict[str, Any]:
-        self.message = {"text": text, "ok": ok, "button": button.value}
+    def _say(self, button: Button, ok: bool, text: Text) -> dict[str, Any]:
+        """What the panel says about a press: ``text`` in the table's language, ``message`` the same as data."""
+        self.message = {"text": render(text, self.language), "ok": ok, "button": button.value}
+        if isinstance(text, Message):
+            self.message["message"] = text.to_json()
         self._notify()
         return dict(self.message)
 

@@ -19,7 +19,9 @@ from companion.core.game import CHANCE, Game, Move
 from companion.core.messages import LANGUAGES, Message, Text, catalogs, identifiers, render
 from companion.games import games
 
-SOURCE = Path(__file__).resolve().parent.parent / "companion"
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = (ROOT / "companion", ROOT / "firmware_bridge")
+"""Where the identifiers are written: the core and the games, and the button panel (its ``core.panel.*``)."""
 PREFIXES = ("core", "kh", "lg")
 """The namespaces of the identifiers under ``companion/`` (the web's ``web.*``/``ui.*`` are the web's tests')."""
 ID = re.compile(rf"^(?:{'|'.join(PREFIXES)})\.[a-z_]+(?:\.[A-Za-z0-9_]+)*$")
@@ -38,9 +40,10 @@ def placeholders(text: str | tuple[str, ...]) -> set[str]:
 
 
 def written_ids() -> Iterator[tuple[str, set[str] | None, Path]]:
-    """Every identifier written in ``companion/``: each literal id string, with the keywords of the ``msg(...)`` call
-    it is the first argument of (``None``: not a call's, e.g. a constant chosen before the call)."""
-    for path in sorted(SOURCE.rglob("*.py")):
+    """Every identifier written in ``companion/`` and ``firmware_bridge/``: each literal id string, with the keywords
+    of the ``msg(...)`` call it is the first argument of (``None``: not a call's, e.g. a constant chosen before the
+    call)."""
+    for path in sorted(path for source in SOURCES for path in source.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         called: dict[int, set[str]] = {}
         for node in ast.walk(tree):
@@ -54,7 +57,7 @@ def written_ids() -> Iterator[tuple[str, set[str] | None, Path]]:
 
 def dynamic_prefixes() -> Iterator[tuple[str, Path]]:
     """The fixed start of each identifier built at run time (``Message(f"kh.crop.{key}")``)."""
-    for path in sorted(SOURCE.rglob("*.py")):
+    for path in sorted(path for source in SOURCES for path in source.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("msg", "Message")
                     and node.args and isinstance(node.args[0], ast.JoinedStr)):
@@ -137,18 +140,19 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
         state = game.apply(state, move)
 
 
-TERMINAL_IN_ENGLISH = {"la-granja"}
-"""Games whose terminal table and score (``companion play``: ``table_text``, ``score_text``) are still English
-lines: known gap, the tablet and the rest of the terminal speak in messages."""
+SCORE_IN_ENGLISH = {"la-granja"}
+"""Games whose terminal score (``companion play``: ``score_text``) is still English lines: known gap, the tablet and
+the rest of the terminal (its table included) speak in messages."""
 
 
 def terminal_lines(game: Game[Any, Any], state: Any, players: int) -> Iterator[tuple[str, Text]]:
     """The terminal's table for every viewer, and the score."""
-    if game.name in TERMINAL_IN_ENGLISH:
-        return
     for viewer in (None, *range(players)):
         view = game.view(state, viewer)
-        for what, own in (("table_text", game.table_text(view)), ("score_text", game.score_text(view.get("score") or []))):
+        texts = [("table_text", game.table_text(view))]
+        if game.name not in SCORE_IN_ENGLISH:
+            texts.append(("score_text", game.score_text(view.get("score") or [])))
+        for what, own in texts:
             for line in [] if own is None else [own] if isinstance(own, (str, Message)) else own:
                 yield what, line
 

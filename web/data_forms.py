@@ -30,7 +30,10 @@ _SAVING = threading.Lock()
 def refused(error: CompanionError) -> tuple[Response, int]:
     """A refused save: 400 with the loader's reason (the same body as the rest of /api); 404 for no such game."""
     status = 404 if isinstance(error, UnknownGameError) else 400
-    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+    body: dict[str, Any] = {"type": type(error).__name__, "reason": str(error)}
+    if (message := error.message_json()) is not None:  # the reason as data: the form renders it in its language
+        body["message"] = message
+    return jsonify(error=body), status
 
 
 @bp.errorhandler(OSError)

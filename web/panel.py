@@ -66,7 +66,8 @@ class PanelService:
                 problem = f"the {kind} panel could not start: {error}"
                 log.error(problem)
                 self.problems.append(problem)
-        self.controller = PanelController(panels, config.hold_seconds, config.error_seconds, rng_for=self._rng)
+        self.controller = PanelController(panels, config.hold_seconds, config.error_seconds, rng_for=self._rng,
+                                          language=config.language)
 
     def _rng(self, session: Session) -> random.Random:
         """A button draw picks what the companion would have drawn itself at this step."""

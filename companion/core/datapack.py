@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import Message, Text, msg
 from companion.paths import install_json
 
 KINDS = ("int", "text", "bool", "choice", "symbols", "mapping", "text_or_null")
@@ -99,7 +100,7 @@ class Schema:
             if section.name == name:
                 return section
         names = ", ".join(s.name for s in self.sections)
-        raise MalformedInputError(f"{self.title} data has no section {name!r}; sections: {names}")
+        raise MalformedInputError(msg("core.data.no_section", title=self.title, section=repr(name), sections=names))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], choices: Mapping[str, Sequence[str]]) -> Schema:
@@ -132,50 +133,53 @@ class Schema:
         """Refuse a pack that does not fit the schema: a missing or unknown section or key, a value of the wrong
         type, a choice not offered. ``MalformedInputError`` names the section, the row and the field."""
         if not isinstance(raw, dict):
-            raise MalformedInputError(f"{self.title} data pack is malformed: expected a JSON object, "
-                                      f"not {type(raw).__name__}")
+            raise MalformedInputError(msg("core.data.not_object", where=msg("core.data.pack", title=self.title),
+                                          kind=type(raw).__name__))
+        where = msg("core.data.pack", title=self.title)
         known = ["name", "note", *(s.name for s in self.sections)]
         for key in raw:
             if key not in known:
-                raise MalformedInputError(f"{self.title} data pack: unknown key {key!r}; expected {', '.join(known)}")
+                raise MalformedInputError(msg("core.data.unknown_key", where=where, key=repr(key),
+                                              expected=", ".join(known)))
         for key in ("name", "note"):
             if not isinstance(raw.get(key, ""), str):
-                raise MalformedInputError(f"{self.title} data pack: {key!r} must be text")
+                raise MalformedInputError(msg("core.data.must_be_text", where=where, key=repr(key)))
         for section in self.sections:
             if section.name not in raw:
                 if section.optional:
                     continue
-                raise MalformedInputError(f"{self.title} data pack is malformed: missing key {section.name!r} "
-                                          "(a section)")
+                raise MalformedInputError(msg("core.data.missing_section", where=where, key=repr(section.name)))
             self._check_section(section, raw[section.name])
 
     def _check_section(self, section: Section, data: Any) -> None:
-        where = f"{self.title} data pack, section {section.name!r}"
+        where = msg("core.data.section", title=self.title, section=repr(section.name))
         if not isinstance(data, dict):
-            raise MalformedInputError(f"{where} is malformed: expected an object, not {type(data).__name__}")
+            raise MalformedInputError(msg("core.data.not_an_object", where=where, kind=type(data).__name__))
         for key in data:
             if key not in section.keys:
-                raise MalformedInputError(f"{where}: unknown key {key!r}; expected {', '.join(sorted(section.keys))}")
+                raise MalformedInputError(msg("core.data.unknown_key", where=where, key=repr(key),
+                                              expected=", ".join(sorted(section.keys))))
         if not isinstance(data.get("provisional", True), bool):
-            raise MalformedInputError(f"{where}: \"provisional\" must be true or false")
+            raise MalformedInputError(msg("core.data.provisional_bool", where=where))
         if not isinstance(data.get("source", ""), str):
-            raise MalformedInputError(f"{where}: \"source\" must be text")
+            raise MalformedInputError(msg("core.data.must_be_text", where=where, key='"source"'))
         for table in section.tables:
             for name, row in _rows(table, data, where):
                 for column in table.columns:
-                    _check_value(column, row, f"{where}: {name}")
+                    _check_value(column, row, msg("core.data.row", where=where, row=name))
 
 
-def _rows(table: Table, data: Mapping[str, Any], where: str) -> list[tuple[str, Any]]:
+def _rows(table: Table, data: Mapping[str, Any], where: Message) -> list[tuple[str, Any]]:
     """Each row of ``table`` in a section, named as the schema names it (e.g. ``card 5``)."""
     if table.shape == "record":
         return [(table.key, data)]
     if table.rows not in data:
-        raise MalformedInputError(f"{where} is malformed: missing key {table.rows!r}")
+        raise MalformedInputError(msg("core.data.missing_key", where=where, key=repr(table.rows)))
     found = data[table.rows]
     wanted = dict if table.shape == "object" else list
     if not isinstance(found, wanted):
-        raise MalformedInputError(f"{where}: {table.rows!r} must be a JSON {'object' if wanted is dict else 'list'}")
+        raise MalformedInputError(msg("core.data.rows_object" if wanted is dict else "core.data.rows_list",
+                                      where=where, key=repr(table.rows)))
     rows = list(found.items()) if isinstance(found, dict) else list(enumerate(found))
 
     def name(key: object, row: Any) -> str:
@@ -203,13 +207,13 @@ def _at(row: Any, path: Sequence[str]) -> Any:
     return value
 
 
-def _check_value(column: Column, row: Any, where: str) -> None:
+def _check_value(column: Column, row: Any, where: Message) -> None:
     value = _at(row, column.path)
     field = ".".join(column.path)
     if value is _MISSING:
         if column.optional:
             return
-        raise MalformedInputError(f"{where} is malformed: missing key {field!r} ({column.label})")
+        raise MalformedInputError(msg("core.data.missing_field", where=where, key=repr(field), label=column.label))
     kind, choices = column.kind, column.choices
     if kind == "int":
         ok = isinstance(value, int) and not isinstance(value, bool)
@@ -222,26 +226,28 @@ def _check_value(column: Column, row: Any, where: str) -> None:
     elif kind == "choice":
         ok = value is None and "" in choices or isinstance(value, str) and value in choices and value != ""
         if not ok:
-            raise MalformedInputError(f"{where} has an unknown {column.label} {value!r}; expected one of "
-                                      f"{', '.join(c or 'null' for c in choices)}")
+            raise MalformedInputError(msg("core.data.unknown_choice", where=where, label=column.label,
+                                          value=repr(value), choices=", ".join(c or "null" for c in choices)))
     elif kind == "symbols":
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
         unknown = [v for v in value if v not in choices] if ok and choices else []
         if unknown:
-            raise MalformedInputError(f"{where} has an unknown {column.label} {unknown[0]!r}; expected some of "
-                                      f"{', '.join(choices)}")
+            raise MalformedInputError(msg("core.data.unknown_some", where=where, label=column.label,
+                                          value=repr(unknown[0]), choices=", ".join(choices)))
     else:  # mapping
         ok = isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values())
         unknown = [k for k in value if k not in choices] if ok and choices else []
         if unknown:
-            raise MalformedInputError(f"{where} has an unknown {column.label} {unknown[0]!r}; expected some of "
-                                      f"{', '.join(choices)}")
+            raise MalformedInputError(msg("core.data.unknown_some", where=where, label=column.label,
+                                          value=repr(unknown[0]), choices=", ".join(choices)))
     if not ok:
-        raise MalformedInputError(f"{where}: {column.label} ({field}) must be {_KIND_WORDS[kind]}, not {value!r}")
+        raise MalformedInputError(msg("core.data.wrong_type", where=where, label=column.label, field=field,
+                                      kind=_KIND_WORDS[kind], value=repr(value)))
 
 
-_KIND_WORDS = {"int": "a whole number", "bool": "true or false", "text": "text", "text_or_null": "text or null",
-               "symbols": "a list of texts", "mapping": "an object of whole numbers"}
+_KIND_WORDS = {"int": msg("core.data.kind.int"), "bool": msg("core.data.kind.bool"),
+               "text": msg("core.data.kind.text"), "text_or_null": msg("core.data.kind.text_or_null"),
+               "symbols": msg("core.data.kind.symbols"), "mapping": msg("core.data.kind.mapping")}
 
 
 def read_json_file(path: Path) -> Any:
@@ -249,9 +255,9 @@ def read_json_file(path: Path) -> Any:
     try:
         text = Path(path).read_text("utf-8")
     except OSError as error:
-        raise MalformedInputError(f"cannot read {path}: {error.strerror}") from None
+        raise MalformedInputError(msg("core.data.unreadable", path=str(path), reason=str(error.strerror))) from None
     except UnicodeDecodeError:
-        raise MalformedInputError(f"{path} is not UTF-8 text") from None
+        raise MalformedInputError(msg("core.data.not_utf8", path=str(path))) from None
     return parse_json(text, str(path))
 
 
@@ -260,7 +266,7 @@ def parse_json(text: str, name: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise MalformedInputError(f"{name} is not JSON: {error.msg} at line {error.lineno}") from None
+        raise MalformedInputError(msg("core.data.not_json", name=name, reason=error.msg, line=error.lineno)) from None
 
 
 @dataclass(frozen=True)
@@ -271,10 +277,10 @@ class InUse(Generic[T_co]):
     value: T_co
     path: Path | None
     """The installed file, or ``None``: the shipped default."""
-    damaged: str | None = None
+    damaged: Text | None = None
     """Why an installed file could not be used (the shipped default is used instead)."""
-    converted: str | None = None
-    """A file in an older format converted just now, said in a sentence."""
+    converted: Text | None = None
+    """A file in an older format converted just now, said in a message."""
 
 
 class DataPack(Generic[T_co]):
@@ -339,17 +345,17 @@ class DataPack(Generic[T_co]):
                 raw = self.read(read_json_file(path))
                 return InUse(raw, self._build(raw), path, damaged, converted)
             except MalformedInputError as error:
-                damaged = str(error)
+                damaged = error.text
         raw = self.shipped()
         return InUse(raw, self._build(raw), None, damaged, converted)
 
-    def _convert_legacy(self, data_dir: Path) -> tuple[str | None, str | None]:
+    def _convert_legacy(self, data_dir: Path) -> tuple[Text | None, Text | None]:
         """Convert an old-format file in ``data_dir`` into today's (replacing it: the old file was written later,
         by an older companion); what was done, and why it could not be."""
         with self._converting:
             return self._convert_one(data_dir)
 
-    def _convert_one(self, data_dir: Path) -> tuple[str | None, str | None]:
+    def _convert_one(self, data_dir: Path) -> tuple[Text | None, Text | None]:
         for name in self.legacy:
             old = data_dir / name
             if not old.exists():
@@ -357,9 +363,9 @@ class DataPack(Generic[T_co]):
             try:
                 self.install(read_json_file(old), data_dir)
             except MalformedInputError as error:
-                return None, f"{old} (older format): {error}"
+                return None, msg("core.data.old_damaged", path=str(old), reason=error.text)
             old.replace(old.with_name(old.name + ".old"))
-            said = f"converted {old} into {self.path(data_dir)} (the old file is kept as {old.name}.old)"
+            said = msg("core.data.converted", old=str(old), new=str(self.path(data_dir)), kept=f"{old.name}.old")
             logging.getLogger(__name__).warning(said)
             return said, None
         return None, None

@@ -115,7 +115,7 @@ def test_an_old_layout_file_written_after_the_pack_replaces_it(data_dir: Path) -
     assert KeyHarvest().with_installed_data(data_dir).layout == t20_layout()
     (data_dir / USER_LAYOUT_FILE).write_text(json.dumps({"spaces": "none"}))  # damaged: named, never skipped
     use = KH.in_use(data_dir)
-    assert use.path is not None and use.damaged is not None and "key-harvest-layout.json" in use.damaged
+    assert use.path is not None and use.damaged is not None and "key-harvest-layout.json" in str(use.damaged)
     with pytest.raises(MalformedInputError, match="key-harvest-layout.json"):
         KeyHarvest().with_installed_data(data_dir)
 

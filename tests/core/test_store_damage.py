@@ -100,7 +100,7 @@ def test_a_truncated_file_is_moved_aside_and_its_readable_games_kept(db_path: Pa
     db_path.write_bytes(data[: len(data) * 2 // 3])
     before = digest(db_path)
     store, health = open_checked(db_path, opened)
-    assert not health.ok and health.writable and "was damaged" in (health.reason or "")
+    assert not health.ok and health.writable and "was damaged" in str(health.reason or "")
     assert digest(kept_file(db_path)) == before  # kept as it was
     saved = salvaged_exactly(store, original)
     assert saved and len(saved) < GAMES
@@ -116,7 +116,7 @@ def test_garbage_pages_in_the_middle_lose_only_the_games_on_them(db_path: Path, 
     data[middle * page:(middle + 2) * page] = random.Random(1).randbytes(2 * page)
     db_path.write_bytes(bytes(data))
     store, health = open_checked(db_path, opened)
-    assert not health.ok and "was damaged" in (health.reason or "")
+    assert not health.ok and "was damaged" in str(health.reason or "")
     saved = salvaged_exactly(store, original)
     assert len(saved) >= GAMES - 4  # two pages hold the moves of a few games at most
     assert {d.id for d in health.damaged} | saved == set(original)  # the rest are named as damaged
@@ -129,7 +129,7 @@ def test_a_garbage_header_is_moved_aside_and_every_game_salvaged(db_path: Path, 
     data[:100] = b"\xde\xad" * 50
     db_path.write_bytes(bytes(data))
     store, health = open_checked(db_path, opened)
-    assert not health.ok and health.writable and "does not start like an SQLite file" in (health.reason or "")
+    assert not health.ok and health.writable and "does not start like an SQLite file" in str(health.reason or "")
     assert kept_file(db_path).read_bytes() == bytes(data)
     assert salvaged_exactly(store, original) == set(original)  # the companion's own header is written back
 
@@ -142,7 +142,7 @@ def test_a_foreign_sqlite_file_is_never_touched(db_path: Path, opened: list[Any]
     before, stat = digest(db_path), db_path.stat()
     store, health = open_checked(db_path, opened)
     assert not health.ok and not health.writable
-    assert "another program" in (health.reason or "") and "will not write to it" in (health.reason or "")
+    assert "another program" in str(health.reason or "") and "will not write to it" in str(health.reason or "")
     with pytest.raises(StoreError, match="not saved"):
         store.create("toy", ["A", "B"], {}, seed="s")
     assert digest(db_path) == before and db_path.stat().st_mtime_ns == stat.st_mtime_ns
@@ -155,7 +155,7 @@ def test_a_newer_schema_is_never_touched(db_path: Path, original: dict[str, Any]
     db.close()
     before = digest(db_path)
     store, health = open_checked(db_path, opened)
-    assert not health.ok and not health.writable and "newer companion" in (health.reason or "")
+    assert not health.ok and not health.writable and "newer companion" in str(health.reason or "")
     assert digest(db_path) == before
 
 
@@ -165,7 +165,7 @@ def test_a_locked_file_is_waited_for_then_reported(db_path: Path, original: dict
     other.execute("BEGIN EXCLUSIVE")
     try:
         store, health = open_checked(db_path, opened)
-        assert not health.ok and health.retry and "locked by another program" in (health.reason or "")
+        assert not health.ok and health.retry and "locked by another program" in str(health.reason or "")
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -181,7 +181,7 @@ def test_a_missing_table_names_every_game_damaged_and_keeps_the_file(db_path: Pa
         db.execute(f"DROP TABLE {table}")
     db.close()
     store, health = open_checked(db_path, opened)
-    assert not health.ok and f"table {table!r} is missing" in (health.reason or "")
+    assert not health.ok and f"table {table!r} is missing" in str(health.reason or "")
     assert {d.id for d in health.damaged} == set(original) and store.list() == []
     assert kept_file(db_path).exists()
 
@@ -191,7 +191,7 @@ def test_a_damaged_schema_is_moved_aside(db_path: Path, original: dict[str, Any]
         db.execute("ALTER TABLE games DROP COLUMN colours")
     db.close()
     store, health = open_checked(db_path, opened)
-    assert not health.ok and "has columns" in (health.reason or "")
+    assert not health.ok and "has columns" in str(health.reason or "")
     assert {d.id for d in health.damaged} == set(original)
     assert kept_file(db_path).exists()
 
@@ -202,7 +202,7 @@ def test_a_garbled_schema_text_is_moved_aside(db_path: Path, original: dict[str,
         db.execute("UPDATE sqlite_master SET sql = 'CREATE TABLE moves (' WHERE name = 'moves'")
     db.close()
     store, health = open_checked(db_path, opened)
-    assert not health.ok and health.writable and "malformed" in (health.reason or "")
+    assert not health.ok and health.writable and "malformed" in str(health.reason or "")
     assert kept_file(db_path).exists() and store.list() == []
 
 
@@ -282,5 +282,19 @@ def test_a_salvage_that_cannot_write_a_new_file_still_starts(db_path: Path, orig
     monkeypatch.setattr(GameStore, "restore", full)
     monkeypatch.setattr("companion.salvage._read_what_can_be_read", lambda kept: ([((), [])], []))
     store, health = open_checked(db_path, opened)
-    assert not health.ok and not health.writable and "a new store cannot be written" in (health.reason or "")
+    assert not health.ok and not health.writable and "a new store cannot be written" in str(health.reason or "")
     assert kept_file(db_path).exists()
+
+
+def test_the_stores_health_reads_in_german_too(tmp_path: Path) -> None:
+    """Issue 13: the reason the tablet's start page shows (``say(store.reason)``) is a message, German for a
+    German table; the JSON keeps the English ``reason`` and adds the ``message``."""
+    from companion.core.messages import Message, render
+
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"this is not a database" * 300)
+    _, health = open_store(path)
+    assert isinstance(health.reason, Message)
+    german = render(health.reason, "de")
+    assert "beschädigt" in german and "aufbewahrt, nie gelöscht" in german and "was damaged" not in german
+    assert health.to_json()["reason"] == str(health.reason) and health.to_json()["message"]["id"] == health.reason.id

@@ -298,7 +298,7 @@ class LaGranja(Game[State, LGMove]):
     def setup_guide(self, state: State) -> dict[str, Any] | None:
         return guide.setup_guide(state)
 
-    def table_text(self, view: Mapping[str, Any]) -> str | None:
+    def table_text(self, view: Mapping[str, Any]) -> list[Text] | None:
         return text.table_text(view)
 
     def prompt_text(self, state: State, names: Sequence[str]) -> Text:

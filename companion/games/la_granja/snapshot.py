@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInputError
+from companion.core.messages import Text, msg
 from companion.games.la_granja.data import GOODS, RESOURCES, Edition
 from companion.games.la_granja.scoring import Holdings, conversion, rank
 
@@ -13,9 +14,9 @@ TOP_KEYS = frozenset({"game", "score_round", "sell", "siesta_vp", "players"})
 PLAYER_KEYS = frozenset({"name", "vp", "silver", "trade_goods", "goods", "field_crops", "stalls", "siesta"})
 
 
-def _count(value: Any, what: str) -> int:
+def _count(value: Any, what: Text) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise MalformedInputError(f"{what} must be a whole number of at least 0, not {value!r}")
+        raise MalformedInputError(msg("lg.snap.not_count", what=what, value=repr(value)))
     return value
 
 
@@ -23,52 +24,55 @@ def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
     """Per player: ``round_points`` (with ``"score_round": true``), the conversion, ``total`` and ``rank``; a
     warning when provisional values of ``edition`` were used."""
     if not isinstance(data, Mapping):
-        raise MalformedInputError("a La Granja snapshot is a JSON object with a \"players\" list")
+        raise MalformedInputError(msg("lg.snap.not_object"))
     unknown = set(data) - TOP_KEYS
     if unknown:  # a typo must not fall back to the defaults silently
-        raise MalformedInputError(f"unknown snapshot keys {sorted(unknown)}; known: {sorted(TOP_KEYS)}")
+        raise MalformedInputError(msg("lg.snap.unknown_keys", keys=str(sorted(unknown)), known=str(sorted(TOP_KEYS))))
     if data.get("game", "la-granja") != "la-granja":
-        raise MalformedInputError(f"this snapshot is for {data.get('game')!r}, not la-granja")
+        raise MalformedInputError(msg("lg.snap.wrong_game", game=repr(data.get("game"))))
     players = data.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= 4:
-        raise MalformedInputError("\"players\" must list 1 to 4 players")
+        raise MalformedInputError(msg("lg.snap.players"))
     score_round = data.get("score_round", False)
     if not isinstance(score_round, bool):
-        raise MalformedInputError("\"score_round\" is true or false")
+        raise MalformedInputError(msg("lg.snap.score_round"))
     siesta_vp = data.get("siesta_vp", list(edition.siesta_vp))
     if not isinstance(siesta_vp, list) or not siesta_vp:
-        raise MalformedInputError("\"siesta_vp\" lists the VP of each siesta space from the bottom")
-    siesta_vp = [_count(v, "a siesta_vp value") for v in siesta_vp]
+        raise MalformedInputError(msg("lg.snap.siesta_vp"))
+    siesta_vp = [_count(v, msg("lg.snap.what.siesta_vp")) for v in siesta_vp]
     sell = dict(edition.sell)
     given = data.get("sell", {})
     if not isinstance(given, Mapping):
-        raise MalformedInputError("\"sell\" maps olive, grain, grape, pig to their sell prices")
+        raise MalformedInputError(msg("lg.snap.sell", kinds=", ".join(RESOURCES)))
     for kind, price in dict(given).items():
         if kind not in RESOURCES:
-            raise MalformedInputError(f"\"sell\" prices are for {', '.join(RESOURCES)}, not {kind!r}")
-        sell[kind] = _count(price, f"the sell price of {kind}")
+            raise MalformedInputError(msg("lg.snap.sell_kind", kinds=", ".join(RESOURCES), kind=repr(kind)))
+        sell[kind] = _count(price, msg("lg.snap.what.price", kind=kind))
     rows = []
     for i, raw in enumerate(players):
         if not isinstance(raw, Mapping):
-            raise MalformedInputError(f"player {i + 1} must be a JSON object")
+            raise MalformedInputError(msg("lg.snap.player_object", seat=i + 1))
         unknown = set(raw) - PLAYER_KEYS
         if unknown:
-            raise MalformedInputError(f"player {i + 1}: unknown keys {sorted(unknown)}; known: {sorted(PLAYER_KEYS)}")
+            raise MalformedInputError(msg("lg.snap.player_keys", seat=i + 1, keys=str(sorted(unknown)),
+                                              known=str(sorted(PLAYER_KEYS))))
         name = str(raw.get("name", f"Player {i + 1}"))
         goods = raw.get("goods", {})
         if not isinstance(goods, Mapping) or not set(goods) <= set(GOODS):
-            raise MalformedInputError(f"{name}: \"goods\" counts {', '.join(GOODS)}")
-        held = {k: _count(goods.get(k, 0), f"{name}'s {k}") for k in GOODS}
-        _count(raw.get("field_crops", 0), f"{name}'s field_crops")
-        h = Holdings(name, _count(raw.get("vp", 0), f"{name}'s vp"), _count(raw.get("silver", 0), f"{name}'s silver"),
-                     _count(raw.get("trade_goods", 0), f"{name}'s trade_goods"), {k: held[k] for k in RESOURCES})
+            raise MalformedInputError(msg("lg.snap.goods", name=name, goods=", ".join(GOODS)))
+        held = {k: _count(goods.get(k, 0), msg("lg.snap.what.own", name=name, key=k)) for k in GOODS}
+        _count(raw.get("field_crops", 0), msg("lg.snap.what.own", name=name, key="field_crops"))
+        h = Holdings(name, _count(raw.get("vp", 0), msg("lg.snap.what.own", name=name, key="vp")),
+                     _count(raw.get("silver", 0), msg("lg.snap.what.own", name=name, key="silver")),
+                     _count(raw.get("trade_goods", 0), msg("lg.snap.what.own", name=name, key="trade_goods")),
+                     {k: held[k] for k in RESOURCES})
         row: dict[str, Any] = {"name": name, "vp": h.vp}
         points = h.vp
         if score_round:
-            stalls = _count(raw.get("stalls", 0), f"{name}'s stalls")
-            pos = _count(raw.get("siesta", 0), f"{name}'s siesta")
+            stalls = _count(raw.get("stalls", 0), msg("lg.snap.what.own", name=name, key="stalls"))
+            pos = _count(raw.get("siesta", 0), msg("lg.snap.what.own", name=name, key="siesta"))
             if pos >= len(siesta_vp):
-                raise MalformedInputError(f"{name}'s siesta position {pos} is past the top space {len(siesta_vp) - 1}")
+                raise MalformedInputError(msg("lg.snap.siesta_top", name=name, pos=pos, top=len(siesta_vp) - 1))
             row["round_points"] = stalls + siesta_vp[pos]
             points += row["round_points"]
         row.update(conversion(h, sell))
