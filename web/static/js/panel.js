@@ -153,7 +153,7 @@ function render(state) {
   const alert = $("panel-alert");
   light(alert, state.lights.alert_colour);
   $("panel-alert-label").textContent = state.lights.alert ? t("alert") : t("no_alert");
-  if (state.message.text) show(state.message.text, state.message.ok);
+  if (state.message.text) show(state.message.message || state.message.text, state.message.ok); // the viewer's language
   else if (state.choice) show(t("chosen", { m: state.choice }), true);
   const backends = $("panel-backends");
   backends.replaceChildren();
