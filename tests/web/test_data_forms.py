@@ -268,7 +268,7 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#data-la-granja .data-restore")
     page.wait_for_function("() => !document.querySelector('#data-la-granja .data-restore')")
-    assert "VORLÄUFIG" in page.inner_text("li[data-section='siesta']")
+    page.locator("li[data-section='siesta']", has_text="VORLÄUFIG").wait_for()  # the reloaded page, translated
 
     tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     tablet.goto(f"{base}/data/key-harvest/layout?lang=en")

@@ -8,7 +8,6 @@ saves the same format as ``la-granja-edition.json`` in the data folder, and new 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInputError
-from companion.core.messages import Text, msg
+from companion.core.datapack import parse_json, read_json_file
+from companion.core.messages import Message, Text, msg
 
 CROPS: tuple[str, ...] = ("olive", "grain", "grape")
 RESOURCES: tuple[str, ...] = (*CROPS, "pig")
@@ -122,7 +122,7 @@ class Edition:
         for index, space in enumerate(self.spaces):
             if space.id == space_id:
                 return index
-        raise MalformedInputError(f"no market space {space_id!r}")
+        raise MalformedInputError(msg("lg.data.no_space", space=repr(space_id)))
 
     def warnings(self) -> list[Text]:
         """One sentence while some sections are placeholders, naming them in words."""
@@ -138,14 +138,14 @@ class Edition:
         except MalformedInputError:
             raise
         except KeyError as error:
-            raise MalformedInputError(f"La Granja data pack is malformed: missing key {error}") from None
+            raise MalformedInputError(msg("lg.data.missing_key", key=str(error))) from None
         except (TypeError, ValueError, IndexError, AttributeError) as error:
-            raise MalformedInputError(f"La Granja data pack is malformed: {type(error).__name__}: {error}") from None
+            raise MalformedInputError(msg("lg.data.malformed", detail=f"{type(error).__name__}: {error}")) from None
 
 
 def _parse(data: Mapping[str, Any]) -> Edition:
-    def fail(reason: str) -> MalformedInputError:
-        return MalformedInputError(f"La Granja data pack: {reason}")
+    def fail(reason: Message) -> MalformedInputError:
+        return MalformedInputError(msg("lg.data.bad", reason=reason))
 
     cards: dict[int, Card] = {}
     for raw in data["cards"]["list"]:
@@ -157,51 +157,51 @@ def _parse(data: Mapping[str, Any]) -> Edition:
                     str(helper.get("name", "")), str(helper.get("text", "")), int(helper.get("hand_limit", 0)),
                     bool(helper.get("sell_field_crops", False)), int(helper.get("roof_slots", 0)))
         if card.field not in CROPS or not all(s in SYMBOLS for s in card.cart_symbols) or not 2 <= card.cart_vp <= 6:
-            raise fail(f"card {card.id} has an unknown field crop, cart symbol or a cart VP outside 2-6")
+            raise fail(msg("lg.data.card_values", card=card.id))
         if any(kind not in (*RESOURCES, "silver", "trade") for kind, _ in income):
-            raise fail(f"card {card.id} has unknown income")
+            raise fail(msg("lg.data.card_income", card=card.id))
         if card.id in cards:
-            raise fail(f"card {card.id} twice")
+            raise fail(msg("lg.data.card_twice", card=card.id))
         cards[card.id] = card
     if len(cards) != 66:
-        raise fail(f"{len(cards)} cards instead of 66")
+        raise fail(msg("lg.data.card_count", count=len(cards)))
     market = data["market"]
     coords = [(int(s["q"]), int(s["r"])) for s in market["spaces"]]
     ids = [str(s["id"]) for s in market["spaces"]]
     if len(set(ids)) != len(ids) or len(set(coords)) != len(coords):
-        raise fail("market space ids or coordinates repeat")
+        raise fail(msg("lg.data.market_repeat"))
     at = {c: i for i, c in enumerate(coords)}
     spaces = tuple(
         Space(ids[i], int(s["value"]), bool(s.get("x", False)),
               tuple(sorted(at[(q + dq, r + dr)] for dq, dr in HEX_DIRECTIONS if (q + dq, r + dr) in at)), q, r)
         for i, (s, (q, r)) in enumerate(zip(market["spaces"], coords)))
     if not all(2 <= s.value <= 6 for s in spaces):
-        raise fail("market values must be 2-6")
+        raise fail(msg("lg.data.market_values"))
     start = tuple(ids.index(str(i)) for i in market["start"])
     if [spaces[i].value for i in start] != [2, 3, 4, 5]:
-        raise fail('market "start" must name the central spaces of value 2, 3, 4, 5 in that order')
+        raise fail(msg("lg.data.market_start"))
     buildings = {}
     for raw in data["buildings"]["list"]:
         b = Building(str(raw["key"]), str(raw["name"]), int(raw["die"]), tuple(str(s) for s in raw["row"]))
         if b.key not in BUILDINGS or not b.row or not all(s in SYMBOLS for s in b.row):
-            raise fail(f"building {b.key!r} is unknown or has an unknown row symbol")
+            raise fail(msg("lg.data.building", key=repr(b.key)))
         buildings[b.key] = b
     if set(buildings) != set(BUILDINGS) or sorted(b.die for b in buildings.values()) != [1, 2, 3, 4, 5, 6]:
-        raise fail("need the six buildings, numbered 1-6")
+        raise fail(msg("lg.data.buildings"))
     roofs = {}
     for raw in data["roof_markers"]["list"]:
         r = Roof(str(raw["id"]), int(raw["round"]), str(raw["effect"]), raw.get("phase"))
         if r.effect not in ROOF_EFFECTS or r.phase not in (None, *PHASES) or not 1 <= r.round <= 6:
-            raise fail(f"roof marker {r.id} has an unknown effect, phase or round")
+            raise fail(msg("lg.data.roof", marker=r.id))
         roofs[r.id] = r
     if any(sum(r.round == n for r in roofs.values()) != 4 for n in range(1, 7)):
-        raise fail("need 4 roof markers for each round 1-6")
+        raise fail(msg("lg.data.roofs"))
     siesta = tuple(int(v) for v in data["siesta"]["vp"])
     slots = tuple(int(v) for v in data["roof_slots"]["vp"])
     prices = data["prices"]
     hats = {int(k): int(v) for k, v in data["donkeys"]["hats"].items()}
     if sorted(hats) != [1, 2, 3, 4] or len(siesta) < 2 or len(slots) != 5:
-        raise fail("donkeys need hats for 1-4, the siesta track 2+ spaces, the farmhouse 5 slots")
+        raise fail(msg("lg.data.tracks"))
     farm = data.get("farm", {})
     provisional = tuple(s for s in (*SECTIONS, "farm") if s in data and data[s].get("provisional", True))
     return Edition(
@@ -217,15 +217,5 @@ def load_edition(path: str | Path | None = None) -> Edition:
     """The data pack at ``path``, or the shipped provisional one."""
     if path is None:
         text = resources.files("companion.games.la_granja").joinpath("data/default-edition.json").read_text("utf-8")
-        where = "the shipped data pack"
-    else:
-        try:
-            text = Path(path).read_text("utf-8")
-        except OSError as error:
-            raise MalformedInputError(f"cannot read {path}: {error.strerror}") from None
-        where = str(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MalformedInputError(f"{where} is not JSON: {error.msg} at line {error.lineno}") from None
-    return Edition.from_json(data)
+        return Edition.from_json(parse_json(text, "default-edition.json"))
+    return Edition.from_json(read_json_file(Path(path)))
