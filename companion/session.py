@@ -224,6 +224,14 @@ class Session:
         return sum(self._game.current_player(state) != CHANCE for state in self._states[:-1])
 
     @property
+    def last_decision(self) -> int:
+        """The ply of the last player move (0 before the first): that move and the draws after it are what the
+        table does now."""
+        with self._lock:
+            return next((ply for ply in range(len(self._history) - 1, -1, -1)
+                         if self._game.current_player(self._states[ply]) != CHANCE), 0)
+
+    @property
     def is_over(self) -> bool:
         return self._game.is_over(self.state)
 
