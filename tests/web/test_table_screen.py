@@ -142,7 +142,7 @@ def finished(folder: Path, name: str, players: list[str], seed: int) -> dict[str
     """A game played to its end with random legal moves, stored in ``folder``'s games file; its id, seed, rows."""
     store = GameStore(folder / "games.sqlite3")
     try:
-        session = Session.new(store, name, players)
+        session = Session.new(store, name, players, seed=f"final-{name}-{seed}")
         rng = random.Random(seed)
         while not session.is_over:
             assert session.game.current_player(session.state) != CHANCE
@@ -176,7 +176,7 @@ def test_the_final_screens_rank_the_players_with_each_source_in_words_and_the_se
                     tiebreak = "#final .tiebreaks li"
                 else:
                     seats = page.locator("#final .final-row").evaluate_all("rs => rs.map(r => +r.dataset.seat)")
-                    words = [render(Message(f"lg.source.{code}"), language) for code in ("V1", "V15")]
+                    words = [render(Message(f"lg.source.{code.lower()}"), language) for code in ("V1", "V15")]
                     tiebreak = "#final .tiebreaks li"
                     first = page.inner_text(f"#final .final-row[data-seat='{ranked[0]}']")
                     assert rows[ranked[0]]["name"] in first

@@ -39,26 +39,26 @@ def rank(rows: Sequence[dict[str, Any]]) -> None:
 
 
 SOURCES: dict[str, Message] = {
-    "V1": msg("lg.source.V1"),
-    "V2": msg("lg.source.V2"),
-    "V3": msg("lg.source.V3"),
-    "V4": msg("lg.source.V4"),
-    "V5": msg("lg.source.V5"),
-    "V6": msg("lg.source.V6"),
-    "V7": msg("lg.source.V7"),
-    "V8": msg("lg.source.V8"),
-    "V9": msg("lg.source.V9"),
-    "V10": msg("lg.source.V10"),
-    "V11": msg("lg.source.V11"),
-    "V12": msg("lg.source.V12"),
-    "V13": msg("lg.source.V13"),
-    "V14": msg("lg.source.V14"),
-    "V15": msg("lg.source.V15"),
-    "V16": msg("lg.source.V16"),
+    "V1": msg("lg.source.v1"),
+    "V2": msg("lg.source.v2"),
+    "V3": msg("lg.source.v3"),
+    "V4": msg("lg.source.v4"),
+    "V5": msg("lg.source.v5"),
+    "V6": msg("lg.source.v6"),
+    "V7": msg("lg.source.v7"),
+    "V8": msg("lg.source.v8"),
+    "V9": msg("lg.source.v9"),
+    "V10": msg("lg.source.v10"),
+    "V11": msg("lg.source.v11"),
+    "V12": msg("lg.source.v12"),
+    "V13": msg("lg.source.v13"),
+    "V14": msg("lg.source.v14"),
+    "V15": msg("lg.source.v15"),
+    "V16": msg("lg.source.v16"),
     "spent": msg("lg.source.spent"),
 }
 """Each VP source of the ledger (spec 5.1) in words: the one place that names them (the terminal's score here, the
-tablet's from the same ids ``lg.source.<code>``)."""
+tablet's from the same ids ``lg.source.<code in lower case>``)."""
 
 
 def source_order(code: str) -> tuple[int, str]:
@@ -67,9 +67,11 @@ def source_order(code: str) -> tuple[int, str]:
 
 
 def source_lines(ledger: Mapping[str, int]) -> list[Text]:
-    """A ledger summed by source as ``"building completed +8"``, in the order of the spec, zero sums left out."""
+    """A ledger summed by source as ``"building completed +8"``, in the order of the spec; zero sums are left out,
+    but for the final conversion."""
+    ordered = sorted(ledger.items(), key=lambda item: source_order(item[0]))
     return [msg("lg.score.source", source=SOURCES.get(code, code), points=f"{points:+d}")
-            for code, points in sorted(ledger.items(), key=lambda item: source_order(item[0])) if points]
+            for code, points in ordered if points or code == "V15"]
 
 
 def tiebreak_notes(rows: Sequence[Mapping[str, Any]]) -> list[Text]:

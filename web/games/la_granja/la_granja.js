@@ -26,7 +26,7 @@ const goodName = (good) => known(`lg_goods.${good}`, good);
 const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
 const phaseName = (phase) => known(`lg_phases.${phase}`, phase);
 /** A VP source (ledger code V1-V16, spent) in words: the core's messages `lg.source.<code>` (scoring.py). */
-const sourceName = (source) => say({ id: `lg.source.${source}`, params: {} });
+const sourceName = (source) => say({ id: `lg.source.${source.toLowerCase()}`, params: {} });
 const sourceOrder = (a, b) => (Number(a.slice(1)) || 99) - (Number(b.slice(1)) || 99);
 
 // ------------------------------------------------------------------ shared pieces of both pages
@@ -214,7 +214,7 @@ function renderFinal(game) {
       t("lg_final_winner", { names: winners.map((seat) => rows[seat].name).join(", "), points: rows[winners[0]].total })),
     h("ol", { class: "final-ranking" }, order.map((seat) => {
       const row = rows[seat];
-      const sources = Object.keys(row.ledger).filter((s) => row.ledger[s]).sort(sourceOrder);
+      const sources = Object.keys(row.ledger).filter((s) => row.ledger[s] || s === "V15").sort(sourceOrder); // the conversion always
       return paintSeat(h("li", { class: `final-row${row.rank === 1 ? " winner" : ""}`, "data-seat": seat, "data-rank": row.rank,
                                  "data-total": row.total },
         h("strong", { class: "final-name" }, `${row.rank}. `, seatDot(game, seat), row.name, " · ", t("lg_final_total", { n: row.total })),
