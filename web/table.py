@@ -167,6 +167,14 @@ class Table:
             for inbox in inboxes:
                 inbox.put(update)
 
+    def first_update(self, session: Session) -> dict[str, Any]:
+        """The first event of a stream (added as a listener just before): the whole game. The updates after it may
+        then send their log as a delta from it (unless an update already went out since the stream was added)."""
+        game = public_game(session)
+        with self._lock:
+            self._sent.setdefault(session.id, (game["version"], game["log"]))
+        return {"event": "update", "version": game["version"], "game": game}
+
     def delta(self, game: dict[str, Any]) -> dict[str, Any]:
         """``game`` as a live update sends it (called with the lock held, once per change): its log as the lines
         after those it shares with the previous update's (``log_start``, ``log_base`` the version that update had),

@@ -16,7 +16,7 @@ from companion.core.messages import Message, render
 from companion.session import Session
 from companion.store import GameStore
 from tests.web.conftest import serving
-from tests.web.pagekit import TIMEOUT
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count
 
 GAMES = [("key-harvest", ["Ana", "Ben"]), ("la-granja", ["Ana", "Ben"])]
 COMMANDS = re.compile(r"\bcompanion (data|play|serve|score|simulate)\b|\.json\b|docs/")
@@ -95,7 +95,15 @@ def test_at_the_table_now_shows_a_move_made_on_another_device_until_the_next(
         if turn:  # the next move replaced the lines of the one before
             assert box_lines(page) == expected and expected != shown
         shown = expected
+        assert log_count(page) == len(after["log"])  # the whole log, rebuilt from the updates' new lines
     page.screenshot(path=str(shots / f"table-now-{name}.png"))
+    if after["undo"]["possible"]:  # an undo from another device: the log shrinks, the box shows what is left
+        phone.post("/undo", {"version": after["version"]})
+        now = phone.get()
+        page.wait_for_function(f"() => ({LOG_COUNT})() === {len(now['log'])}")
+        page.wait_for_function("lines => JSON.stringify([...document.querySelectorAll('#table-now-list li')]"
+                               ".map(li => li.innerText)) === JSON.stringify(lines)",
+                               arg=[said(line) for line in now["table_now"]])
 
 
 def test_one_quiet_notice_per_game_links_to_the_data_page_and_stays_dismissed(server: int, browser: Any) -> None:
