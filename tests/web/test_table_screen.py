@@ -4,6 +4,7 @@ screen ranked with each VP source in words, the tie-break and the seed (English 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -59,7 +60,8 @@ class Device:
         mine = self.request.get(self.base + self.urls[seat]).json()
         legal = mine["legal"]
         move = "end" if "end" in legal else rng.choice(legal)
-        answer = self.request.post(f"{self.base}{self.urls[seat]}/moves", data={"move": move, "version": mine["version"]})
+        answer = self.request.post(f"{self.base}{self.urls[seat]}/moves",
+                                   data={"move": move, "version": mine["version"]})
         assert answer.ok, answer.text()
         public: dict[str, Any] = answer.json()["game"]
         return public
@@ -178,7 +180,8 @@ def test_the_final_screens_rank_the_players_with_each_source_in_words_and_the_se
                 assert game["seed"] in final  # the draws can be checked
                 assert not CODES.search(final), CODES.search(final)
                 if name == "key-harvest":
-                    seats = page.locator("#final table.final tbody tr").evaluate_all("rs => rs.map(r => +r.dataset.seat)")
+                    rows_shown = page.locator("#final table.final tbody tr")
+                    seats = rows_shown.evaluate_all("rs => rs.map(r => +r.dataset.seat)")
                     words = {"en": ["Workers", "Largest group", "Second group", "Majorities"],
                              "de": ["Arbeiter", "Größte Gruppe", "Zweitgrößte Gruppe", "Mehrheiten"]}[language]
                     tiebreak = "#final .tiebreaks li"
@@ -194,3 +197,31 @@ def test_the_final_screens_rank_the_players_with_each_source_in_words_and_the_se
                 assert page.locator(tiebreak).count() >= 1
                 page.screenshot(path=str(shots / f"final-{name}-{language}.png"), full_page=True)
                 page.context.close()
+
+
+def test_a_page_that_missed_an_update_fetches_the_whole_game(server: int, browser: Any) -> None:
+    """An update whose log follows a version the page never had (a slow stream dropped one): the page does not
+    patch its log with it but fetches the whole game."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US").new_page()
+    page.set_default_timeout(TIMEOUT)
+    setup = page.request.post(f"{base}/api/games", data={"players": ["Ana", "Ben"]}).json()
+    answer = page.request.post(f"{base}/api/games/{setup['id']}/moves",
+                               data={"move": "end", "version": setup["version"]})
+    game = answer.json()["game"]
+    path = f"/api/games/{game['id']}"
+    old = {**game, "version": game["version"] - 1, "log": game["log"][:1], "table_now": []}  # what the page has
+    missed = {**game, "log": game["log"][-1:], "log_start": len(game["log"]) - 1, "log_base": game["version"] - 2}
+    events = "".join(f"event: update\nid: {g['version']}\n"
+                     f"data: {json.dumps({'event': 'update', 'version': g['version'], 'game': g})}\n\n"
+                     for g in (old, missed))
+    page.route(f"**{path}/stream", lambda route: route.fulfill(
+        status=200, headers={"Content-Type": "text/event-stream"}, body=f"retry: 60000\n: connected\n\n{events}"))
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if request.url.endswith(path) else None)
+    page.goto(f"{base}/games/{game['id']}")
+    page.wait_for_function(f"() => ({LOG_COUNT})() === {len(game['log'])}")
+    page.wait_for_function(f"() => document.querySelectorAll('#table-now-list li').length === {len(game['table_now'])}")
+    page.wait_for_timeout(500)
+    assert len(fetched) >= 2  # the page's first fetch, and the fetch after the update it could not apply
+    assert log_count(page) == len(game["log"])
