@@ -196,6 +196,9 @@ def test_the_final_screens_rank_the_players_with_each_source_in_words_and_the_se
                     assert word in final, (word, final)
                 assert page.locator(tiebreak).count() >= 1
                 page.screenshot(path=str(shots / f"final-{name}-{language}.png"), full_page=True)
+                page.set_viewport_size({"width": 390, "height": 844})  # a phone: the ranking fits its width
+                assert page.evaluate("() => document.querySelector('#final').scrollWidth <= 390")
+                page.locator("#final").screenshot(path=str(shots / f"final-{name}-{language}-phone.png"))
                 page.context.close()
 
 
