@@ -75,6 +75,7 @@ class LiveClient(threading.Thread):
         self.game_id = game_id
         self.arrivals: dict[int, float] = {}  # version -> time.perf_counter() at the event's end
         self.latest = -1
+        self.sizes: list[int] = []  # bytes of each update event's data, in arrival order
         self.error: BaseException | None = None
         self.changed = threading.Condition()
         self._sock: socket.socket | None = None
@@ -97,6 +98,7 @@ class LiveClient(threading.Thread):
                 if line in (b"\n", b"\r\n"):  # the end of one event
                     arrived = time.perf_counter()
                     if event == "update":
+                        self.sizes.append(len(data.encode()))
                         if version is None:  # no id line: read the version from the JSON
                             version = int(json.loads(data)["version"])
                         self._record(version, arrived)
@@ -328,7 +330,9 @@ def run(watchdog: Watchdog, port: int) -> None:
         ordered = sorted(latencies)
         p99 = percentile(ordered, 99)
         print(f"move -> update latency, {len(round_trips)} moves x {CLIENTS} clients = {len(ordered)} samples "
-              f"(updates of ~{len(json.dumps(game)) // 1000} kB):")
+              f"(POST answers of ~{len(json.dumps(game)) // 1000} kB; stream updates: first "
+              f"{clients[0].sizes[0] / 1000:.1f} kB, then median {sorted(clients[0].sizes[1:])[len(clients[0].sizes[1:]) // 2] / 1000:.1f} kB, "
+              f"last {clients[0].sizes[-1] / 1000:.1f} kB):")
         print(f"  p50 {percentile(ordered, 50):.2f} ms  p90 {percentile(ordered, 90):.2f} ms  "
               f"p99 {p99:.2f} ms  max {ordered[-1]:.2f} ms")
         trips = sorted(round_trips)

@@ -121,6 +121,8 @@ class Session:
         self._plies_at: dict[int, int] = {}
         """Since the last undo or reload: how many moves the log held at each version this session reached."""
         self._listeners: list[Listener] = []
+        self._lines: dict[int | None, list[tuple[Any, Move, Text]]] = {}
+        """Per viewer, the log lines made so far with the state and move each was made from (``_log``)."""
         self._lock = threading.RLock()
         self.auto_chance = auto_chance
 
@@ -222,6 +224,14 @@ class Session:
     def player_moves(self) -> int:
         """How many moves players have made (chance steps not counted)."""
         return sum(self._game.current_player(state) != CHANCE for state in self._states[:-1])
+
+    @property
+    def last_decision(self) -> int:
+        """The ply of the last player move (0 before the first): that move and the draws after it are what the
+        table does now."""
+        with self._lock:
+            return next((ply for ply in range(len(self._history) - 1, -1, -1)
+                         if self._game.current_player(self._states[ply]) != CHANCE), 0)
 
     @property
     def is_over(self) -> bool:
@@ -338,9 +348,7 @@ class Session:
     def export(self, viewer: int | None = None) -> dict[str, Any]:
         """The game as a JSON-ready record, its log as ``viewer`` may see it."""
         with self._lock:
-            log_lines = [
-                self._game.describe(before, move, viewer) for before, move in zip(self._states, self._history)
-            ]
+            log_lines = self._log(viewer)
             return {
                 "game": self._game.name,
                 "players": list(self.players),
@@ -367,6 +375,19 @@ class Session:
             return {"possible": move is not None, "move": text, "reason": reason}
 
     # Internals (called with the lock held).
+
+    def _log(self, viewer: int | None) -> list[Text]:
+        """The log as ``viewer`` may see it. A line is a function of the state before its move and the move: each
+        is kept while that state and move are the very objects it was made from (an undo or a reload replaces them)."""
+        kept = self._lines.setdefault(viewer, [])
+        del kept[len(self._history):]
+        for ply, (before, move) in enumerate(zip(self._states, self._history)):
+            if ply < len(kept):
+                if kept[ply][0] is before and kept[ply][1] is move:
+                    continue
+                del kept[ply:]
+            kept.append((before, move, self._game.describe(before, move, viewer)))
+        return [line for _, _, line in kept]
 
     def _revealed(self) -> dict[str, str]:
         """The seed, but only once the game is over: before that it would tell every draw."""

@@ -140,18 +140,11 @@ def emitted(game: Game[Any, Any], players: int, seed: int) -> Iterator[tuple[str
         state = game.apply(state, move)
 
 
-SCORE_IN_ENGLISH = {"la-granja"}
-"""Games whose terminal score (``companion play``: ``score_text``) is still English lines: known gap, the tablet and
-the rest of the terminal (its table included) speak in messages."""
-
-
 def terminal_lines(game: Game[Any, Any], state: Any, players: int) -> Iterator[tuple[str, Text]]:
     """The terminal's table for every viewer, and the score."""
     for viewer in (None, *range(players)):
         view = game.view(state, viewer)
-        texts = [("table_text", game.table_text(view))]
-        if game.name not in SCORE_IN_ENGLISH:
-            texts.append(("score_text", game.score_text(view.get("score") or [])))
+        texts = [("table_text", game.table_text(view)), ("score_text", game.score_text(view.get("score") or []))]
         for what, own in texts:
             for line in [] if own is None else [own] if isinstance(own, (str, Message)) else own:
                 yield what, line

@@ -288,13 +288,13 @@ def private_move(game_id: str, token: str) -> Response:
 
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str) -> Response:
-    """Server-sent events: the public game now, then after every change."""
+    """Server-sent events: the public game now, then after every change (its log as a delta, ``Table.delta``)."""
     table = get_table()
     session = table.session(game_id)
     inbox = table.listen(game_id)
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
     tick = min(heartbeat, float(current_app.config["STREAM_SYNC_SECONDS"]))
-    first = {"event": "update", "version": session.version, "game": public_game(session)}
+    first = table.first_update(session)
 
     def events() -> Iterator[str]:
         quiet = 0.0

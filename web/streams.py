@@ -28,7 +28,7 @@ from werkzeug.http import parse_cookie
 
 from companion.core.errors import CompanionError
 from web.messages import dumps
-from web.table import EXTENSION as TABLE, Table, public_game
+from web.table import EXTENSION as TABLE, Table
 
 log = logging.getLogger(__name__)
 Scope = MutableMapping[str, Any]
@@ -39,7 +39,8 @@ Send = Callable[[Message], Awaitable[None]]
 PER_DEVICE = 4
 """Default cap of streams one device keeps open on one game (and on the panel)."""
 BACKLOG = 32
-"""Updates queued for one slow stream before the oldest are dropped (each update carries the whole game)."""
+"""Updates queued for one slow stream before the oldest are dropped (a page that misses one fetches the whole game:
+each update's log is a delta from the one before, see ``Table.delta``)."""
 GAME_STREAM = re.compile(r"/api/games/([^/]+)/stream")
 PANEL_STREAM = "/api/panel/stream"
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
@@ -256,8 +257,7 @@ class StreamingApp:
         stream = Stream((caller.client, game_id))
         hub.follow_game(game_id, stream)  # before the first snapshot: no change falls between the two
         try:
-            first = await asyncio.to_thread(lambda: {"event": "update", "version": session.version,
-                                                     "game": public_game(session)})
+            first = await asyncio.to_thread(hub.table.first_update, session)
             hub.open(stream)
             await self._serve(stream, b": connected\n\n" + sse(first), receive, send)
         finally:

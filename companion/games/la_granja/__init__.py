@@ -304,7 +304,7 @@ class LaGranja(Game[State, LGMove]):
     def prompt_text(self, state: State, names: Sequence[str]) -> Text:
         return text.prompt_text(self.view(state, None)["waiting"], names)
 
-    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> str | None:
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> list[Text]:
         return text.score_text(rows)
 
     # ------------------------------------------------------------ invariants

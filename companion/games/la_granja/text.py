@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.core.messages import Text, msg
-from companion.games.la_granja import words
+from companion.games.la_granja import scoring, words
 
 
 def _listed(items: Sequence[Text]) -> Text | list[Text]:
@@ -68,10 +68,6 @@ def prompt_text(waiting: Mapping[str, Any] | None, names: Sequence[str]) -> Text
     return msg("lg.prompt.line", who=names[waiting["player"]], what=what)
 
 
-def score_text(rows: Sequence[Mapping[str, Any]]) -> str:
-    out = []
-    for row in sorted(rows, key=lambda r: r.get("rank", 0)):
-        ledger = ", ".join(f"{k} {v:+d}" for k, v in sorted(row["ledger"].items()))
-        rank = f"{row['rank']}. " if "rank" in row else ""
-        out.append(f"{rank}{row['name']}: {row['total']} VP ({ledger})")
-    return "\n".join(out)
+def score_text(rows: Sequence[Mapping[str, Any]]) -> list[Text]:
+    """The score for the terminal, best first, each VP source in words (``scoring.score_lines``)."""
+    return scoring.score_lines(rows)

@@ -24,11 +24,18 @@ function namesText(names) {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")}${t("and")}${names[names.length - 1]}`;
 }
 
-/** The score table of `rows` (API score rows in seat order); `final` adds the ranks. */
-export function scoreTable(game, rows, final) {
+/** The seats of `rows` best first (rank, then seat order). */
+export function rankOrder(rows) {
+  return rows.map((_, seat) => seat).sort((a, b) => ((rows[a].rank ?? 0) - (rows[b].rank ?? 0)) || a - b);
+}
+
+/** The score table of `rows` (API score rows in seat order), one line per seat of `order`; `final` adds the
+ * ranks and lists the players best first. */
+export function scoreTable(game, rows, final, order = final ? rankOrder(rows) : rows.map((_, seat) => seat)) {
   const cols = ["col_player", ...PARTS.map(([, key]) => key), "col_total"];
   if (final) cols.unshift("col_rank");
-  const body = rows.map((row, seat) => {
+  const body = order.map((seat) => {
+    const row = rows[seat];
     const cells = [
       h("th", { scope: "row" }, seatDot(game, seat), row.name),
       ...PARTS.map(([part]) => h("td", { "data-part": part },
@@ -80,8 +87,9 @@ export function scoreChart(game, rows) {
   const most = Math.max(1, ...rows.map((row) => row.total));
   const scale = (CHART_WIDTH - NAME_WIDTH - 60) / most;
   const height = rows.length * (BAR + GAP);
-  const bars = rows.map((row, seat) => {
-    const y = seat * (BAR + GAP);
+  const bars = rankOrder(rows).map((seat, line) => {
+    const row = rows[seat];
+    const y = line * (BAR + GAP);
     let x = NAME_WIDTH;
     const segments = PARTS.map(([part, key]) => {
       const points = row[part] || 0;
@@ -166,6 +174,7 @@ export function createFinal(gameId) {
           h("ul", { class: "tiebreaks" }, tiebreakNotes(rows, view.options).map((note) => h("li", {}, note)))),
         h("figure", { class: "score-figure" }, scoreChart(game, rows), chartLegend(),
           h("figcaption", { class: "muted" }, t("chart_caption")))),
+      h("p", { class: "seed", "data-seed": view.seed || "" }, t("final_seed", { seed: view.seed || "?" })),
       stonesForm(game, entered, async (stones) => {
         const answer = await api("POST", gamePath(gameId, "/score"), { hidden: stones });
         if (!answer.ok) return showError(answer.data);

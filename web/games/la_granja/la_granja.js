@@ -25,7 +25,9 @@ const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 const goodName = (good) => known(`lg_goods.${good}`, good);
 const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
 const phaseName = (phase) => known(`lg_phases.${phase}`, phase);
-const sourceName = (source) => known(`lg_sources.${source}`, source);
+/** A VP source (ledger code V1-V16, spent) in words: the core's messages `lg.source.<code>` (scoring.py). */
+const sourceName = (source) => say({ id: `lg.source.${source.toLowerCase()}`, params: {} });
+const sourceOrder = (a, b) => (Number(a.slice(1)) || 99) - (Number(b.slice(1)) || 99);
 
 // ------------------------------------------------------------------ shared pieces of both pages
 
@@ -170,28 +172,73 @@ function renderBoard(game) {
   fill("pile", t("lg_pile", { n: view.draw_pile, discards: view.discards.length }));
 }
 
-function renderProvisional(game) {
-  const provisional = game.view.data.provisional;
-  const el = fill("provisional", provisional.length
-    ? [h("strong", {}, t("lg_provisional", { name: game.view.data.name })), " ",
-       ...provisional.map((part) => h("span", { class: "badge provisional", "data-part": part }, part)),
-       " ", t("lg_provisional_fix")]
-    : null);
-  if (el) el.hidden = !provisional.length;
+/** VP by source: a row per source in words, a column per player in `order` (seat indexes). */
+function sourceTable(game, rows, order) {
+  const sources = [...new Set(rows.flatMap((row) => Object.keys(row.ledger)))].sort(sourceOrder);
+  return h("table", { class: "score-table lg-sources" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("lg_source_heading")),
+      order.map((seat) => h("th", { scope: "col", "data-seat": seat }, seatDot(game, seat), rows[seat].name,
+        rows[seat].rank ? ` (${rows[seat].rank})` : "")))),
+    h("tbody", {}, sources.map((source) => h("tr", { "data-source": source },
+      h("th", { scope: "row" }, sourceName(source)),
+      order.map((seat) => h("td", {}, String(rows[seat].ledger[source] ?? "")))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("lg_total")),
+      order.map((seat) => h("td", { class: "total" }, String(rows[seat].total))))));
 }
 
 function renderScore(game) {
   const rows = game.view.score;
   if (!rows) return fill("score", h("p", { class: "muted" }, t("lg_vp_hidden")));
-  const sources = [...new Set(rows.flatMap((row) => Object.keys(row.ledger)))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-  return fill("score", h("table", { class: "score-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("lg_player")), sources.map((s) => h("th", { title: sourceName(s) }, s)), h("th", {}, t("lg_total")))),
-    h("tbody", {}, rows.map((row, seat) => h("tr", { "data-seat": seat },
-      h("th", {}, seatDot(game, seat), row.name, row.rank ? ` (${row.rank})` : ""),
-      sources.map((s) => h("td", {}, String(row.ledger[s] ?? ""))),
-      h("td", { class: "total" }, String(row.total)))))),
-    h("p", { class: "muted" }, t("lg_sources_note")),
-    h("ul", { class: "muted source-names" }, sources.map((s) => h("li", {}, `${s}: ${sourceName(s)}`))));
+  return fill("score", sourceTable(game, rows, rows.map((_, seat) => seat)), h("p", { class: "muted" }, t("lg_sources_note")));
+}
+
+/** The seats of `rows` best first (rank, then seat). */
+function rankOrder(rows) {
+  return rows.map((_, seat) => seat).sort((a, b) => (rows[a].rank - rows[b].rank) || a - b);
+}
+
+/** The final screen once the game is over: the players ranked, winner first, each with VP by source in words and
+ * the final conversion; the tie-break that decided (spec 5.4); the seed of the draws. */
+function renderFinal(game) {
+  const el = byId("final");
+  const rows = game.view.score;
+  const over = game.to_move == null && rows && rows.every((row) => row.rank);
+  el.hidden = !over;
+  if (!over) return fill("final");
+  const order = rankOrder(rows);
+  const winners = order.filter((seat) => rows[seat].rank === 1);
+  const notes = tiebreakNotes(rows);
+  return fill("final",
+    h("h2", {}, t("lg_final_heading")),
+    h("p", { class: "winner-line" }, winners.map((seat) => seatDot(game, seat)),
+      t("lg_final_winner", { names: winners.map((seat) => rows[seat].name).join(", "), points: rows[winners[0]].total })),
+    h("ol", { class: "final-ranking" }, order.map((seat) => {
+      const row = rows[seat];
+      const sources = Object.keys(row.ledger).filter((s) => row.ledger[s] || s === "V15").sort(sourceOrder); // the conversion always
+      return paintSeat(h("li", { class: `final-row${row.rank === 1 ? " winner" : ""}`, "data-seat": seat, "data-rank": row.rank,
+                                 "data-total": row.total },
+        h("strong", { class: "final-name" }, `${row.rank}. `, seatDot(game, seat), row.name, " · ", t("lg_final_total", { n: row.total })),
+        h("ul", { class: "final-sources" }, sources.map((s) => h("li", { "data-source": s },
+          say({ id: "lg.score.source", params: { source: sourceName(s), points: `${row.ledger[s] > 0 ? "+" : ""}${row.ledger[s]}` } })))),
+        h("p", { class: "muted" }, t("lg_final_conversion", { silver: row.silver_total, points: row.conversion_points, rest: row.rest_silver }))), seatColour(game, seat));
+    })),
+    h("h3", {}, t("lg_tiebreak_heading")),
+    h("ul", { class: "tiebreaks" }, notes.map((note) => h("li", {}, note))),
+    h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
+}
+
+/** Which tie-break decided, as the terminal says it (companion/games/la_granja/scoring.py, tiebreak_notes). */
+function tiebreakNotes(rows) {
+  const notes = [];
+  for (const total of [...new Set(rows.map((row) => row.total))].sort((a, b) => b - a)) {
+    const level = rows.filter((row) => row.total === total);
+    if (level.length < 2) continue;
+    const params = { names: level.map((row) => row.name), points: total,
+                     counts: level.map((row) => ({ id: "lg.score.silver_of", params: { name: row.name, n: row.rest_silver } })) };
+    const decided = new Set(level.map((row) => row.rest_silver)).size > 1;
+    notes.push(say({ id: decided ? "lg.score.tiebreak_silver" : "lg.score.tiebreak_shared", params }));
+  }
+  return notes.length ? notes : [say({ id: "lg.score.tiebreak_none", params: {} })];
 }
 
 // ------------------------------------------------------------------ the move flow on the shared table
@@ -389,12 +436,12 @@ function renderTable(game) {
   document.title = title;
   fill("game-title", title);
   renderWarnings(game.warnings);
-  renderProvisional(game);
   renderStatus(game);
   renderDice(game);
   renderFarms(game);
   renderBoard(game);
   renderScore(game);
+  renderFinal(game);
   renderLog(game.log);
   const over = game.to_move == null;
   for (const id of ["move", "play", "undo"]) byId(id).disabled = over;

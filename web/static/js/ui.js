@@ -24,7 +24,7 @@ export function build(el, attrs, children) {
     if (value === false || value == null) continue;
     el.setAttribute(name, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) { // nested lists of children (a term and its text per item) too
     if (child == null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -168,9 +168,45 @@ export function seatDot(game, seat) {
   return colour ? paintSeat(h("span", { class: "seat-dot", "aria-hidden": "true", "data-colour": colour }), colour) : null;
 }
 
+const NOTICE_KEY = "keydom-notice-hidden:";
+
+/** The one quiet notice of provisional data in #warnings: one line linking to the data page, the warnings
+ * themselves as its tooltip; dismissed for this game (remembered in localStorage per game id). */
 export function renderWarnings(warnings) {
-  const el = fill("warnings", (warnings || []).map((w) => h("li", { class: "warning" }, say(w))));
-  el.hidden = !(warnings && warnings.length);
+  const gameId = document.body.dataset.gameId || "";
+  let dismissed = false;
+  try {
+    dismissed = window.localStorage.getItem(NOTICE_KEY + gameId) === "1";
+  } catch {
+    // storage may be off (private mode): the notice then shows again on the next page
+  }
+  const shown = Boolean(warnings && warnings.length) && !dismissed;
+  const el = byId("warnings");
+  if (!el) return;
+  el.hidden = !shown;
+  if (!shown) return fill("warnings");
+  if (el.querySelector(".notice")) return; // already there: not rebuilt under a finger
+  const close = h("button", { type: "button", class: "notice-dismiss", "aria-label": t("notice_dismiss"), title: t("notice_dismiss") }, "×");
+  close.addEventListener("click", () => {
+    try {
+      window.localStorage.setItem(NOTICE_KEY + gameId, "1");
+    } catch {
+      // not remembered: hidden on this page only
+    }
+    el.hidden = true;
+    fill("warnings");
+  });
+  fill("warnings", h("li", { class: "notice", title: warnings.map(say).join("\n") },
+    t("notice_provisional"), " ", h("a", { href: "/data" }, t("notice_data_link")), " ", close));
+}
+
+/** "At the table now": each physical instruction of the last player move and the draws it caused, whichever
+ * device made it, until the next move (the public game's `table_now`). */
+export function renderTableNow(lines) {
+  const box = byId("table-now");
+  if (!box) return;
+  box.hidden = !(lines && lines.length);
+  fill("table-now-list", (lines || []).map((line) => h("li", {}, say(line))));
 }
 
 /** What `move` does in words (the API's `words`: notation -> text or message), else its notation. */
@@ -276,10 +312,26 @@ export function runTablePage(render, createFlow) {
   const gameId = document.body.dataset.gameId;
   let shown = -1;
   let flows = null;
+  let log = []; // the whole log as this page holds it: a live update carries only the lines after `log_start`
+  let logVersion = -1;
+  /** Give `game` its whole log: a full game's own, or the lines held with the update's new ones; false if the
+   * update follows a version this page never had (an update it missed): the page then fetches the whole game. */
+  const withLog = (game) => {
+    if (!game.log_start) log = game.log;
+    else if (game.log_base === logVersion && game.log_start <= log.length) log = log.slice(0, game.log_start).concat(game.log);
+    else return false;
+    logVersion = game.version;
+    game.log = log;
+    return true;
+  };
   const show = (game) => {
     // an update older than what is on screen, or the same version again (the stream's update and the move's own
     // answer carry the same game, in either order): drawing it again would rebuild the panel under a finger
     if (game.version <= shown) return;
+    if (!withLog(game)) {
+      api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
+      return;
+    }
     if (shown >= 0 && game.version > shown) { // the table moved on: old messages no longer apply
       clearError();
       fill("played");
@@ -287,6 +339,7 @@ export function runTablePage(render, createFlow) {
     shown = game.version;
     undo = game.undo || undo;
     render(game);
+    renderTableNow(game.table_now);
     flows.render(game);
     enable();
   };
