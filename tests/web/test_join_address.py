@@ -63,6 +63,9 @@ def test_on_loopback_only_the_page_says_phones_cannot_join_and_how(tmp_path: Pat
             page.click("#setup-next")
         page.locator("#join-address").wait_for()
         assert "nur von diesem Gerät" in page.inner_text("#join-address")
+        page.goto(f"{base}/games/{game_id}?lang=en")  # the table page's seat codes say it too
+        page.locator("#seats img.seat-qr").first.wait_for()
+        assert "only be reached from this machine" in page.locator("#join-address").inner_text()
 
 
 def test_on_the_lan_the_codes_carry_an_address_phones_reach(tmp_path: Path, browser: Any, shots: Path) -> None:

@@ -123,6 +123,12 @@ def test_one_quiet_notice_per_game_links_to_the_data_page_and_stays_dismissed(se
         text = page.inner_text("body")
         assert not COMMANDS.search(text), COMMANDS.search(text)
         assert len(page.inner_text("#warnings").splitlines()) == 1
+        page.goto(f"{base}/games/{game_id}/setup")  # the setup guide: the same notice, sections named in words
+        page.locator("#warnings .notice").wait_for()
+        assert page.locator("#warnings li").count() == 1
+        text = page.inner_text("body")
+        assert not COMMANDS.search(text), COMMANDS.search(text)
+        assert "roof_markers" not in text and "siesta," not in text
     page.goto(f"{base}/games/{ids['key-harvest']}")
     page.locator("#warnings .notice-dismiss").click()
     assert page.locator("#warnings").is_hidden()

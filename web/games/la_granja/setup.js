@@ -1,6 +1,6 @@
 // La Granja's setup guide.
 
-import { t } from "../../js/i18n.js";
+import { say, t } from "../../js/i18n.js";
 import { runSetup } from "../../js/setup.js";
 import { h, paintSeat, seatColour, seatDot } from "../../js/ui.js";
 import { roofEffect } from "./words.js";
@@ -18,7 +18,8 @@ function laGranjaSteps(game, guide) {
   return [
     { key: "lg_setup.step_box", body: [
       guide.data.provisional.length ? h("p", { class: "note provisional" },
-        t("lg_setup.provisional", { name: guide.data.name, parts: guide.data.provisional.join(", ") })) : null,
+        t("lg_setup.provisional", { name: guide.data.name,
+          parts: guide.data.provisional.map((part) => say({ id: `lg.section.${part}`, params: {} })).join(", ") })) : null,
       h("p", {}, t("lg_setup.box_intro", { n: guide.players })),
       h("h3", {}, t("lg_setup.table_heading")), lgPieces(guide.table),
       h("h3", {}, t("lg_setup.each_heading")), lgPieces(guide.each_player)] },

@@ -2,9 +2,9 @@
 // game's setup draws (GET /api/games/<id>/setup). The steps are the game's own (web/games/<game>/setup.js,
 // which calls runSetup); this is the page around them. Nobody's secrets: each private page shows its own.
 
-import { say, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { showJoinAddress } from "./reach.js";
-import { api, byId, fill, gamePath, h, renderSeatLinks, showError } from "./ui.js";
+import { api, byId, fill, gamePath, h, renderSeatLinks, renderWarnings, showError } from "./ui.js";
 
 /** The guide's page: ``steps(game, guide)`` (the game's own, each {key, body}; ``game`` has players and colours)
  * shown one at a time, with the seats' links where a step has #seats. */
@@ -16,10 +16,7 @@ export async function runSetup(steps) {
   if (!answer.ok) return showError(answer.data);
   const data = { players: answer.data.players, colours: answer.data.colours };
   fill("setup-title", t("setup_title", { players: data.players.join(", ") }));
-  if (game.ok) {
-    const warnings = fill("warnings", (game.data.warnings || []).map((w) => h("li", { class: "warning" }, say(w))));
-    warnings.hidden = !(game.data.warnings || []).length;
-  }
+  if (game.ok) renderWarnings(game.data.warnings); // the same one quiet notice as the table's
   const all = steps(data, answer.data.guide);
   const sections = all.map((step, i) => h("section", { class: "card setup-step", "data-step": i + 1, "data-key": step.key, hidden: i > 0 },
     h("h2", {}, t("setup_step_of", { n: i + 1, of: all.length }), " · ", t(step.key)), step.body));
