@@ -131,6 +131,9 @@ def _error_text(error: CompanionError, language: str) -> str:
 def _cmd_score(args: argparse.Namespace) -> int:
     game = _game(args.game, "score", args)
     result = game.score_snapshot(_read_json(args.file), Options.parse_pairs(args.option))
+    language = _language(args)
+    if "warnings" in result:  # in the reader's language, in the JSON as on stderr
+        result["warnings"] = [render(warning, language) for warning in result["warnings"]]
     print(json.dumps(result, indent=2))
     for warning in result.get("warnings", []):
         _warn(warning)

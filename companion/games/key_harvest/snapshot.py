@@ -51,10 +51,7 @@ class Snapshot:
     """The snapshot's own ``"options"``, as strings (each name and value already checked)."""
 
 
-ONE_BOARD_WARNING = (
-    "one board alone: its workers and groups score as printed, but crop majorities and the rank "
-    "compare players, so they count this board only; score every player's board together for the table"
-)
+ONE_BOARD_WARNING = msg("kh.snap.one_board")
 
 
 def snapshot_options(given: Mapping[str, str] | None = None) -> Options:
@@ -77,13 +74,12 @@ def score_snapshot(data: Any, options: Mapping[str, str] | None = None, layout: 
     chosen = snapshot_options({**snapshot.options, **dict(options or {})})
     rows = score_boards(snapshot.boards, chosen)
     result: dict[str, Any] = {"game": GAME}
-    warnings = []
+    warnings: list[Text] = []
     if snapshot.layout is not None:
         used = snapshot.layout
         result["layout"] = {"name": used.name, "provisional": used.provisional, "note": used.note}
         if snapshot.provisional_layout:
-            warnings.append(f"scored with the provisional {used.name} layout, which is not the printed board; "
-                            'give tile positions ("at") or --data FILE')
+            warnings.append(msg("kh.snap.provisional_layout", name=used.name))
     result["options"] = dict(chosen)
     result["players"] = rows
     if len(rows) == 1:

@@ -87,6 +87,5 @@ def score_snapshot(data: Any, edition: Edition) -> dict[str, Any]:
     result: dict[str, Any] = {"game": "la-granja", "players": rows,
                               "data": {"name": edition.name, "provisional": provisional}}
     if provisional:
-        result["warnings"] = [f"scored with PROVISIONAL La Granja {', '.join(provisional)} values; give your box's "
-                              "siesta_vp and sell prices in the snapshot, or --data DATA_PACK"]
+        result["warnings"] = [msg("lg.snap.provisional", sections=[msg(f"lg.section.{part}") for part in provisional])]
     return result

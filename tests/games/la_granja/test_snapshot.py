@@ -53,6 +53,11 @@ def test_round_points_when_the_round_is_still_to_score(tmp_path: Path, capsys: p
     assert status == 0 and row["round_points"] == 4 + SHIPPED.siesta_vp[3]
     assert row["total"] == 10 + row["round_points"] + 0
     assert "PROVISIONAL" in err                 # the shipped siesta values and prices were used
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # a German terminal reads the warning in German, JSON and stderr
+    monkeypatch.delenv("LC_ALL", raising=False)
+    status, out, err = run(capsys, monkeypatch, "score", "la-granja", str(path))
+    assert status == 0 and "VORLÄUFIG" in err and "Siesta" in err and "PROVISIONAL" not in err
+    assert json.loads(out)["warnings"] == [line for line in [err.split("warning: ", 1)[1].strip()]]
 
 
 @pytest.mark.parametrize(("snap", "words"), [
