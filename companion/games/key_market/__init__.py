@@ -1,6 +1,246 @@
 """Key Market (David Brain, R&D Games 2019) on the companion's core: 2 to 4 players (spec ../shared/rules/key-market.md).
 
-This session lands the printed data and the pure computations (market, production, Season End, scoring, the table
-snapshot); the game engine and its registration in ``companion.games.PACKAGES`` follow.
+The pure computations (``market``, ``production``, ``season_end``, ``scoring``, ``territory``, ``payments``) serve
+the engine (``rules``) and the table's screens alike; printed values come from the data pack (``data``).
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.core.datapack import DataPack
+from companion.core.errors import IllegalMoveError, MalformedInputError
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
+from companion.core.messages import Text, msg
+from companion.core.options import Options
+from companion.games.key_market import market as mk
+from companion.games.key_market import rules, words
+from companion.games.key_market.data import (
+    ABILITY_VALUES,
+    GOODS,
+    LEVELS,
+    RESOURCES,
+    SHAPES,
+    SIDES,
+    Edition,
+)
+from companion.games.key_market.moves import KMMove, parse_move
+from companion.games.key_market.scoring import Holdings, rank, score_row
+from companion.games.key_market.state import State, as_dict
+from companion.games.key_market.variants import VARIANT_FLAGS
+
+__all__ = ["GAME", "KeyMarket", "KMMove", "State"]
+
+
+class KeyMarket(Game[State, KMMove]):
+    """Key Market for 2 to 4 players (spec ../shared/rules/key-market.md)."""
+
+    name = "key-market"
+    title = "Key Market"
+    min_players = 2
+    max_players = 4
+    option_specs = VARIANT_FLAGS
+    invariant_names = (
+        "goods of each sort conserved at 12/15/18 (market, supply, box, screens, farmhouse tiles)",
+        "gold never negative",
+        "eight seasons: year 1-2, the game ends after Autumn of year 2",
+        "at most one worker per field and per guild slot; one member per player and guild",
+        "10 workers each; one player marker; a favour-track worker with 3-4 players",
+    )
+
+    def __init__(self, edition: Edition | None = None) -> None:
+        self._edition = edition
+
+    @property
+    def data(self) -> Edition:
+        """The given data pack, else the one installed in the data folder, else the shipped provisional one."""
+        if self._edition is None:
+            from companion.paths import default_data_dir
+
+            self._edition = self.with_installed_data(default_data_dir()).data
+        return self._edition
+
+    def data_pack(self) -> DataPack[KeyMarket]:
+        return DATA
+
+    def with_installed_data(self, data_dir: Path) -> KeyMarket:
+        game = super().with_installed_data(data_dir)
+        assert isinstance(game, KeyMarket)
+        return game
+
+    def edition(self) -> dict[str, Any]:
+        return {"data": dict(self.data.raw)}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> KeyMarket:
+        return KeyMarket(Edition.from_json(edition["data"])) if "data" in edition else self
+
+    def data_warnings(self) -> list[Text]:
+        return self.data.warnings()
+
+    # ------------------------------------------------------------ protocol
+
+    def setup(self, players: Sequence[str], options: Options) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise MalformedInputError(msg("km.refuse.players", n=len(players)))
+        return rules.new_state(self.data, tuple(players), options)
+
+    def parse_move(self, text: str) -> KMMove:
+        return parse_move(text)
+
+    def current_player(self, state: State) -> int:
+        return rules.actor(state)
+
+    def legal_moves(self, state: State) -> list[KMMove]:
+        return rules.legal_moves(state)
+
+    def validate(self, state: State, move: KMMove) -> IllegalMoveError | None:
+        return rules.check(state, move)
+
+    def apply(self, state: State, move: KMMove) -> State:
+        return rules.apply(state, move)
+
+    def chance_outcomes(self, state: State) -> list[tuple[KMMove, int]]:
+        return rules.chance_outcomes(state)
+
+    def deciders(self, state: State) -> tuple[int, ...]:
+        return rules.deciders(state)
+
+    def seat_of(self, state: State, move: KMMove) -> int | None:
+        """``pay SEAT ...`` and ``commit SEAT ...`` name their seat (1-based); other moves are the current
+        player's."""
+        if move.verb in ("pay", "commit") and move.args and move.args[0].isdigit():
+            return int(move.args[0]) - 1
+        who = rules.actor(state)
+        return who if who >= 0 else None
+
+    def is_secret(self, state: State, move: KMMove) -> bool:
+        """The farmhouse payment and the goods brought to market, until all are shown together."""
+        return move.verb in ("pay", "commit") and state.stage in ("pay", "commit")
+
+    # ------------------------------------------------------------ score and views
+
+    def score(self, state: State) -> list[dict[str, Any]]:
+        """Per seat the scoring sheet's rows (spec 5) as they stand, the items, the total; the rank at the end."""
+        rows = [score_row(state.edition, self._holdings(state, seat)) for seat in range(state.n)]
+        if state.over:
+            rank(rows, list(state.favour) if state.favour is not None else list(state.order))
+        return rows
+
+    def _holdings(self, state: State, seat: int) -> Holdings:
+        me = state.seat(seat)
+        goods = {g: a + b for g, a, b in zip(GOODS, me.goods, me.committed)}
+        return Holdings(state.names[seat], me.manor, len(me.where("retired")), me.gold, goods,
+                        rules.members(state, seat))
+
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: the table): no one else's gold, goods or secret choice."""
+        e = state.edition
+        ground = rules.land(state) if state.placements else None
+        covered = int(state.options["covered_sell_price"])
+        seats = []
+        for seat, me in enumerate(state.seats):
+            mine = player == seat or state.over
+            seats.append({
+                "seat": seat, "name": state.names[seat], "farmhouse": me.farmhouse or None, "tile": me.tile or None,
+                "manor": me.manor, "gold": me.gold if mine else None, "goods": as_dict(me.goods) if mine else None,
+                "committed": as_dict(me.committed), "chosen": me.secret is not None,
+                "secret": list(me.secret) if mine and me.secret is not None else None,
+                "workers": list(me.workers), "passed": me.passed, "guild_action": me.guild_action,
+                "territory_workers": len(me.fields()),
+            })
+        rows = [{"good": r.good, "n": r.n, "buy": r.buy, "sell": r.sell, "removal": r.removal, "covered": r.covered}
+                for r in mk.board(e, dict(zip(GOODS, state.market)), covered)]
+        who = rules.actor(state)
+        return {
+            "game": self.name,
+            "data": {"name": e.name, "provisional": list(e.provisional)},
+            "options": dict(state.options),
+            "stage": state.stage, "year": state.year, "season": state.season,
+            "to_move": {CHANCE: "chance", SIMULTANEOUS: "simultaneous", TERMINAL: "over"}.get(who, who),
+            "deciders": list(rules.deciders(state)),
+            "turn_order": list(state.order), "favour": list(state.favour) if state.favour is not None else None,
+            "market": rows, "supply": as_dict(state.supply),
+            "weather": [list(pair) for pair in state.weather],
+            "weather_goods": [[e.markers[m].good for m in pair] for pair in state.weather],
+            "guilds": list(state.guilds),
+            "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns}
+                       for p in state.placements],
+            "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good}
+                       for (x, y), f in sorted(ground.fields.items())] if ground else [],
+            "dealt": list(state.dealt) if state.dealt else None,
+            "players": seats,
+            "score": self.score(state) if state.over else None,
+        }
+
+    def describe(self, state: State, move: KMMove, viewer: int | None) -> Text:
+        """A log line: a secret choice masked for everyone but its maker."""
+        if self.is_secret(state, move) and viewer != self.seat_of(state, move):
+            return msg("km.log.secret", name=state.names[self.seat_of(state, move) or 0])
+        if move.is_chance:
+            return words.chance_text(state, move)
+        who = self.seat_of(state, move)
+        name = state.names[who] if who is not None else ""
+        return msg("km.log.move", name=name, what=words.move_text(state, move))
+
+    def move_text(self, state: State, move: KMMove) -> Text:
+        return words.move_text(state, move)
+
+    def message_ids(self) -> set[str]:
+        return words.message_ids()
+
+    # ------------------------------------------------------------ invariants
+
+    def invariant_violations(self, state: State) -> list[str]:
+        out: list[str] = []
+        total = rules.in_play(state)
+        want = mk.GOODS_IN_PLAY[state.n]
+        if any(t != want for t in total) or min(state.supply) < 0 or min(state.market) < 0:
+            out.append(f"goods in play {dict(zip(GOODS, total))}, not {want} of each")
+        for seat, me in enumerate(state.seats):
+            if me.gold < 0 or min(me.goods) < 0 or min(me.committed) < 0:
+                out.append(f"{state.names[seat]} holds a negative amount")
+            if len(me.workers) != 10 or me.workers.count("marker") != (1 if state.order else 0):
+                out.append(f"{state.names[seat]}'s workers: {me.workers}")
+            if state.order and me.workers.count("favour") != (1 if state.n >= 3 else 0):
+                out.append(f"{state.names[seat]}'s favour-track worker")
+        spots = [w for me in state.seats for w in me.workers if w.startswith(("f:", "g:"))]
+        if len(spots) != len(set(spots)):
+            out.append("two workers on one field or guild slot")
+        for me in state.seats:
+            guilds = [w.split(":")[1] for w in me.workers if w.startswith("g:")]
+            if len(guilds) != len(set(guilds)):
+                out.append("two members of one player in a guild")
+        if state.year not in (1, 2) or (state.over and (state.year, state.season) != (2, "autumn")):
+            out.append(f"season {state.season} of year {state.year} (over: {state.over})")
+        return out
+
+    # ------------------------------------------------------------ snapshot
+
+    def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A table snapshot (docs/key-market-snapshot.md) scored on this game's data pack."""
+        from companion.games.key_market.snapshot import score_snapshot
+
+        return score_snapshot(snapshot, self.data, options)
+
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """The table in the format of docs/key-market-snapshot.md."""
+        players = []
+        for seat in range(state.n):
+            h = self._holdings(state, seat)
+            guilds = {str(g): f"{m.level} {m.column}" if m.column else m.level for g, m in sorted(h.guilds.items())}
+            players.append({"name": h.name, "manor": h.manor, "retired": h.retired, "gold": h.gold,
+                            "goods": {g: n for g, n in h.goods.items() if n}, "guilds": guilds})
+        tiebreak = state.favour if state.favour is not None else state.order
+        return {"game": self.name, "players": players, "tiebreak": [state.names[p] for p in tiebreak]}
+
+
+DATA: DataPack[KeyMarket] = DataPack(
+    "companion.games.key_market", lambda raw: KeyMarket(Edition.from_json(raw)),
+    {"goods": GOODS, "resources": RESOURCES, "shapes": SHAPES, "sides": SIDES, "levels": LEVELS,
+     "higher_levels": LEVELS[1:], "ability_values": ABILITY_VALUES})
+"""Key Market's printed data (its schema: ``data/schema.json``)."""
+
+GAME = KeyMarket
+"""The game this package adds to the registry (``companion.games.PACKAGES``)."""

@@ -10,6 +10,7 @@ from companion.core.messages import msg
 from companion.core.options import OptionSpec
 
 VARIANT_FLAGS: tuple[OptionSpec, ...] = (
+    OptionSpec("first_game", ("no", "yes"), "2.2 step 16 (L125)", msg("km.variant.first_game")),
     OptionSpec("g1_apprentice_fields", ("round", "any_shape"), "7.2 #1 (L656, L670)",
                msg("km.variant.g1_apprentice_fields")),
     OptionSpec("g9_base_one", ("seasonal", "raised"), "7.2 #2 (L758, L760)", msg("km.variant.g9_base_one")),
