@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
@@ -30,6 +31,7 @@ from companion.games.key_market.territory import (
     joins,
     lay,
     move_cost,
+    standing,
     territory,
 )
 
@@ -39,6 +41,7 @@ GUILDS_IN_PLAY = {2: 5, 3: 6, 4: 7}
 """Guild tiles by player count (L125)."""
 MARKER_WORKER, FAVOUR_WORKER, FIRST_WORKER = 9, 8, 1
 SEASON_INDEX = {"spring": 0, "summer": 1, "autumn": 2}
+T = TypeVar("T")
 CHANCE_STAGES = frozenset({"weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal"})
 
 
@@ -65,18 +68,19 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements)
 
 
-_LANDS: dict[tuple[int, tuple[Placement, ...], str], Territory] = {}
+_LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
 
 
-def land(s: State) -> Territory:
-    """The territory on the table (cached: boards never move once laid)."""
-    key = (id(s.edition), s.placements, s.options["region"])
+def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory:
+    """The territory on the table, or with ``placements`` (cached: boards never move once laid)."""
+    laid = s.placements if placements is None else placements
+    key = (id(s.edition), laid, s.options["region"])
     found = _LANDS.get(key)
-    if found is None:
+    if found is None or found[0] is not s.edition:
         if len(_LANDS) > 4096:
             _LANDS.clear()
-        found = _LANDS[key] = territory(s.edition, s.placements, s.options["region"])
-    return found
+        found = _LANDS[key] = (s.edition, territory(s.edition, laid, s.options["region"]))
+    return found[1]
 
 
 def actor(s: State) -> int:
@@ -143,8 +147,21 @@ def weather_now(s: State) -> Weather:
 # ------------------------------------------------------------------------------------------------ helpers
 
 
+def _memo(s: State, key: object, make: Callable[[], T]) -> T:
+    """A value derived from ``s``, computed once (states never change)."""
+    memo: dict[object, Any] = s.__dict__.setdefault("_memo", {})
+    if key not in memo:
+        memo[key] = make()
+    found: T = memo[key]
+    return found
+
+
 def members(s: State, seat: int) -> dict[int, Member]:
     """The seat's guild members as production and scoring read them (level and column)."""
+    return _memo(s, ("members", seat), lambda: _members(s, seat))
+
+
+def _members(s: State, seat: int) -> dict[int, Member]:
     out = {}
     for g, (_, level, slot) in s.seat(seat).guilds().items():
         out[g] = Member(level, column_of(s, g, level, slot))
@@ -157,7 +174,7 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    return (guild, level) in active(s.edition, members(s, seat))
+    return (guild, level) in _memo(s, ("active", seat), lambda: active(s.edition, members(s, seat)))
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
@@ -165,7 +182,8 @@ def value(s: State, guild: int, level: str, key: str) -> int:
 
 
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
-    return {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats) for w, p in seat.fields()}
+    return _memo(s, "workers", lambda: {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
+                                        for w, p in seat.fields()})
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
@@ -423,8 +441,7 @@ def _check_board(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
     target = pos(move.args[3])
     if target not in fields or fields[target].is_village:
         return refuse("2.2-15", "km.refuse.board_worker")
-    after = territory(s.edition, (*s.placements, new), s.options["region"])
-    return can_end_on(after, workers_on_land(s), seat, target)
+    return can_end_on(land(s, (*s.placements, new)), workers_on_land(s), seat, target)
 
 
 def _check_farming(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
@@ -736,15 +753,18 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
 def _farming_candidates(s: State, seat: int) -> Iterator[KMMove]:
     me = s.seat(seat)
     ground = land(s)
-    if me.step <= 1:
-        for _, p in me.fields():
+    others = workers_on_land(s)
+    g4j = has(s, seat, 4, "J")
+    if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
+        for w, p in me.fields():
             for q in ground.fields:
-                if q != p:
+                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None:
                     yield mv("move", at(p), at(q))
-    if me.step <= 2:
-        for q, f in ground.fields.items():
-            if not f.is_village:
-                for source in sources(s, seat, land_=False):
+    if me.step <= 2 and me.gold >= _hire_cost(s, seat):
+        for source in sources(s, seat, land_=False):
+            key = source_worker(s, seat, source) == KEYWORKER
+            for q, f in ground.fields.items():
+                if not f.is_village and standing(ground, others, seat, q, key, g4j) is None:
                     yield mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
@@ -782,10 +802,14 @@ def _board_candidates(s: State) -> Iterator[KMMove]:
                              (min(xs), min(ys) - h), (max(xs) + 1, max(ys) + 1 - h), (min(xs) - w, max(ys) + 1 - h),
                              (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
                     spots.append((x, y, turns))
+    others = workers_on_land(s)
     for x, y, turns in sorted(set(spots)):
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
+        if s.placements and joins(s.edition, s.placements, new) is not None:
+            continue
+        after = land(s, (*s.placements, new))
         for q, f in lay(s.edition, new).items():
-            if not f.is_village:
+            if not f.is_village and standing(after, others, actor(s), q) is None:
                 yield mv("board", str(x), str(y), str(turns), at(q))
 
 

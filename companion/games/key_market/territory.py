@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.core.errors import IllegalMoveError
 from companion.core.messages import msg
@@ -64,8 +65,22 @@ def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
     return edition.small_board if board == SMALL_BOARD else edition.boards[(board, side)]
 
 
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field]]] = {}
+
+
 def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
-    """The fields a placement puts on the grid."""
+    """The fields a placement puts on the grid (cached with the edition it was made from; do not change the
+    answer)."""
+    key = (id(edition), p)
+    found = _LAID.get(key)
+    if found is None or found[0] is not edition:
+        if len(_LAID) > 8192:
+            _LAID.clear()
+        found = _LAID[key] = (edition, _lay(edition, p))
+    return found[1]
+
+
+def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     cells = cells_of(edition, p.board, p.side)
     width, height = max(c.x for c in cells) + 1, max(c.y for c in cells) + 1
     out = {}
@@ -82,18 +97,44 @@ class Territory:
     fields: Mapping[Pos, Field]
     region_by: str = "sort"
 
-    def orthogonal(self, pos: Pos) -> list[Pos]:
-        return [(pos[0] + dx, pos[1] + dy) for dx, dy in ORTHOGONAL if (pos[0] + dx, pos[1] + dy) in self.fields]
+    @cached_property
+    def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
+        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in ORTHOGONAL if (p[0] + dx, p[1] + dy) in self.fields)
+                for p in self.fields}
 
-    def around(self, pos: Pos) -> list[Pos]:
+    @cached_property
+    def _distances(self) -> dict[Pos, dict[Pos, int]]:
+        return {}
+
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        return self._orthogonal.get(pos, ())
+
+    @cached_property
+    def _around(self) -> dict[Pos, tuple[Pos, ...]]:
+        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in AROUND if (p[0] + dx, p[1] + dy) in self.fields)
+                for p in self.fields}
+
+    @cached_property
+    def _regions(self) -> dict[Pos, frozenset[Pos]]:
+        return {}
+
+    def around(self, pos: Pos) -> tuple[Pos, ...]:
         """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
-        return [(pos[0] + dx, pos[1] + dy) for dx, dy in AROUND if (pos[0] + dx, pos[1] + dy) in self.fields]
+        return self._around.get(pos, ())
 
     def _same_region(self, a: Field, b: Field) -> bool:
         return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
 
     def region(self, pos: Pos) -> frozenset[Pos]:
         """The orthogonally connected fields of the same good (L133, L279); villages stand alone."""
+        found = self._regions.get(pos)
+        if found is None:
+            found = self._regions[pos] = self._region(pos)
+            for other in found:
+                self._regions[other] = found
+        return found
+
+    def _region(self, pos: Pos) -> frozenset[Pos]:
         start = self.fields[pos]
         if start.is_village:
             return frozenset({pos})
@@ -107,17 +148,17 @@ class Territory:
 
     def steps(self, start: Pos, end: Pos) -> int | None:
         """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
-        dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            at = queue.popleft()
-            if at == end:
-                return dist[at]
-            for nxt in self.orthogonal(at):
-                if nxt not in dist:
-                    dist[nxt] = dist[at] + 1
-                    queue.append(nxt)
-        return None
+        dist = self._distances.get(start)
+        if dist is None:
+            dist = self._distances[start] = {start: 0}
+            queue = deque([start])
+            while queue:
+                at = queue.popleft()
+                for nxt in self.orthogonal(at):
+                    if nxt not in dist:
+                        dist[nxt] = dist[at] + 1
+                        queue.append(nxt)
+        return dist.get(end)
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
@@ -157,20 +198,34 @@ class Worker:
     keyworker: bool = False
 
 
+STANDING = {"4.1": "km.refuse.no_field", "4.1-1": "km.refuse.field_taken", "4.1-2": "km.refuse.own_neighbour",
+            "4.1-3": "km.refuse.region_taken"}
+"""The standing rule's parts and their refusals."""
+
+
+def standing(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
+             g4_journeyman: bool = False, leaving: Pos | None = None) -> str | None:
+    """The part of the standing rule (spec 4.1) ``target`` breaks, or ``None``: a free field, no own worker around
+    it, no worker in its region; guild 4 J lets the keyworker into an occupied region (L698). ``leaving`` is the
+    field the worker moves away from."""
+    if target not in land.fields:
+        return "4.1"
+    if target != leaving and target in workers:
+        return "4.1-1"
+    for pos in land.around(target):
+        w = workers.get(pos)
+        if w is not None and w.player == player and pos != leaving:
+            return "4.1-2"
+    if not (keyworker and g4_journeyman) and any(pos in workers and pos != leaving for pos in land.region(target)):
+        return "4.1-3"
+    return None
+
+
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
                g4_journeyman: bool = False, leaving: Pos | None = None) -> IllegalMoveError | None:
-    """The standing rule (spec 4.1): a free field, no own worker around it, no worker in its region; guild 4 J lets
-    the keyworker into an occupied region (L698). ``leaving`` is the field the worker moves away from."""
-    if target not in land.fields:
-        return IllegalMoveError("4.1", msg("km.refuse.no_field"))
-    others = {pos: w for pos, w in workers.items() if pos != leaving}
-    if target in others:
-        return IllegalMoveError("4.1-1", msg("km.refuse.field_taken"))
-    if any(others.get(pos, Worker(-1)).player == player for pos in land.around(target)):
-        return IllegalMoveError("4.1-2", msg("km.refuse.own_neighbour"))
-    if not (keyworker and g4_journeyman) and any(pos in others for pos in land.region(target)):
-        return IllegalMoveError("4.1-3", msg("km.refuse.region_taken"))
-    return None
+    """``standing`` as a refusal with its rule ID."""
+    rule = standing(land, workers, player, target, keyworker, g4_journeyman, leaving)
+    return None if rule is None else IllegalMoveError(rule, msg(STANDING[rule]))
 
 
 def hire_cost(workers: int, cap: int | None = None) -> int:
