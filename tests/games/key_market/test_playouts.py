@@ -4,6 +4,7 @@ and the log written as text replays to the same game (save -> load -> replay).""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 from companion.core.game import CHANCE, TERMINAL
 from tests.games.key_market.table import GAME, play
 
-GAMES_PER_COUNT = 6
+GAMES_PER_COUNT = int(os.environ.get("KM_PLAYOUTS", "6"))
+"""Random games per player count (``KM_PLAYOUTS=334`` for the issue's 1,000 in all)."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -10,6 +10,7 @@ import pytest
 
 from companion.core.game import CHANCE, SIMULTANEOUS
 from companion.core.messages import render
+from companion.games.key_market.data import GOODS
 from tests.games.key_market.table import GAME, give, member, play, started
 
 
@@ -172,3 +173,20 @@ def test_the_game_ends_after_autumn_of_year_two_without_a_season_end(players: in
     assert log.count("release") + sum(m.startswith("release ") for m in log) <= 7 * players
     reveals = [m for m in log if m.startswith("reveal ")]
     assert len(reveals) == 3  # the year-2 pairs of spring, summer, autumn, one per Season End of year 1
+
+
+def test_one_worker_per_guild_slot_and_one_member_per_player_and_guild() -> None:
+    s = give(started(4), 0, fruit=2, veg=2, wheat=2, sheep=2)
+    full = member(member(member(s, 1, 2, "A", 0), 2, 2, "A", 1), 3, 2, "A", 2)  # guild 2's 3 apprentice places
+    full = at_market_with(full)
+    assert refused(full, "apprentice 2 pool veg wheat") == "4.4-A"
+    assert GAME.validate(full, GAME.parse_move("apprentice 3 pool veg wheat")) is None
+    mine = at_market_with(member(s, 0, 2, "A"))
+    assert refused(mine, "apprentice 2 pool veg wheat") == "4.4-A"  # one member per guild
+
+
+def at_market_with(s):  # type: ignore[no-untyped-def]
+    s = to_market(s)
+    s = play(s, *(f"commit {i + 1} {next(g for g, n in zip(GOODS, seat.goods) if n)}"
+                  for i, seat in enumerate(s.seats)))
+    return GAME.apply(s, GAME.legal_moves(s)[0])
