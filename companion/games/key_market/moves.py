@@ -11,7 +11,8 @@ goods (``fruit veg``, ``lux``), canonical in market row order. Players:
 * Market Day: ``commit SEAT GOOD...`` (in secret, everyone at once), ``sell GOOD N``, ``mixed PLACED GOOD...``,
   guild actions ``apprentice G[@COLUMN] FROM PAY... [swap:GOOD]``, ``promote``, ``retire``, ``buy GOOD N`` or
   ``buy GOOD GOOD...`` (guild 15 M), ``gold``; ``pass``; in guild 10's priority window also ``done``;
-* Season End: ``release [x,y...]`` (the workers not paid for; none: ``release``).
+* Season End: ``release [x,y...]`` (the workers not paid for; none: ``release``);
+* with the variant ``leave_guild=any_time``: ``leave gN`` (a guild member back to the pool, no action spent).
 
 The companion's chance steps: ``weather`` (year 1's markers), ``order``, ``farmhouses``, ``deal``, ``guild``,
 ``revealed`` (farmhouse payments shown together), ``committed`` (Market Day goods shown together), ``reveal``
@@ -31,7 +32,7 @@ from companion.games.key_market.data import GOODS
 VERBS: dict[str, tuple[int, int]] = {
     "board": (4, 4), "pay": (3, 3), "move": (2, 2), "hire": (1, 2), "produce": (0, 2), "swap": (1, 2),
     "promote": (1, 5), "manor": (3, 3), "retire": (2, 5), "done": (0, 0), "commit": (2, 60), "sell": (2, 2),
-    "mixed": (2, 3), "apprentice": (2, 6), "buy": (1, 3), "gold": (0, 0), "pass": (0, 0), "release": (0, 10),
+    "mixed": (2, 3), "apprentice": (2, 6), "buy": (1, 3), "gold": (0, 0), "pass": (0, 0), "release": (0, 10), "leave": (1, 1),
     "weather": (6, 6), "order": (2, 4), "farmhouses": (2, 4), "deal": (1, 1), "guild": (1, 1), "revealed": (2, 4),
     "committed": (1, 4), "reveal": (2, 2),
 }

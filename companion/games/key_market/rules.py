@@ -380,6 +380,11 @@ def _check_turn(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
         if cost > me.gold:
             return refuse("3.7-S3", "km.refuse.upkeep_gold", n=cost, gold=me.gold)
         return None
+    if v == "leave":
+        if s.options["leave_guild"] != "any_time" or s.stage not in ("farming", "market"):
+            return refuse("6.1", "km.refuse.leave")
+        return None if a[0].startswith("g") and a[0][1:].isdigit() and int(a[0][1:]) in me.guilds() else \
+            refuse("6.1", "km.refuse.no_member")
     if v == "done":
         if s.stage in ("farming", "early"):
             return None
@@ -670,6 +675,8 @@ def _candidates(s: State, seat: int) -> Iterator[KMMove]:
             for gone in itertools.combinations(mine, k):
                 yield mv("release", *sorted(gone))
         return
+    if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
+        yield from (mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
         yield mv("done")
         yield from _farming_candidates(s, seat)
@@ -827,6 +834,11 @@ def apply(s: State, move: KMMove) -> State:
             s = replace(s, stage="revealed" if v == "pay" else "committed")
         return s
     seat = actor(s)
+    if v == "leave":  # variant leave_guild = any_time: back to the pool, no action spent (spec 7.2 #9)
+        worker = source_worker(s, seat, a[0])
+        assert worker is not None
+        return s.with_seat(seat, workers=tuple("pool" if i == worker else w
+                                               for i, w in enumerate(s.seat(seat).workers)))
     if s.stage == "place":
         return _apply_board(s, seat, move)
     if s.stage == "upkeep":

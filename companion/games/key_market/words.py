@@ -94,6 +94,8 @@ def move_text(state: State, move: KMMove) -> Message:
         return msg("km.move.pass")
     if v == "done":
         return msg("km.move.done")
+    if v == "leave":
+        return msg("km.move.leave", source=where(a[0]))
     if not a:
         return msg("km.move.release_none")
     return msg("km.move.release", fields=list(a))

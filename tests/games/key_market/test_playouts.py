@@ -38,3 +38,17 @@ def test_a_random_game_keeps_the_invariants_and_replays(players: int, seed: int)
     assert GAME.view(replayed, None) == GAME.view(state, None)
     scores = GAME.score(state)
     assert sorted(r["rank"] for r in scores) == list(range(1, players + 1))  # the tie-break leaves no shared rank
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_variant_flag_plays_a_whole_game(players: int) -> None:
+    """Each flag's other choices, all at once: a random game still ends with its invariants."""
+    options = GAME.options({spec.name: spec.choices[-1] for spec in GAME.option_specs})
+    rng = random.Random(f"variants-{players}")
+    state = GAME.setup([f"P{i + 1}" for i in range(players)], options)
+    while GAME.current_player(state) != TERMINAL:
+        who = GAME.current_player(state)
+        move = GAME.sample_chance(state, rng) if who == CHANCE else rng.choice(GAME.legal_moves(state))
+        state = GAME.apply(state, move)
+        assert GAME.invariant_violations(state) == [], f"after {move}"
+    assert state.over

@@ -190,3 +190,12 @@ def at_market_with(s):  # type: ignore[no-untyped-def]
     s = play(s, *(f"commit {i + 1} {next(g for g, n in zip(GOODS, seat.goods) if n)}"
                   for i, seat in enumerate(s.seats)))
     return GAME.apply(s, GAME.legal_moves(s)[0])
+
+
+def test_leaving_a_guild_for_the_pool_is_a_variant() -> None:
+    """Spec 7.2 #9: by default a worker leaves a guild only to be used elsewhere."""
+    s = member(started(3), 0, 2, "A")
+    assert refused(s, "leave g2") == "6.1"
+    free = member(started(3, leave_guild="any_time"), 0, 2, "A")
+    left = play(free, "leave g2")
+    assert left.seat(0).workers[2] == "pool" and GAME.current_player(left) == 0
