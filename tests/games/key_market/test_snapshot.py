@@ -56,3 +56,13 @@ def test_the_tiebreak_decides_equal_totals(edition: Edition) -> None:
 def test_a_malformed_snapshot_is_refused_with_the_reason(edition: Edition, snap: Any, words: str) -> None:
     with pytest.raises(MalformedInputError, match=words):
         score_snapshot(snap, edition)
+
+
+def test_a_finished_game_s_snapshot_scores_as_the_game_does() -> None:
+    from tests.games.key_market.table import GAME, play, random_game
+
+    for players in (2, 4):
+        state = play(GAME.setup([f"P{i + 1}" for i in range(players)], GAME.options()), *random_game(players, 7))
+        scored = GAME.score_snapshot(GAME.snapshot(state))
+        assert [(r["total"], r["rank"]) for r in scored["players"]] == \
+            [(r["total"], r["rank"]) for r in GAME.score(state)]
