@@ -199,3 +199,26 @@ def test_leaving_a_guild_for_the_pool_is_a_variant() -> None:
     free = member(started(3, leave_guild="any_time"), 0, 2, "A")
     left = play(free, "leave g2")
     assert left.seat(0).workers[2] == "pool" and GAME.current_player(left) == 0
+
+
+def rich(s):  # type: ignore[no-untyped-def]
+    s = give(member(s, 0, 2, "A"), 0, gold=10, fruit=3, veg=3, wheat=3, sheep=3, fish=3, lux=3)
+    return s.with_seat(0, manor=True)
+
+
+def test_a_second_promotion_as_the_guild_action_after_farming_action_4() -> None:
+    """Spec 4.6: 1 promotion in F4 + 1 as guild action B per season (L325, L337)."""
+    s = play(rich(started(3)), "promote 2 fruit veg wheat")
+    assert refused(s, "promote 2 sheep fish lux") == "4.3-F4"
+    s = at_market_with(s)
+    s = play(s, "promote 2 sheep fish lux")
+    assert s.seat(0).guilds()[2][1] == "M" and s.seat(0).guild_action
+
+
+def test_a_second_retirement_as_the_guild_action_after_farming_action_6() -> None:
+    """Spec 4.6: 1 retirement in F6 + 1 as guild action C per season; no overall limit (L368, L370)."""
+    s = play(rich(started(3)), "retire 0,0 fruit veg lux")
+    assert refused(s, "retire g2 sheep fish lux") == "4.3-F6"
+    s = at_market_with(s)
+    s = play(s, "retire g2 sheep fish lux")
+    assert s.seat(0).workers.count("retired") == 2
