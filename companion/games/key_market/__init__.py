@@ -218,6 +218,29 @@ class KeyMarket(Game[State, KMMove]):
 
     # ------------------------------------------------------------ snapshot
 
+    def score_with_hidden(self, state: State, hidden: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
+        """The score with what lies behind some screens as the players report it: per seat ``{"gold": n, "goods":
+        {...}}`` (either key may be left out; ``None``: the companion's count), checked and scored like a snapshot
+        (docs/key-market-snapshot.md); the game is unchanged."""
+        from companion.games.key_market.snapshot import score_snapshot
+
+        if len(hidden) != state.n:
+            raise MalformedInputError(f"give what is behind the screen for each of the {state.n} players "
+                                      "(null: keep the companion's count)")
+        table = self.snapshot(state)
+        for seat, given in enumerate(hidden):
+            if given is None:
+                continue
+            if not isinstance(given, Mapping) or not set(given) <= {"gold", "goods"}:
+                raise MalformedInputError(f"{state.names[seat]}: give \"gold\" and \"goods\" behind the screen")
+            table["players"][seat].update(given)
+        rows: list[dict[str, Any]] = score_snapshot(table, self.data)["players"]
+        if not state.over:
+            for row in rows:
+                row.pop("rank", None)
+                row.pop("winner", None)
+        return rows
+
     def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A table snapshot (docs/key-market-snapshot.md) scored on this game's data pack."""
         from companion.games.key_market.snapshot import score_snapshot

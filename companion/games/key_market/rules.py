@@ -312,7 +312,7 @@ def territory_count(s: State, seat: int) -> int:
 # ------------------------------------------------------------------------------------------------ checks
 
 
-def check(s: State, move: KMMove, seat: int | None = None) -> IllegalMoveError | None:
+def check(s: State, move: KMMove) -> IllegalMoveError | None:
     """Why ``move`` is illegal now, or ``None``."""
     who = actor(s)
     if who == TERMINAL:

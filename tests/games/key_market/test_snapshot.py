@@ -66,3 +66,17 @@ def test_a_finished_game_s_snapshot_scores_as_the_game_does() -> None:
         scored = GAME.score_snapshot(GAME.snapshot(state))
         assert [(r["total"], r["rank"]) for r in scored["players"]] == \
             [(r["total"], r["rank"]) for r in GAME.score(state)]
+
+
+def test_rescoring_with_what_players_report_from_behind_their_screens() -> None:
+    from companion.core.errors import MalformedInputError
+    from tests.games.key_market.table import GAME, play, random_game
+
+    state = play(GAME.setup(["A", "B"], GAME.options()), *random_game(2, 3))
+    rows = GAME.score_with_hidden(state, [{"gold": 100, "goods": {"fruit": 2}}, None])
+    assert rows[0]["gold"] == 100 and rows[0]["pairs"] == 5 and rows[0]["rank"] == 1
+    assert rows[1]["total"] == GAME.score(state)[1]["total"]
+    with pytest.raises(MalformedInputError):
+        GAME.score_with_hidden(state, [None])
+    with pytest.raises(MalformedInputError):
+        GAME.score_with_hidden(state, [{"silver": 3}, None])
