@@ -52,7 +52,7 @@ def move_text(state: State, move: KMMove) -> Message:
     if v in CHANCE_IDS:
         return chance_text(state, move)
     if v == "board":
-        return msg("km.move.board", x=int(a[0]), y=int(a[1]), turns=int(a[2]), field=a[3])
+        return msg("km.move.board", x=int(a[0]), y=int(a[1]), n=int(a[2]), field=a[3])
     if v in ("pay", "commit"):
         return msg(f"km.move.{v}", goods=goods(a[1:]))
     if v == "move":

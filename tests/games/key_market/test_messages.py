@@ -39,3 +39,17 @@ def test_every_identifier_is_in_english_and_german() -> None:
     assert not missing
     assert all(names(en[i]) == names(de[i]) for i in ids)
     assert [i for i in ids if en[i] == de[i]] == []
+
+
+def test_every_message_a_random_game_shows_reads_well_in_both_languages() -> None:
+    """The shared catalog test's check (tests/test_catalogs.py) on Key Market before it is registered: log lines for
+    every viewer, prompts, warnings, variant help, refusals and moves in words, in English and German."""
+    from tests.games.key_market.table import GAME
+    from tests.test_catalogs import emitted, problems_of
+
+    problems: set[str] = set()
+    for players in (2, 3, 4):
+        for seed in range(2):
+            for where, text in emitted(GAME, players, seed):
+                problems.update(problems_of(GAME, where, text))
+    assert not problems, "\n".join(sorted(problems)[:40])
