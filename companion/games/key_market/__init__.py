@@ -27,6 +27,7 @@ from companion.games.key_market.data import (
     Edition,
 )
 from companion.games.key_market.moves import KMMove, parse_move
+from companion.games.key_market.production import Harvest
 from companion.games.key_market.scoring import Holdings, rank, score_row
 from companion.games.key_market.state import State, as_dict
 from companion.games.key_market.variants import VARIANT_FLAGS
@@ -171,6 +172,10 @@ class KeyMarket(Game[State, KMMove]):
                        for (x, y), f in sorted(ground.fields.items())] if ground else [],
             "dealt": list(state.dealt) if state.dealt else None,
             "players": seats,
+            "harvests": {seat: harvest_json(h) for seat, h in rules.coming_harvests(state).items()},
+            "upkeep": {seat: {"gold": cost.gold, "reason": cost.reason} for seat in range(state.n)
+                       if state.seat(seat).fields() and not state.over
+                       for cost in (rules.upkeep_of(state, seat, set()),)},
             "score": self.score(state) if state.over else None,
         }
 
@@ -257,6 +262,18 @@ class KeyMarket(Game[State, KMMove]):
                             "goods": {g: n for g, n in h.goods.items() if n}, "guilds": guilds})
         tiebreak = state.favour if state.favour is not None else state.order
         return {"game": self.name, "players": players, "tiebreak": [state.names[p] for p in tiebreak]}
+
+
+def harvest_json(h: Harvest) -> dict[str, Any]:
+    """A production as the table reads it: each field's base and bonuses with their reasons (messages)."""
+    return {
+        "fields": [{"field": f.label, "good": f.good, "total": f.total,
+                    "parts": [{"amount": part.amount, "reason": part.reason} for part in (f.base, *f.bonuses)]}
+                   for f in h.fields],
+        "extras": [{"good": e.good, "amount": e.amount, "reason": e.reason, "from_market": e.from_market}
+                   for e in h.extras],
+        "goods": dict(h.goods), "gold": h.gold, "shortage": dict(h.shortage), "warnings": list(h.warnings),
+    }
 
 
 DATA: DataPack[KeyMarket] = DataPack(

@@ -18,7 +18,7 @@ from companion.games.key_market import market as mk
 from companion.games.key_market import payments, season_end
 from companion.games.key_market.data import GOODS, LEVELS, LUX, RESOURCES, Edition
 from companion.games.key_market.moves import KMMove, at, pos
-from companion.games.key_market.production import Member, Weather, Worked, active, produce
+from companion.games.key_market.production import Harvest, Member, Weather, Worked, active, produce
 from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts
 from companion.games.key_market.territory import (
     SMALL_BOARD,
@@ -966,14 +966,32 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
     return s.with_seat(seat, retired_f=True, step=6)
 
 
-def _apply_produce(s: State, seat: int, a: tuple[str, ...]) -> State:
-    choice = dict(t.split(":") for t in a)
+def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
+    """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
     ground = land(s)
     worked = [Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
               for w, p in s.seat(seat).fields()]
-    harvest = produce(s.edition, worked, weather_now(s), members(s, seat), dict(zip(GOODS, s.supply)),
-                      dict(zip(GOODS, s.market)), s.options, any_resource=choice.get("8j"),
-                      market_pick=choice.get("13m"))
+    return produce(s.edition, worked, weather_now(s), members(s, seat), dict(zip(GOODS, s.supply)),
+                   dict(zip(GOODS, s.market)), s.options, any_resource=(choice or {}).get("8j"),
+                   market_pick=(choice or {}).get("13m"))
+
+
+def coming_harvests(s: State) -> dict[int, Harvest]:
+    """Farming: the production of each player still to produce this season, in turn order, each taking from the
+    supply and market the ones before left (a shortage shows before it happens)."""
+    out: dict[int, Harvest] = {}
+    if s.stage != "farming":
+        return out
+    for seat in s.order[s.turn:]:
+        if s.seat(seat).produced:
+            continue
+        harvest = out[seat] = harvest_of(s, seat)
+        s = replace(s, supply=counts(harvest.supply), market=counts(harvest.market))
+    return out
+
+
+def _apply_produce(s: State, seat: int, a: tuple[str, ...]) -> State:
+    harvest = harvest_of(s, seat, dict(t.split(":") for t in a))
     me = s.seat(seat)
     return replace(s, supply=counts(harvest.supply), market=counts(harvest.market)).with_seat(
         seat, goods=add(me.goods, counts(harvest.goods)), gold=me.gold + harvest.gold, produced=True, step=3)
@@ -1098,12 +1116,17 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
     return s
 
 
-def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
+def upkeep_of(s: State, seat: int, released: set[str]) -> season_end.Upkeep:
+    """S3: what keeping the seat's territory workers but ``released`` costs, and why."""
     ground = land(s)
     kept = [season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER)
             for w, p in s.seat(seat).fields() if at(p) not in released]
     return season_end.upkeep(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
-                             s.options["g12_master_small_board"]).gold
+                             s.options["g12_master_small_board"])
+
+
+def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
+    return upkeep_of(s, seat, released).gold
 
 
 def _season_end(s: State) -> State:

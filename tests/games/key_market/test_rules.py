@@ -222,3 +222,19 @@ def test_a_second_retirement_as_the_guild_action_after_farming_action_6() -> Non
     s = at_market_with(s)
     s = play(s, "retire g2 sheep fish lux")
     assert s.seat(0).workers.count("retired") == 2
+
+
+def test_the_table_sees_each_coming_harvest_with_its_reasons_and_a_shortage_before_it_happens() -> None:
+    s = replace(started(3), season="spring")  # year 1 spring: square marker fruit (S1), round marker fruit (R1)
+    sheep = GOODS.index("sheep")
+    s = replace(s, supply=tuple(1 if i == sheep else n for i, n in enumerate(s.supply)),
+                box=tuple(n - 1 if i == sheep else 0 for i, n in enumerate(s.supply)))
+    view = GAME.view(s, None)
+    first, second = view["harvests"][0], view["harvests"][1]
+    assert first["fields"][0]["total"] == 0  # the fruit square under the fruit square marker
+    assert render(first["fields"][0]["parts"][0]["reason"], "en").startswith("square field, the square weather")
+    assert second["goods"] == {"sheep": 1} and second["shortage"] == {"sheep": 1} and second["gold"] == 1
+    played = play(s, "done", "produce")  # seat 2 produces what the table was shown
+    assert played.seat(1).goods[sheep] == s.seat(1).goods[sheep] + 1
+    assert played.seat(1).gold == s.seat(1).gold + 1
+    assert view["upkeep"][0]["gold"] == 2
