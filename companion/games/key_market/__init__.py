@@ -16,7 +16,7 @@ from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
 from companion.core.messages import Text, msg
 from companion.core.options import Options
 from companion.games.key_market import market as mk
-from companion.games.key_market import rules, words
+from companion.games.key_market import rules, season_end, words
 from companion.games.key_market.data import (
     ABILITY_VALUES,
     GOODS,
@@ -176,8 +176,18 @@ class KeyMarket(Game[State, KMMove]):
             "upkeep": {seat: {"gold": cost.gold, "reason": cost.reason} for seat in range(state.n)
                        if state.seat(seat).fields() and not state.over
                        for cost in (rules.upkeep_of(state, seat, set()),)},
+            "next_order": self._next_order(state),
             "score": self.score(state) if state.over else None,
         }
+
+    def _next_order(self, state: State) -> list[Text] | None:
+        """At Market Day and the Season End: the next turn order as it stands, each place with how it was decided
+        (spec 3.9), as the Season End's checklist shows it."""
+        if state.stage not in ("market", "early", "reveal", "upkeep"):
+            return None
+        picks = season_end.new_turn_order(state.order, {p: len(state.seat(p).fields()) for p in range(state.n)},
+                                          state.favour).picks
+        return [season_end.pick_text(pick, state.names) for pick in picks]
 
     def describe(self, state: State, move: KMMove, viewer: int | None) -> Text:
         """A log line: a secret choice masked for everyone but its maker."""

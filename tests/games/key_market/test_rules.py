@@ -238,3 +238,10 @@ def test_the_table_sees_each_coming_harvest_with_its_reasons_and_a_shortage_befo
     assert played.seat(1).goods[sheep] == s.seat(1).goods[sheep] + 1
     assert played.seat(1).gold == s.seat(1).gold + 1
     assert view["upkeep"][0]["gold"] == 2
+
+
+def test_the_season_end_checklist_shows_the_next_turn_order_and_its_ties() -> None:
+    s = at_market_with(started(3))  # one worker each; favour track P3, P2, P1
+    lines = [render(m, "en") for m in GAME.view(s, None)["next_order"]]
+    assert lines[0] == "P3: 1 worker, tied with P1, P2; higher on the favour track, drops to its bottom"
+    assert lines[2] == "P1: 1 worker on the territory, no tie"
