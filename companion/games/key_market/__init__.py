@@ -12,8 +12,8 @@ from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
-from companion.core.messages import Text, msg
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game
+from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
 from companion.games.key_market import market as mk
 from companion.games.key_market import rules, season_end, words
@@ -33,6 +33,12 @@ from companion.games.key_market.state import State, as_dict
 from companion.games.key_market.variants import VARIANT_FLAGS
 
 __all__ = ["GAME", "KeyMarket", "KMMove", "State"]
+
+PRIVATE_VERBS = frozenset({"apprentice", "promote", "retire", "manor", "swap", "pay", "commit"})
+"""Moves that name goods from behind the player's screen: offered and refused with reasons on their own page."""
+HIDDEN_REASONS = frozenset({"km.refuse.cannot_pay", "km.refuse.gold", "km.refuse.upkeep_gold", "km.refuse.payment",
+                            "km.refuse.swap_goods", "km.refuse.commit_one"})
+"""Refusals whose reason tells what lies behind a screen."""
 
 
 class KeyMarket(Game[State, KMMove]):
@@ -119,6 +125,21 @@ class KeyMarket(Game[State, KMMove]):
     def is_secret(self, state: State, move: KMMove) -> bool:
         """The farmhouse payment and the goods brought to market, until all are shown together."""
         return move.verb in ("pay", "commit") and state.stage in ("pay", "commit")
+
+    def public_moves(self, state: State) -> list[KMMove]:
+        """The decider's legal moves that name nothing from behind a screen: payments in goods and swaps are made
+        on the player's own page (empty at a draw, a secret choice or the end)."""
+        if rules.actor(state) < 0:
+            return []
+        return [m for m in rules.legal_moves(state) if m.verb not in PRIVATE_VERBS]
+
+    def table_refusal(self, state: State, move: KMMove, error: IllegalMoveError) -> IllegalMoveError:
+        """A move paid from behind the screen, or refused for what lies there (goods, gold), is refused on a shared
+        screen without its reason; the player's own page gives it."""
+        hidden = isinstance(error.text, Message) and error.text.id in HIDDEN_REASONS
+        if move.verb in PRIVATE_VERBS or hidden:
+            return IllegalMoveError(SCREEN_RULE, msg("km.refuse.own_page"), str(move))
+        return super().table_refusal(state, move, error)
 
     # ------------------------------------------------------------ score and views
 

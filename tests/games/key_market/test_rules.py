@@ -245,3 +245,15 @@ def test_the_season_end_checklist_shows_the_next_turn_order_and_its_ties() -> No
     lines = [render(m, "en") for m in GAME.view(s, None)["next_order"]]
     assert lines[0] == "P3: 1 worker, tied with P1, P2; higher on the favour track, drops to its bottom"
     assert lines[2] == "P1: 1 worker on the territory, no tie"
+
+
+def test_moves_paid_from_behind_the_screen_stay_on_the_players_own_page() -> None:
+    s = rich(started(3))
+    shared = {str(m) for m in GAME.public_moves(s)}
+    assert "done" in shared and "promote 2 fruit veg wheat" not in shared
+    assert "promote 2 fruit veg wheat" in {str(m) for m in GAME.legal_moves(s)}
+    move = GAME.parse_move("promote 2 fruit fruit fruit")
+    error = GAME.validate(s, move)
+    assert error is not None and error.rule == "4.2"
+    assert render(GAME.table_refusal(s, move, error).text, "en") == \
+        "Not possible here: make this move on your own page."
