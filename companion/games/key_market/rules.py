@@ -1,0 +1,1181 @@
+"""Key Market's rules over ``State``: setup with its chance steps, Farming F1-F6, production, Market Day with guild
+10's priority window, the Season End, the game end. ``check`` says why a move is illegal (rule ID and message);
+``legal_moves`` lists every move ``check`` allows; ``apply`` plays one unchecked.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from companion.core.errors import IllegalMoveError
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.messages import msg
+from companion.core.options import Options
+from companion.games.key_market import market as mk
+from companion.games.key_market import payments, season_end
+from companion.games.key_market.data import GOODS, LEVELS, LUX, RESOURCES, Edition
+from companion.games.key_market.moves import KMMove, at, pos
+from companion.games.key_market.production import Harvest, Member, Weather, Worked, active, produce
+from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts
+from companion.games.key_market.territory import (
+    SMALL_BOARD,
+    Placement,
+    Territory,
+    Worker,
+    can_end_on,
+    check_hire,
+    hire_cost,
+    joins,
+    lay,
+    move_cost,
+    standing,
+    territory,
+)
+
+START_GOLD = (3, 4, 4, 5)
+"""Gold by place in the first turn order (L208)."""
+GUILDS_IN_PLAY = {2: 5, 3: 6, 4: 7}
+"""Guild tiles by player count (L125)."""
+MARKER_WORKER, FAVOUR_WORKER, FIRST_WORKER = 9, 8, 1
+SEASON_INDEX = {"spring": 0, "summer": 1, "autumn": 2}
+T = TypeVar("T")
+CHANCE_STAGES = frozenset({"weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal"})
+
+
+def mv(verb: str, *args: str) -> KMMove:
+    return KMMove(verb, tuple(args))
+
+
+def refuse(rule: str, key: str, **params: object) -> IllegalMoveError:
+    return IllegalMoveError(rule, msg(key, **params))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------------ setup
+
+
+def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> State:
+    """Setup steps 1-4 and 8-13 (spec 2.2): the market, the supply, each player's resources; the chance steps
+    follow (weather, turn order, farmhouse tiles, boards, guilds)."""
+    n = len(names)
+    market = counts(mk.starting_market(n))
+    own = counts({r: 1 for r in RESOURCES})
+    supply = tuple(mk.GOODS_IN_PLAY[n] - m - n * o for m, o in zip(market, own))
+    seats = tuple(Seat(goods=own) for _ in names)
+    placements = (Placement(SMALL_BOARD, "a", 0, 0),) if n == 2 else ()
+    return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements)
+
+
+_LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
+
+
+def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory:
+    """The territory on the table, or with ``placements`` (cached: boards never move once laid)."""
+    laid = s.placements if placements is None else placements
+    key = (id(s.edition), laid, s.options["region"])
+    found = _LANDS.get(key)
+    if found is None or found[0] is not s.edition:
+        if len(_LANDS) > 4096:
+            _LANDS.clear()
+        found = _LANDS[key] = (s.edition, territory(s.edition, laid, s.options["region"]))
+    return found[1]
+
+
+def actor(s: State) -> int:
+    if s.stage == "over":
+        return TERMINAL
+    if s.stage in CHANCE_STAGES:
+        return CHANCE
+    if s.stage in ("pay", "commit"):
+        return SIMULTANEOUS
+    if s.stage == "early":
+        return s.early[0]
+    return s.order[s.turn]
+
+
+def deciders(s: State) -> tuple[int, ...]:
+    if s.stage in ("pay", "commit"):
+        return tuple(i for i, seat in enumerate(s.seats) if seat.secret is None and (
+            s.stage == "pay" or any(seat.goods)))
+    who = actor(s)
+    return (who,) if who >= 0 else ()
+
+
+def _year1_squares(s: State) -> list[str]:
+    return [m.id for m in s.edition.markers.values() if m.shape == "square"]
+
+
+def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
+    e = s.edition
+    if s.stage == "weather":
+        squares = _year1_squares(s)
+        rounds = [m.id for m in e.markers.values() if m.shape == "round" and not m.year2]
+        return [(mv("weather", *sq, *rd), 1) for sq in itertools.permutations(squares, 3)
+                for rd in itertools.permutations(rounds)]
+    if s.stage == "order":
+        return [(mv("order", *(str(p + 1) for p in perm)), 1) for perm in itertools.permutations(range(s.n))]
+    if s.stage == "farmhouses":
+        return [(mv("farmhouses", *(str(t) for t in pick)), 1) for pick in itertools.permutations(sorted(e.farmhouses),
+                                                                                                  s.n)]
+    if s.stage == "deal":
+        return [(mv("deal", f"{b}{side}"), 1) for b in s.boards_left for side in ("a", "b")]
+    if s.stage == "guild":
+        return [(mv("guild", str(g)), 1) for g in range(1, 17) if g not in s.guilds]
+    if s.stage == "revealed":
+        return [(mv("revealed", *("+".join(seat.secret or ()) for seat in s.seats)), 1)]
+    if s.stage == "committed":
+        return [(mv("committed", *("+".join(seat.secret or ()) or "-" for seat in s.seats)), 1)]
+    if s.stage == "reveal":
+        used = {m for pair in s.weather for m in pair}
+        squares = [m.id for m in e.markers.values() if m.shape == "square" and m.id not in used]
+        rounds = [m.id for m in e.markers.values() if m.shape == "round" and m.year2 and m.id not in used]
+        return [(mv("reveal", sq, rd), 1) for sq in squares for rd in rounds]
+    return []
+
+
+def weather_now(s: State) -> Weather:
+    """The season and its face-up markers' goods (Winter has none)."""
+    if s.season == "winter":
+        return Weather("winter")
+    index = SEASON_INDEX[s.season] + (3 if s.year == 2 else 0)
+    square, round_ = s.weather[index]
+    return Weather(s.season, s.edition.markers[square].good, s.edition.markers[round_].good)
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+def _memo(s: State, key: object, make: Callable[[], T]) -> T:
+    """A value derived from ``s``, computed once (states never change)."""
+    memo: dict[object, Any] = s.__dict__.setdefault("_memo", {})
+    if key not in memo:
+        memo[key] = make()
+    found: T = memo[key]
+    return found
+
+
+def members(s: State, seat: int) -> dict[int, Member]:
+    """The seat's guild members as production and scoring read them (level and column)."""
+    return _memo(s, ("members", seat), lambda: _members(s, seat))
+
+
+def _members(s: State, seat: int) -> dict[int, Member]:
+    out = {}
+    for g, (_, level, slot) in s.seat(seat).guilds().items():
+        out[g] = Member(level, column_of(s, g, level, slot))
+    return out
+
+
+def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
+    tile = s.edition.guild_tiles[guild]
+    return tile.columns[slot // tile.slots[level]] if tile.columns else None
+
+
+def has(s: State, seat: int, guild: int, level: str) -> bool:
+    return (guild, level) in _memo(s, ("active", seat), lambda: active(s.edition, members(s, seat)))
+
+
+def value(s: State, guild: int, level: str, key: str) -> int:
+    return s.edition.value(guild, level, key)
+
+
+def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
+    return _memo(s, "workers", lambda: {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
+                                        for w, p in seat.fields()})
+
+
+def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
+    tile = s.edition.guild_tiles[guild]
+    taken = {w for seat in s.seats for w in seat.workers if w.startswith(f"g:{guild}:{level}:")}
+    return [i for i in range(tile.slots[level] * max(1, len(tile.columns)))
+            if f"g:{guild}:{level}:{i}" not in taken and (column is None or column_of(s, guild, level, i) == column)]
+
+
+def held(seat: Seat) -> dict[str, int]:
+    """Goods behind the screen (committed goods are on the farmhouse tile, L451)."""
+    return as_dict(seat.goods)
+
+
+def payer(s: State, seat: int) -> payments.Payer:
+    o = s.options
+    return payments.Payer(
+        has(s, seat, 7, "A"), has(s, seat, 7, "J"), frozenset(lv for lv in LEVELS if has(s, seat, 16, lv)),
+        value(s, 14, "M", "retire_gold") if has(s, seat, 14, "M") else 0, o["flex_total"] == "exact",
+        o["flex_with_g7"] == "reduced", o["g7_apprentice_lux"] == "lux_allowed")
+
+
+def spend(s: State, seat: int, paid: Mapping[str, int]) -> State:
+    """Paid goods go to the general supply (L333)."""
+    c = counts(dict(paid))
+    return replace(s, supply=add(s.supply, c)).with_seat(seat, goods=add(s.seat(seat).goods, c, -1))
+
+
+def gain(s: State, seat: int, good: str, n: int) -> State:
+    """``n`` goods from the supply; 1 gold for each it cannot give (L321, spec 7.2 #19)."""
+    i = GOODS.index(good)
+    given = min(n, s.supply[i])
+    one = tuple(given if j == i else 0 for j in range(len(GOODS)))
+    seat_now = s.seat(seat)
+    short = n - given if s.options["exchange_shortage"] == "gold" else 0
+    s = replace(s, supply=add(s.supply, one, -1))
+    return s.with_seat(seat, goods=add(seat_now.goods, one), gold=seat_now.gold + short)
+
+
+def sub_multisets(goods: Mapping[str, int], most: int) -> Iterator[dict[str, int]]:
+    """Every multiset of at most ``most`` goods taken from ``goods``."""
+    kinds = [g for g in GOODS if goods.get(g, 0)]
+
+    def rec(i: int, left: int) -> Iterator[dict[str, int]]:
+        if i == len(kinds):
+            yield {}
+            return
+        for k in range(min(goods[kinds[i]], left) + 1):
+            for rest in rec(i + 1, left - k):
+                yield {kinds[i]: k, **rest} if k else rest
+
+    yield from rec(0, most)
+
+
+def pay_tokens(paid: Mapping[str, int]) -> tuple[str, ...]:
+    return tuple(g for g in GOODS for _ in range(paid.get(g, 0)))
+
+
+def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[str, ...]]:
+    """Goods, gold (the token ``gold``: guild 14 M's 9) and other tokens of a paying move."""
+    paid: dict[str, int] = {}
+    rest = []
+    for t in tokens:
+        if t in GOODS:
+            paid[t] = paid.get(t, 0) + 1
+        else:
+            rest.append(t)
+    gold = 1 if "gold" in rest else 0
+    return paid, gold, tuple(t for t in rest if t != "gold")
+
+
+def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
+    """Every way the seat can pay for ``kind`` now, as move tokens."""
+    p = payer(s, seat)
+    mine = held(s.seat(seat))
+    out = [pay_tokens(c) for c in sub_multisets(mine, 4)
+           if c and payments.check(kind, c, 0, p, mine, s.seat(seat).gold) is None]
+    if kind == "retire" and p.g14_master and s.seat(seat).gold >= p.g14_master:
+        out.append(("gold",))
+    return out
+
+
+def check_paid(s: State, seat: int, kind: str, tokens: tuple[str, ...]) -> IllegalMoveError | None:
+    paid, gold, _ = read_payment(tokens)
+    p = payer(s, seat)
+    return payments.check(kind, paid, p.g14_master if gold else 0, p, held(s.seat(seat)), s.seat(seat).gold)
+
+
+def source_worker(s: State, seat: int, source: str) -> int | None:
+    """The worker a move takes: ``pool`` (a normal one), ``key`` (the keyworker from the pool), ``gN`` (the member of
+    guild N), ``x,y`` (on that field)."""
+    me = s.seat(seat)
+    if source == "pool":
+        normal = [i for i in me.where("pool") if i != KEYWORKER]
+        return normal[0] if normal else None
+    if source == "key":
+        return KEYWORKER if me.workers[KEYWORKER] == "pool" else None
+    if source.startswith("g") and source[1:].isdigit():
+        member = me.guilds().get(int(source[1:]))
+        return member[0] if member else None
+    if "," in source:
+        spot = f"f:{source}"
+        return me.workers.index(spot) if spot in me.workers else None
+    return None
+
+
+def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: bool = True,
+            skip_guild: int = 0) -> list[str]:
+    me = s.seat(seat)
+    out = []
+    if pool and source_worker(s, seat, "pool") is not None:
+        out.append("pool")
+    if pool and me.workers[KEYWORKER] == "pool":
+        out.append("key")
+    if land_:
+        out += [at(p) for _, p in me.fields()]
+    if guilds:
+        out += [f"g{g}" for g in sorted(me.guilds()) if g != skip_guild]
+    return out
+
+
+def territory_count(s: State, seat: int) -> int:
+    return len(s.seat(seat).fields())
+
+
+# ------------------------------------------------------------------------------------------------ checks
+
+
+def check(s: State, move: KMMove) -> IllegalMoveError | None:
+    """Why ``move`` is illegal now, or ``None``."""
+    who = actor(s)
+    if who == TERMINAL:
+        return refuse("3.10", "km.refuse.game_over")
+    if who == CHANCE:
+        if any(move == m for m, _ in chance_outcomes(s)):
+            return None
+        return refuse("2.3", "km.refuse.chance")
+    if move.verb in KMMove.chance_verbs:
+        return refuse("2.3", "km.refuse.chance")
+    if who == SIMULTANEOUS:
+        return _check_secret(s, move)
+    try:
+        return _check_turn(s, who, move)
+    except IllegalMoveError as error:
+        return error
+    except (ValueError, IndexError, KeyError):
+        return refuse("4", "km.refuse.malformed", move=str(move))
+
+
+def _check_secret(s: State, move: KMMove) -> IllegalMoveError | None:
+    want = "pay" if s.stage == "pay" else "commit"
+    if move.verb != want:
+        return refuse("2.2-17" if want == "pay" else "4.4-M1", f"km.refuse.now_{want}")
+    if not move.args[0].isdigit() or not 1 <= int(move.args[0]) <= s.n:
+        return refuse("4.4-M1", "km.refuse.seat")
+    seat = int(move.args[0]) - 1
+    if seat not in deciders(s):
+        return refuse("4.4-M1", "km.refuse.already_chosen")
+    goods = move.args[1:]
+    me = s.seat(seat)
+    chosen = {g: goods.count(g) for g in set(goods)}
+    if any(chosen[g] > me.goods[GOODS.index(g)] for g in chosen):
+        return refuse("4.2", "km.refuse.cannot_pay")
+    if want == "pay":
+        try:
+            mk.farmhouse_payment(mk.starting_market(s.n), me.farmhouse, goods)
+        except IllegalMoveError as error:
+            return error
+        return None
+    return None if goods else refuse("4.4-M1", "km.refuse.commit_one")
+
+
+def _farming_step(s: State, seat: int, step: int) -> IllegalMoveError | None:
+    """The order F1-F6 (L255): an action may not follow a later one."""
+    if s.stage != "farming":
+        return refuse("3.3", "km.refuse.not_farming")
+    if s.seat(seat).step > step:
+        return refuse("3.3", "km.refuse.order", step=step)
+    return None
+
+
+def _check_turn(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
+    if s.stage == "place":
+        return _check_board(s, seat, move)
+    if s.stage == "upkeep":
+        if v != "release":
+            return refuse("3.7-S3", "km.refuse.now_upkeep")
+        mine = {at(p) for _, p in me.fields()}
+        if not set(a) <= mine or len(set(a)) != len(a):
+            return refuse("3.7-S3", "km.refuse.release_own")
+        cost = upkeep_cost(s, seat, set(a))
+        if cost > me.gold:
+            return refuse("3.7-S3", "km.refuse.upkeep_gold", n=cost, gold=me.gold)
+        return None
+    if v == "leave":
+        if s.options["leave_guild"] != "any_time" or s.stage not in ("farming", "market"):
+            return refuse("6.1", "km.refuse.leave")
+        return None if a[0].startswith("g") and a[0][1:].isdigit() and int(a[0][1:]) in me.guilds() else \
+            refuse("6.1", "km.refuse.no_member")
+    if v == "done":
+        if s.stage in ("farming", "early"):
+            return None
+        return refuse("4.4-M3", "km.refuse.pass_instead")
+    if s.stage == "farming":
+        return _check_farming(s, seat, move)
+    if s.stage == "early":
+        if v == "sell":
+            if me.sold or not has(s, seat, 10, "M"):
+                return refuse("4.4-M2", "km.refuse.early_sell")
+            return _check_sale(s, seat, a)
+        if v == "buy":
+            if me.guild_action:
+                return refuse("4.4-II", "km.refuse.guild_action_done")
+            return _check_buy(s, seat, a)
+        return refuse("4.4-M2", "km.refuse.early_only")
+    # Market Day turns
+    if v == "pass":
+        if any(me.committed):
+            return refuse("4.4-III", "km.refuse.pass_goods")
+        if not me.guild_action:
+            return refuse("4.4-III", "km.refuse.pass_action")
+        return None
+    if v == "sell":
+        return _check_sale(s, seat, a)
+    if v == "mixed":
+        return _check_mixed(s, seat, a)
+    if me.guild_action:
+        return refuse("4.4-II", "km.refuse.guild_action_done")
+    if v == "gold":
+        if s.options["take_gold_at_five"] == "forbidden" and territory_count(s, seat) >= 5 and any(
+                m.verb != "gold" and _check_turn(s, seat, m) is None for m in _guild_actions(s, seat)):
+            return refuse("4.4-E", "km.refuse.take_gold_zero")
+        return None
+    if v == "buy":
+        return _check_buy(s, seat, a)
+    if v == "apprentice":
+        return _check_apprentice(s, seat, a)
+    if v == "promote":
+        return _check_promote(s, seat, a)
+    if v == "retire":
+        return _check_retire(s, seat, a)
+    return refuse("4.4-M3", "km.refuse.market_action")
+
+
+def _check_board(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
+    if move.verb != "board" or s.dealt is None:
+        return refuse("2.2-15", "km.refuse.now_board")
+    x, y, turns = (int(t) for t in move.args[:3])
+    new = Placement(s.dealt[0], s.dealt[1], x, y, turns % 4)
+    if not s.placements:
+        if (x, y, turns) != (0, 0, 0):
+            return refuse("2.2-15", "km.refuse.first_board")
+    else:
+        error = joins(s.edition, s.placements, new)
+        if error is not None:
+            return error
+    fields = lay(s.edition, new)
+    target = pos(move.args[3])
+    if target not in fields or fields[target].is_village:
+        return refuse("2.2-15", "km.refuse.board_worker")
+    return can_end_on(land(s, (*s.placements, new)), workers_on_land(s), seat, target)
+
+
+def _check_farming(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
+    step = {"move": 1, "hire": 2, "produce": 3, "swap": 3, "promote": 4, "manor": 5, "retire": 6}.get(v)
+    if step is None:
+        return refuse("3.3", "km.refuse.farming_action")
+    error = _farming_step(s, seat, step)
+    if error is not None:
+        return error
+    if v == "move":
+        if me.moved and s.options["moves_per_farming"] == "one":
+            return refuse("4.3-F1", "km.refuse.one_move")
+        start, end = pos(a[0]), pos(a[1])
+        worker = source_worker(s, seat, a[0])
+        if worker is None:
+            return refuse("4.3-F1", "km.refuse.no_worker_there")
+        ground = land(s)
+        error = can_end_on(ground, workers_on_land(s), seat, end, worker == KEYWORKER, has(s, seat, 4, "J"), start)
+        if error is not None:
+            return error
+        gold, _ = move_cost(ground, start, end, *_move_terms(s, seat))
+        if gold > me.gold:
+            return refuse("4.3-F1", "km.refuse.gold", n=gold)
+        return None
+    if v == "hire":
+        limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
+        if me.hires >= limit:
+            return refuse("4.3-F2", "km.refuse.hires", n=limit)
+        source = a[1] if len(a) > 1 else "pool"
+        worker = source_worker(s, seat, source)
+        if worker is None or "," in source:
+            return refuse("4.3-F2", "km.refuse.hire_source")
+        error = check_hire(land(s), workers_on_land(s), seat, pos(a[0]), worker == KEYWORKER, has(s, seat, 4, "J"))
+        if error is not None:
+            return error
+        cost = _hire_cost(s, seat)
+        return refuse("4.3-F2", "km.refuse.gold", n=cost) if cost > me.gold else None
+    if v == "produce":
+        if me.produced:
+            return refuse("4.3-F3", "km.refuse.produced")
+        for token in a:
+            key, _, good = token.partition(":")
+            if key not in ("8j", "13m") or good not in RESOURCES or not has(s, seat, int(key[:-1]), key[-1].upper()):
+                return refuse("4.3-F3", "km.refuse.produce_choice")
+            if key == "13m" and s.market[GOODS.index(good)] < 1:
+                return refuse("6.2-13", "km.refuse.take_empty", good=msg(f"km.good.{good}"))
+        return None
+    if v == "swap":
+        most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
+        n = int(a[1]) if len(a) > 1 else 1
+        if not me.produced or me.swapped or not most:
+            return refuse("4.3-F3", "km.refuse.swap")
+        if a[0] not in RESOURCES or not 1 <= n <= most or me.goods[GOODS.index(a[0])] < n:
+            return refuse("4.3-F3", "km.refuse.swap_goods", n=most)
+        return None
+    if v == "promote":
+        if me.promoted:
+            return refuse("4.3-F4", "km.refuse.promoted")
+        return _check_promote(s, seat, a)
+    if v == "manor":
+        if me.manor:
+            return refuse("4.3-F5", "km.refuse.manor_built")
+        paid, _, rest = read_payment(a)
+        return refuse("4.3-F5", "km.refuse.manor_cost", good=msg(f"km.good.{me.farmhouse}")) if rest else \
+            payments.check_manor(paid, me.farmhouse, held(me))
+    if me.retired_f:
+        return refuse("4.3-F6", "km.refuse.retired")
+    return _check_retire(s, seat, a)
+
+
+def _move_terms(s: State, seat: int) -> tuple[int, int]:
+    settle = value(s, 6, "A", "settle_cost") if has(s, seat, 6, "A") else 5
+    free = value(s, 6, "J", "free_steps") - s.seat(seat).free_steps if has(s, seat, 6, "J") else 0
+    return settle, max(0, free)
+
+
+def _hire_cost(s: State, seat: int) -> int:
+    return hire_cost(territory_count(s, seat), value(s, 5, "A", "hire_cap") if has(s, seat, 5, "A") else None)
+
+
+def _check_sale(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    good, n = a[0], int(a[1])
+    me = s.seat(seat)
+    size = _bonuses(s, seat).set_size
+    if not 1 <= n <= size:
+        return refuse("4.4-I", "km.refuse.set_size", n=size, size=n)
+    if me.committed[GOODS.index(good)] < n:
+        return refuse("4.4-I", "km.refuse.not_committed", good=msg(f"km.good.{good}"))
+    return None
+
+
+def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    me = s.seat(seat)
+    most = value(s, 15, "J", "mixed_max") if has(s, seat, 15, "J") else \
+        value(s, 15, "A", "mixed_max") if has(s, seat, 15, "A") else 0
+    if not most or me.mixed:
+        return refuse("4.4-I'", "km.refuse.mixed_once")
+    if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or len(a) > most:
+        return refuse("4.4-I'", "km.refuse.mixed_set", n=most)
+    if any(me.committed[GOODS.index(g)] < 1 for g in a):
+        return refuse("4.4-I'", "km.refuse.not_committed", good=msg(f"km.good.{a[0]}"))
+    return None
+
+
+def _check_buy(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+    m = dict(zip(GOODS, s.market))
+    if len(a) == 2 and a[1].isdigit():
+        count = int(a[1])
+        if count == 2 and m[a[0]] == 1 and s.options["buy_two"] == "takes_one":
+            count = 1
+        bought = mk.buy(s.edition, m, a[0], count, discount)
+    else:
+        if not has(s, seat, 15, "M"):
+            return refuse("4.4-D", "km.refuse.buy_mixed_guild")
+        bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
+    if bought.gold > s.seat(seat).gold:
+        return refuse("4.4-D", "km.refuse.gold", n=bought.gold)
+    return None
+
+
+def _guild_arg(s: State, token: str) -> tuple[int, str | None]:
+    number, _, column = token.partition("@")
+    g = int(number)
+    if g not in s.guilds:
+        raise KeyError(g)
+    return g, column or None
+
+
+def _check_apprentice(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    try:
+        g, column = _guild_arg(s, a[0])
+    except (KeyError, ValueError):
+        return refuse("4.4-A", "km.refuse.guild_not_in_play")
+    me = s.seat(seat)
+    if g in me.guilds():
+        return refuse("4.4-A", "km.refuse.one_per_guild")
+    tile = s.edition.guild_tiles[g]
+    if tile.columns and column not in tile.columns or not tile.columns and column:
+        return refuse("4.4-A", "km.refuse.column", columns=list(tile.columns) or ["-"])
+    if not free_slots(s, g, "A", column):
+        return refuse("4.4-A", "km.refuse.no_slot")
+    source = a[1]
+    if source_worker(s, seat, source) is None or source == f"g{g}":
+        return refuse("4.4-A", "km.refuse.no_worker_there")
+    paid, gold, rest = read_payment(a[2:])
+    if gold:
+        return refuse("4.2", "km.refuse.pay_gold")
+    error = payments.check("place", paid, 0, payer(s, seat), held(me), me.gold)
+    if error is not None:
+        return error
+    for token in rest:
+        good = token.removeprefix("swap:")
+        left = me.goods[GOODS.index(good)] - paid.get(good, 0) if good in RESOURCES else 0
+        if g != 3 or token == good or left < 1 or not _once_open(s, seat, 3):
+            return refuse("6.2-3", "km.refuse.swap")
+    return None
+
+
+def _once_open(s: State, seat: int, guild: int) -> bool:
+    return s.options["once_only"] == "per_placement" or guild not in s.seat(seat).used_once
+
+
+def _check_promote(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    number, _, column = a[0].partition("@")
+    g = int(number)
+    member = s.seat(seat).guilds().get(g)
+    if member is None:
+        return refuse("4.3-F4", "km.refuse.no_member")
+    _, level, _ = member
+    if level == "M":
+        return refuse("4.3-F4", "km.refuse.master")
+    up = LEVELS[LEVELS.index(level) + 1]
+    tile = s.edition.guild_tiles[g]
+    if tile.columns and column not in tile.columns or not tile.columns and column:
+        return refuse("4.3-F4", "km.refuse.column", columns=list(tile.columns) or ["-"])
+    if not free_slots(s, g, up, column or None):
+        return refuse("4.3-F4", "km.refuse.no_slot")
+    return check_paid(s, seat, "promote_j" if level == "A" else "promote_m", a[1:])
+
+
+def _check_retire(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
+    me = s.seat(seat)
+    if not me.manor:
+        return refuse("4.3-F6", "km.refuse.needs_manor")
+    source = a[0]
+    if source in ("pool", "key") and not has(s, seat, 14, "M"):
+        return refuse("4.3-F6", "km.refuse.retire_pool")
+    if source_worker(s, seat, source) is None:
+        return refuse("4.3-F6", "km.refuse.no_worker_there")
+    return check_paid(s, seat, "retire", a[1:])
+
+
+# ------------------------------------------------------------------------------------------------ legal moves
+
+
+def legal_moves(s: State) -> list[KMMove]:
+    who = actor(s)
+    if who == TERMINAL:
+        return []
+    if who == CHANCE:
+        return [m for m, _ in chance_outcomes(s)]
+    if who == SIMULTANEOUS:
+        return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
+    return [m for m in _candidates(s, who) if _check_turn(s, who, m) is None]
+
+
+def _secret_moves(s: State, seat: int) -> list[KMMove]:
+    me = s.seat(seat)
+    if s.stage == "pay":
+        return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
+                for g in RESOURCES if g != me.farmhouse and me.goods[GOODS.index(g)]]
+    return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
+
+
+def _candidates(s: State, seat: int) -> Iterator[KMMove]:
+    me = s.seat(seat)
+    if s.stage == "place":
+        yield from _board_candidates(s)
+        return
+    if s.stage == "upkeep":
+        mine = [at(p) for _, p in me.fields()]
+        for k in range(len(mine) + 1):
+            for gone in itertools.combinations(mine, k):
+                yield mv("release", *sorted(gone))
+        return
+    if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
+        yield from (mv("leave", f"g{g}") for g in sorted(me.guilds()))
+    if s.stage == "farming":
+        yield mv("done")
+        yield from _farming_candidates(s, seat)
+        return
+    if s.stage == "early":
+        yield mv("done")
+        yield from _sales(s, seat)
+        yield from _buys(s, seat)
+        return
+    yield mv("pass")
+    yield from _sales(s, seat)
+    for i in range(2, 4):
+        for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
+            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
+                yield mv("mixed", *mix)
+    if not me.guild_action:
+        yield from _guild_actions(s, seat)
+
+
+def _guild_actions(s: State, seat: int) -> Iterator[KMMove]:
+    yield mv("gold")
+    yield from _buys(s, seat)
+    yield from _promotions(s, seat)
+    yield from _retirements(s, seat)
+    me = s.seat(seat)
+    pays = payment_options(s, seat, "place")
+    for g in s.guilds:
+        if g in me.guilds():
+            continue
+        tile = s.edition.guild_tiles[g]
+        for column in tile.columns or (None,):
+            if not free_slots(s, g, "A", column):
+                continue
+            for source in sources(s, seat, skip_guild=g):
+                for paid in pays:
+                    token = f"{g}@{column}" if column else str(g)
+                    yield mv("apprentice", token, source, *paid)
+                    if g == 3:
+                        for good in RESOURCES:
+                            yield mv("apprentice", token, source, *paid, f"swap:{good}")
+
+
+def _sales(s: State, seat: int) -> Iterator[KMMove]:
+    for g in GOODS:
+        for n in range(1, s.seat(seat).committed[GOODS.index(g)] + 1):
+            yield mv("sell", g, str(n))
+
+
+def _buys(s: State, seat: int) -> Iterator[KMMove]:
+    for g in GOODS:
+        for n in (1, 2):
+            if s.market[GOODS.index(g)] >= n:
+                yield mv("buy", g, str(n))
+    if has(s, seat, 15, "M"):
+        stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
+        for k in range(2, min(3, len(stocked)) + 1):
+            for pick in itertools.combinations(stocked, k):
+                yield mv("buy", *pick)
+
+
+def _promotions(s: State, seat: int) -> Iterator[KMMove]:
+    for g, (_, level, _) in sorted(s.seat(seat).guilds().items()):
+        if level == "M":
+            continue
+        kind = "promote_j" if level == "A" else "promote_m"
+        pays = payment_options(s, seat, kind)
+        for column in s.edition.guild_tiles[g].columns or (None,):
+            for paid in pays:
+                yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
+
+
+def _retirements(s: State, seat: int) -> Iterator[KMMove]:
+    if not s.seat(seat).manor:
+        return
+    pays = payment_options(s, seat, "retire")
+    for source in sources(s, seat, pool=has(s, seat, 14, "M")):
+        for paid in pays:
+            yield mv("retire", source, *paid)
+
+
+def _farming_candidates(s: State, seat: int) -> Iterator[KMMove]:
+    me = s.seat(seat)
+    ground = land(s)
+    others = workers_on_land(s)
+    g4j = has(s, seat, 4, "J")
+    if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
+        for w, p in me.fields():
+            for q in ground.fields:
+                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None:
+                    yield mv("move", at(p), at(q))
+    if me.step <= 2 and me.gold >= _hire_cost(s, seat):
+        for source in sources(s, seat, land_=False):
+            key = source_worker(s, seat, source) == KEYWORKER
+            for q, f in ground.fields.items():
+                if not f.is_village and standing(ground, others, seat, q, key, g4j) is None:
+                    yield mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
+    if me.step <= 3 and not me.produced:
+        eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
+        thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
+        for x in eight:
+            for y in thirteen:
+                yield mv("produce", *(t for t in (x, y) if t))
+    if me.produced and not me.swapped:
+        for g in RESOURCES:
+            yield mv("swap", g)
+            yield mv("swap", g, "2")
+    if me.step <= 4 and not me.promoted:
+        yield from _promotions(s, seat)
+    if me.step <= 5 and not me.manor:
+        for other in RESOURCES:
+            if other != me.farmhouse:
+                yield mv("manor", *sorted((me.farmhouse, other, LUX), key=GOODS.index))
+    if me.step <= 6 and not me.retired_f:
+        yield from _retirements(s, seat)
+
+
+def _board_candidates(s: State) -> Iterator[KMMove]:
+    assert s.dealt is not None
+    if not s.placements:
+        spots = [(0, 0, 0)]
+    else:
+        spots = []
+        for p in s.placements:
+            fields = lay(s.edition, p)
+            xs, ys = [x for x, _ in fields], [y for _, y in fields]
+            for turns in range(4):
+                probe = lay(s.edition, Placement(s.dealt[0], s.dealt[1], 0, 0, turns))
+                w, h = max(x for x, _ in probe) + 1, max(y for _, y in probe) + 1
+                for x, y in ((max(xs) + 1, min(ys)), (min(xs) - w, min(ys)), (min(xs), max(ys) + 1),
+                             (min(xs), min(ys) - h), (max(xs) + 1, max(ys) + 1 - h), (min(xs) - w, max(ys) + 1 - h),
+                             (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
+                    spots.append((x, y, turns))
+    others = workers_on_land(s)
+    for x, y, turns in sorted(set(spots)):
+        new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
+        if s.placements and joins(s.edition, s.placements, new) is not None:
+            continue
+        after = land(s, (*s.placements, new))
+        for q, f in lay(s.edition, new).items():
+            if not f.is_village and standing(after, others, actor(s), q) is None:
+                yield mv("board", str(x), str(y), str(turns), at(q))
+
+
+# ------------------------------------------------------------------------------------------------ apply
+
+
+def apply(s: State, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    if v in KMMove.chance_verbs:
+        return _apply_chance(s, move)
+    if v in ("pay", "commit"):
+        seat = int(a[0]) - 1
+        s = s.with_seat(seat, secret=a[1:])
+        if not deciders(s):
+            s = replace(s, stage="revealed" if v == "pay" else "committed")
+        return s
+    seat = actor(s)
+    if v == "leave":  # variant leave_guild = any_time: back to the pool, no action spent (spec 7.2 #9)
+        worker = source_worker(s, seat, a[0])
+        assert worker is not None
+        return s.with_seat(seat, workers=tuple("pool" if i == worker else w
+                                               for i, w in enumerate(s.seat(seat).workers)))
+    if s.stage == "place":
+        return _apply_board(s, seat, move)
+    if s.stage == "upkeep":
+        return _apply_release(s, seat, a)
+    if s.stage == "farming":
+        return _apply_farming(s, seat, move)
+    if s.stage == "early":
+        if v == "done":
+            track = s.favour
+            if s.early_acted and track is not None:
+                track = season_end.to_bottom(track, seat)
+            s = replace(s, early=s.early[1:], early_acted=False, favour=track)
+            return s if s.early else replace(s, stage="market", turn=_next_market(s, -1))
+        s = _apply_market(s, seat, move)
+        return replace(s, early_acted=True)
+    s = _apply_market(s, seat, move)
+    if v == "pass":
+        s = s.with_seat(seat, passed=True)
+    nxt = _next_market(s, s.turn)
+    return _season_end(s) if nxt < 0 else replace(s, turn=nxt)
+
+
+def _apply_chance(s: State, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    if v == "weather":
+        return replace(s, weather=tuple(zip(a[:3], a[3:])), stage="order")
+    if v == "order":
+        order = tuple(int(t) - 1 for t in a)
+        favour = tuple(reversed(order)) if s.n >= 3 else None
+        seats = list(s.seats)
+        for place, seat in enumerate(order):
+            workers = list(seats[seat].workers)
+            workers[MARKER_WORKER] = "marker"
+            if favour is not None:
+                workers[FAVOUR_WORKER] = "favour"
+            seats[seat] = replace(seats[seat], gold=START_GOLD[place], workers=tuple(workers))
+        return replace(s, order=order, favour=favour, seats=tuple(seats), stage="farmhouses")
+    if v == "farmhouses":
+        dealt = tuple(replace(seat, tile=int(t), farmhouse=s.edition.farmhouses[int(t)])
+                      for seat, t in zip(s.seats, a))
+        return replace(s, seats=dealt, stage="deal", turn=0)
+    if v == "deal":
+        board, side = int(a[0][:-1]), a[0][-1]
+        return replace(s, dealt=(board, side), boards_left=tuple(b for b in s.boards_left if b != board),
+                       stage="place")
+    if v == "guild":
+        guilds = (*s.guilds, int(a[0]))
+        done = len(guilds) == GUILDS_IN_PLAY[s.n]
+        return replace(s, guilds=guilds, stage="pay" if done else "guild")
+    if v == "revealed":
+        row = s.market
+        for seat in range(s.n):
+            shown = counts({g: (s.seat(seat).secret or ()).count(g) for g in GOODS})
+            s = s.with_seat(seat, goods=add(s.seat(seat).goods, shown, -1), secret=None)
+            row = add(row, shown)
+        return _start_season(replace(s, market=row))
+    if v == "committed":
+        for seat in range(s.n):
+            chosen = counts({g: (s.seat(seat).secret or ()).count(g) for g in GOODS})
+            me = s.seat(seat)
+            s = s.with_seat(seat, goods=add(me.goods, chosen, -1), committed=chosen, secret=None,
+                            g10_before_sale=has(s, seat, 10, "A"))
+        return _open_market(s)
+    # reveal: a year-2 pair turned up
+    s = replace(s, weather=(*s.weather, (a[0], a[1])))
+    return _to_upkeep(s)
+
+
+def _apply_board(s: State, seat: int, move: KMMove) -> State:
+    assert s.dealt is not None
+    x, y, turns = (int(t) for t in move.args[:3])
+    new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
+    target = pos(move.args[3])
+    good = lay(s.edition, new)[target].good
+    workers = list(s.seat(seat).workers)
+    workers[FIRST_WORKER] = f"f:{at(target)}"
+    s = replace(s, placements=(*s.placements, new), dealt=None).with_seat(seat, workers=tuple(workers))
+    s = gain(s, seat, good, 1)
+    if s.turn + 1 < s.n:
+        return replace(s, turn=s.turn + 1, stage="deal")
+    if s.options["first_game"] == "yes":
+        return replace(s, guilds=tuple(range(1, GUILDS_IN_PLAY[s.n] + 1)), stage="pay", turn=0)
+    return replace(s, stage="guild", turn=0)
+
+
+def _start_season(s: State) -> State:
+    seats = tuple(seat.fresh_season() for seat in s.seats)
+    return replace(s, seats=seats, stage="farming", turn=0)
+
+
+def _apply_farming(s: State, seat: int, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
+    if v == "done":
+        if s.turn + 1 < s.n:
+            return replace(s, turn=s.turn + 1)
+        return _to_market(s)
+    if v == "move":
+        start, end = pos(a[0]), pos(a[1])
+        gold, free = move_cost(land(s), start, end, *_move_terms(s, seat))
+        moved = tuple(f"f:{a[1]}" if w == f"f:{a[0]}" else w for w in me.workers)
+        return s.with_seat(seat, workers=moved, gold=me.gold - gold, free_steps=me.free_steps + free,
+                           moved=me.moved + 1, step=1)
+    if v == "hire":
+        worker = source_worker(s, seat, a[1] if len(a) > 1 else "pool")
+        assert worker is not None
+        cost = _hire_cost(s, seat)
+        workers = list(me.workers)
+        workers[worker] = f"f:{a[0]}"
+        return s.with_seat(seat, workers=tuple(workers), gold=me.gold - cost, hires=me.hires + 1, step=2)
+    if v == "produce":
+        return _apply_produce(s, seat, a)
+    if v == "swap":
+        n = int(a[1]) if len(a) > 1 else 1
+        s = spend(s, seat, {a[0]: n})
+        s = gain(s, seat, LUX, n)
+        return s.with_seat(seat, swapped=True)
+    if v == "promote":
+        s = _promote(s, seat, a)
+        return s.with_seat(seat, promoted=True, step=4)
+    if v == "manor":
+        s = spend(s, seat, read_payment(a)[0])
+        return s.with_seat(seat, manor=True, step=5)
+    s = _retire(s, seat, a)
+    return s.with_seat(seat, retired_f=True, step=6)
+
+
+def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
+    """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
+    ground = land(s)
+    worked = [Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
+              for w, p in s.seat(seat).fields()]
+    return produce(s.edition, worked, weather_now(s), members(s, seat), dict(zip(GOODS, s.supply)),
+                   dict(zip(GOODS, s.market)), s.options, any_resource=(choice or {}).get("8j"),
+                   market_pick=(choice or {}).get("13m"))
+
+
+def coming_harvests(s: State) -> dict[int, Harvest]:
+    """Farming: the production of each player still to produce this season, in turn order, each taking from the
+    supply and market the ones before left (a shortage shows before it happens)."""
+    out: dict[int, Harvest] = {}
+    if s.stage != "farming":
+        return out
+    for seat in s.order[s.turn:]:
+        if s.seat(seat).produced:
+            continue
+        harvest = out[seat] = harvest_of(s, seat)
+        s = replace(s, supply=counts(harvest.supply), market=counts(harvest.market))
+    return out
+
+
+def _apply_produce(s: State, seat: int, a: tuple[str, ...]) -> State:
+    harvest = harvest_of(s, seat, dict(t.split(":") for t in a))
+    me = s.seat(seat)
+    return replace(s, supply=counts(harvest.supply), market=counts(harvest.market)).with_seat(
+        seat, goods=add(me.goods, counts(harvest.goods)), gold=me.gold + harvest.gold, produced=True, step=3)
+
+
+def _promote(s: State, seat: int, a: tuple[str, ...]) -> State:
+    number, _, column = a[0].partition("@")
+    g = int(number)
+    worker, level, _ = s.seat(seat).guilds()[g]
+    up = LEVELS[LEVELS.index(level) + 1]
+    slot = free_slots(s, g, up, column or None)[0]
+    s = spend(s, seat, read_payment(a[1:])[0])
+    workers = list(s.seat(seat).workers)
+    workers[worker] = f"g:{g}:{up}:{slot}"
+    return s.with_seat(seat, workers=tuple(workers))
+
+
+def _retire(s: State, seat: int, a: tuple[str, ...]) -> State:
+    worker = source_worker(s, seat, a[0])
+    assert worker is not None
+    paid, gold, _ = read_payment(a[1:])
+    s = spend(s, seat, paid)
+    me = s.seat(seat)
+    workers = list(me.workers)
+    workers[worker] = "retired"
+    return s.with_seat(seat, workers=tuple(workers),
+                       gold=me.gold - (value(s, 14, "M", "retire_gold") if gold else 0))
+
+
+def _to_market(s: State) -> State:
+    """Market Day M1: everyone holding goods commits in secret (L386-398)."""
+    s = replace(s, stage="commit", turn=0)
+    return s if deciders(s) else _open_market(s)
+
+
+def _open_market(s: State) -> State:
+    """M2: guild 10's priority window, in favour-track order (turn order with 2 players, spec 7.2 #15)."""
+    track = s.favour if s.favour is not None else s.order
+    early = tuple(p for p in track if has(s, p, 10, "J") or has(s, p, 10, "M"))
+    if s.favour is None and s.options["priority_two_players"] == "favour_none":
+        early = ()
+    if early:
+        return replace(s, stage="early", early=early, early_acted=False)
+    return replace(s, stage="market", turn=_next_market(replace(s, stage="market"), -1))
+
+
+def _next_market(s: State, turn: int) -> int:
+    """The next seat in turn order that has not passed, or -1 when all have."""
+    for k in range(1, s.n + 1):
+        i = (turn + k) % s.n
+        if not s.seat(s.order[i]).passed:
+            return i
+    return -1
+
+
+def _bonuses(s: State, seat: int) -> mk.Bonuses:
+    return mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
+                      value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
+                      value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
+
+
+def _apply_market(s: State, seat: int, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
+    m = dict(zip(GOODS, s.market))
+    covered = int(s.options["covered_sell_price"])
+    if v == "sell" or v == "mixed":
+        bonuses = _bonuses(s, seat)
+        first = not me.sold and me.g10_before_sale
+        if v == "sell":
+            sale = mk.sell(s.edition, m, a[0], int(a[1]), bonuses, first, covered)
+            sold = counts({a[0]: int(a[1])})
+        else:
+            most = len(a)
+            sale = mk.sell_mixed(s.edition, m, a, a[0], most, bonuses, first, covered,
+                                 s.options["mixed_set_bonuses"] == "g10a_g11m")
+            sold = counts({g: 1 for g in a})
+        s = replace(s, market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
+        return s.with_seat(seat, gold=me.gold + sale.gold, committed=add(me.committed, sold, -1), sold=True,
+                           mixed=me.mixed or v == "mixed")
+    if v == "pass":
+        return s
+    if v == "gold":
+        extra = value(s, 12, "A", "gold") if has(s, seat, 12, "A") else 0
+        taken = mk.take_gold(territory_count(s, seat), extra, s.options["g12_apprentice"])
+        track = season_end.to_top(s.favour, seat) if s.favour is not None else None
+        return replace(s, favour=track).with_seat(seat, gold=me.gold + taken, guild_action=True)
+    if v == "buy":
+        discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+        if len(a) == 2 and a[1].isdigit():
+            count = min(int(a[1]), m[a[0]])
+            bought = mk.buy(s.edition, m, a[0], count, discount)
+            got = counts({a[0]: count})
+        else:
+            bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
+            got = counts({g: 1 for g in a})
+        s = replace(s, market=counts(bought.market))
+        return s.with_seat(seat, gold=me.gold - bought.gold, goods=add(me.goods, got), guild_action=True)
+    if v == "promote":
+        return _promote(s, seat, a).with_seat(seat, guild_action=True)
+    if v == "retire":
+        return _retire(s, seat, a).with_seat(seat, guild_action=True)
+    # apprentice
+    g, column = _guild_arg(s, a[0])
+    worker = source_worker(s, seat, a[1])
+    assert worker is not None
+    paid, _, rest = read_payment(a[2:])
+    s = spend(s, seat, paid)
+    slot = free_slots(s, g, "A", column)[0]
+    me = s.seat(seat)
+    placed = list(me.workers)
+    placed[worker] = f"g:{g}:A:{slot}"
+    s = s.with_seat(seat, workers=tuple(placed), guild_action=True,
+                    g10_before_sale=me.g10_before_sale or (g == 10 and not me.sold))
+    if g == 14 and _once_open(s, seat, 14):
+        me = s.seat(seat)
+        s = s.with_seat(seat, gold=me.gold + value(s, 14, "A", "gold"), used_once=me.used_once | {14})
+    for token in rest:
+        good = token.removeprefix("swap:")
+        s = gain(spend(s, seat, {good: 1}), seat, LUX, 1)
+        s = s.with_seat(seat, used_once=s.seat(seat).used_once | {3})
+    return s
+
+
+def upkeep_of(s: State, seat: int, released: set[str]) -> season_end.Upkeep:
+    """S3: what keeping the seat's territory workers but ``released`` costs, and why."""
+    ground = land(s)
+    kept = [season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER)
+            for w, p in s.seat(seat).fields() if at(p) not in released]
+    return season_end.upkeep(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
+                             s.options["g12_master_small_board"])
+
+
+def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
+    return upkeep_of(s, seat, released).gold
+
+
+def _season_end(s: State) -> State:
+    """After Market Day: the game ends in Autumn of year 2 (L584); else S1 and S2 (L519-550)."""
+    if not season_end.has_season_end(s.year, s.season):
+        return replace(s, stage="over")
+    after, removed = mk.season_end_removal(s.edition, dict(zip(GOODS, s.market)))
+    gone = counts(removed)
+    if s.options["removed_goods"] == "supply":
+        s = replace(s, market=counts(after), supply=add(s.supply, gone))
+    else:
+        s = replace(s, market=counts(after), box=add(s.box, gone))
+    if season_end.reveals_year_two(s.year, s.season):
+        return replace(s, stage="reveal")
+    return _to_upkeep(s)
+
+
+def _to_upkeep(s: State) -> State:
+    s = replace(s, stage="upkeep", turn=0)
+    return _next_upkeep(s, 0)
+
+
+def _next_upkeep(s: State, turn: int) -> State:
+    """S3 in turn order, skipping players with no worker on the territory; then S4."""
+    for i in range(turn, s.n):
+        if s.seat(s.order[i]).fields():
+            return replace(s, turn=i)
+    return _new_order(s)
+
+
+def _apply_release(s: State, seat: int, released: tuple[str, ...]) -> State:
+    cost = upkeep_cost(s, seat, set(released))
+    me = s.seat(seat)
+    workers = tuple("pool" if w[2:] in released and w.startswith("f:") else w for w in me.workers)
+    s = s.with_seat(seat, workers=workers, gold=me.gold - cost)
+    return _next_upkeep(s, s.turn + 1)
+
+
+def _new_order(s: State) -> State:
+    """S4 (L558-578): fewest territory workers first, ties by the favour track; the next season begins."""
+    result = season_end.new_turn_order(s.order, {p: territory_count(s, p) for p in range(s.n)}, s.favour)
+    index = season_end.SEASON_ORDER.index((s.year, s.season)) + 1
+    year, season = season_end.SEASON_ORDER[index]
+    return _start_season(replace(s, order=result.order, favour=result.favour, year=year, season=season))
+
+
+def in_play(s: State) -> Counts:
+    total = add(add(s.market, s.supply), s.box)
+    for seat in s.seats:
+        total = add(add(total, seat.goods), seat.committed)
+    return total
+

@@ -1,0 +1,138 @@
+"""Key Market's state: frozen values (spec 1.3). Counts of goods are tuples in ``GOODS`` order.
+
+A worker's place is a short text: ``pool``, ``marker``, ``favour``, ``retired``, ``f:x,y`` (on a field) or
+``g:G:L:i`` (slot ``i`` of level ``L`` of guild ``G``). Worker 0 is the keyworker (spec 1.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.core.options import Options
+from companion.games.key_market.data import GOODS, Edition
+from companion.games.key_market.territory import Placement
+
+Counts = tuple[int, ...]
+NONE: Counts = (0,) * len(GOODS)
+WORKERS = 10
+KEYWORKER = 0
+
+
+def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
+    return tuple(x + sign * y for x, y in zip(a, b))
+
+
+def counts(goods: dict[str, int]) -> Counts:
+    return tuple(goods.get(g, 0) for g in GOODS)
+
+
+def as_dict(c: Counts) -> dict[str, int]:
+    return {g: n for g, n in zip(GOODS, c) if n}
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player: the farmhouse tile, the manor, gold and goods (behind the screen), goods brought to market,
+    the workers' places, and what they did this season."""
+
+    tile: int = 0
+    farmhouse: str = ""
+    manor: bool = False
+    gold: int = 0
+    goods: Counts = NONE
+    committed: Counts = NONE
+    workers: tuple[str, ...] = ("pool",) * WORKERS
+    secret: tuple[str, ...] | None = None
+    """A choice made in secret and not yet shown (the farmhouse payment, the goods for market)."""
+    step: int = 0
+    """The Farming action last taken (1-6): actions come in the order F1-F6 (L255)."""
+    hires: int = 0
+    moved: int = 0
+    free_steps: int = 0
+    produced: bool = False
+    swapped: bool = False
+    promoted: bool = False
+    retired_f: bool = False
+    guild_action: bool = False
+    sold: bool = False
+    mixed: bool = False
+    passed: bool = False
+    g10_before_sale: bool = False
+    """Guild 10's apprentice was in place before this Market Day's first sale (L776)."""
+    used_once: frozenset[int] = frozenset()
+    """Guilds 3 and 14 whose apprentice's once-only bonus was used (variant ``once_only`` = per_game)."""
+
+    def where(self, place: str) -> list[int]:
+        return [i for i, w in enumerate(self.workers) if w == place]
+
+    def fields(self) -> list[tuple[int, tuple[int, int]]]:
+        """(worker, position) of each worker on the territory."""
+        out = []
+        for i, w in enumerate(self.workers):
+            if w.startswith("f:"):
+                x, y = w[2:].split(",")
+                out.append((i, (int(x), int(y))))
+        return out
+
+    def guilds(self) -> dict[int, tuple[int, str, int]]:
+        """guild -> (worker, level, slot) of each member."""
+        out = {}
+        for i, w in enumerate(self.workers):
+            if w.startswith("g:"):
+                _, g, level, slot = w.split(":")
+                out[int(g)] = (i, level, int(slot))
+        return out
+
+    def fresh_season(self) -> Seat:
+        return replace(self, step=0, hires=0, moved=0, free_steps=0, produced=False, swapped=False, promoted=False,
+                       retired_f=False, guild_action=False, sold=False, mixed=False, passed=False,
+                       g10_before_sale=False, committed=NONE)
+
+
+@dataclass(frozen=True)
+class State:
+    """A whole game: the stage, the calendar, turn order and favour track, the market, supply and box, the
+    weather, the guilds, the territory, each seat, who acts."""
+
+    names: tuple[str, ...]
+    options: Options
+    edition: Edition = field(repr=False, compare=False)
+    stage: str = "weather"
+    year: int = 1
+    season: str = "winter"
+    order: tuple[int, ...] = ()
+    favour: tuple[int, ...] | None = None
+    market: Counts = NONE
+    supply: Counts = NONE
+    box: Counts = NONE
+    """Goods taken out of play (variant ``removed_goods`` = box)."""
+    weather: tuple[tuple[str, str], ...] = ()
+    """Face-up pairs (square marker, round marker) for spring, summer, autumn of year 1, then year 2 as revealed."""
+    guilds: tuple[int, ...] = ()
+    placements: tuple[Placement, ...] = ()
+    dealt: tuple[int, str] | None = None
+    boards_left: tuple[int, ...] = (1, 2, 3, 4)
+    seats: tuple[Seat, ...] = ()
+    turn: int = 0
+    """Index into ``order`` of who acts (Farming, Market Day, upkeep, setup placements)."""
+    early: tuple[int, ...] = ()
+    """Guild 10's priority window: the seats still to be offered it, first = now (M2)."""
+    early_acted: bool = False
+    log: tuple[Any, ...] = field(default=(), compare=False)
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def over(self) -> bool:
+        return self.stage == "over"
+
+    def seat(self, i: int) -> Seat:
+        return self.seats[i]
+
+    def with_seat(self, i: int, **changes: Any) -> State:
+        seats = list(self.seats)
+        seats[i] = replace(seats[i], **changes)
+        return replace(self, seats=tuple(seats))

@@ -1,0 +1,251 @@
+"""The territory's geometry (spec 4.1): boards placed on one grid, orthogonal and 8-neighbours, regions, the standing
+rule, path costs by shortest path, hiring and moving costs (spec 4.3 F1, F2).
+
+A field is named by its global grid position ``(x, y)``; ``Territory`` keeps each field's board, shape and good.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from companion.core.errors import IllegalMoveError
+from companion.core.messages import msg
+from companion.games.key_market.data import LUX, Cell, Edition
+
+Pos = tuple[int, int]
+ORTHOGONAL: tuple[Pos, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+AROUND: tuple[Pos, ...] = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+SMALL_BOARD = 0
+"""The board number of the 2-player small board (large boards are 1-4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A field on the table: its board (0: the small board), the side up, its printed cell, shape and good."""
+
+    board: int
+    side: str
+    cell: Pos
+    shape: str
+    good: str
+
+    @property
+    def is_village(self) -> bool:
+        return self.good == LUX
+
+    @property
+    def large(self) -> bool:
+        return self.board != SMALL_BOARD
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A board laid on the table: which board and side, where its printed (0, 0) cell's corner goes and how often it
+    is turned a quarter clockwise."""
+
+    board: int
+    side: str
+    x: int
+    y: int
+    turns: int = 0
+
+
+def _turned(cell: Pos, width: int, height: int, turns: int) -> Pos:
+    x, y = cell
+    for _ in range(turns % 4):
+        x, y, width, height = height - 1 - y, x, height, width
+    return x, y
+
+
+def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
+    """The printed cells of a board side (board 0: the small board, which has one side)."""
+    return edition.small_board if board == SMALL_BOARD else edition.boards[(board, side)]
+
+
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field]]] = {}
+
+
+def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
+    """The fields a placement puts on the grid (cached with the edition it was made from; do not change the
+    answer)."""
+    key = (id(edition), p)
+    found = _LAID.get(key)
+    if found is None or found[0] is not edition:
+        if len(_LAID) > 8192:
+            _LAID.clear()
+        found = _LAID[key] = (edition, _lay(edition, p))
+    return found[1]
+
+
+def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
+    cells = cells_of(edition, p.board, p.side)
+    width, height = max(c.x for c in cells) + 1, max(c.y for c in cells) + 1
+    out = {}
+    for c in cells:
+        dx, dy = _turned((c.x, c.y), width, height, p.turns)
+        out[(p.x + dx, p.y + dy)] = Field(p.board, p.side, (c.x, c.y), c.shape, c.good)
+    return out
+
+
+@dataclass(frozen=True)
+class Territory:
+    """Every field on the table by position; ``region_by`` is variant ``region`` (spec 7.2 #12)."""
+
+    fields: Mapping[Pos, Field]
+    region_by: str = "sort"
+
+    @cached_property
+    def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
+        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in ORTHOGONAL if (p[0] + dx, p[1] + dy) in self.fields)
+                for p in self.fields}
+
+    @cached_property
+    def _distances(self) -> dict[Pos, dict[Pos, int]]:
+        return {}
+
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        return self._orthogonal.get(pos, ())
+
+    @cached_property
+    def _around(self) -> dict[Pos, tuple[Pos, ...]]:
+        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in AROUND if (p[0] + dx, p[1] + dy) in self.fields)
+                for p in self.fields}
+
+    @cached_property
+    def _regions(self) -> dict[Pos, frozenset[Pos]]:
+        return {}
+
+    def around(self, pos: Pos) -> tuple[Pos, ...]:
+        """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
+        return self._around.get(pos, ())
+
+    def _same_region(self, a: Field, b: Field) -> bool:
+        return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
+
+    def region(self, pos: Pos) -> frozenset[Pos]:
+        """The orthogonally connected fields of the same good (L133, L279); villages stand alone."""
+        found = self._regions.get(pos)
+        if found is None:
+            found = self._regions[pos] = self._region(pos)
+            for other in found:
+                self._regions[other] = found
+        return found
+
+    def _region(self, pos: Pos) -> frozenset[Pos]:
+        start = self.fields[pos]
+        if start.is_village:
+            return frozenset({pos})
+        seen, todo = {pos}, [pos]
+        while todo:
+            for nxt in self.orthogonal(todo.pop()):
+                if nxt not in seen and self._same_region(start, self.fields[nxt]):
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return frozenset(seen)
+
+    def steps(self, start: Pos, end: Pos) -> int | None:
+        """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
+        dist = self._distances.get(start)
+        if dist is None:
+            dist = self._distances[start] = {start: 0}
+            queue = deque([start])
+            while queue:
+                at = queue.popleft()
+                for nxt in self.orthogonal(at):
+                    if nxt not in dist:
+                        dist[nxt] = dist[at] + 1
+                        queue.append(nxt)
+        return dist.get(end)
+
+
+def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
+    """The territory the placements lay out."""
+    fields: dict[Pos, Field] = {}
+    for p in placements:
+        fields.update(lay(edition, p))
+    return Territory(fields, region_by)
+
+
+def joins(edition: Edition, laid: Sequence[Placement], new: Placement) -> IllegalMoveError | None:
+    """Setup step 15 (L159-161, L216): the new board overlaps nothing and a whole edge of 3 of its fields lines up
+    with an edge of a board already on the table."""
+    fresh = lay(edition, new)
+    boards = [lay(edition, p) for p in laid]
+    if any(pos in board for board in boards for pos in fresh):
+        return IllegalMoveError("2.2-15", msg("km.refuse.board_overlaps"))
+    for board in boards:
+        for dx, dy in ORTHOGONAL:
+            touching = [pos for pos in fresh if (pos[0] + dx, pos[1] + dy) in board]
+            line = {pos[0] if dx else pos[1] for pos in touching}
+            if len(touching) == 3 and len(line) == 1 and _edge(fresh, dx, dy) == _edge(board, -dx, -dy) == 3:
+                return None
+    return IllegalMoveError("2.2-15", msg("km.refuse.board_edge"))
+
+
+def _edge(fields: Mapping[Pos, Field], dx: int, dy: int) -> int:
+    """How many fields a board has along its edge facing ``(dx, dy)``."""
+    return sum(1 for (x, y) in fields if (x + dx, y + dy) not in fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Worker:
+    """A worker on the territory: its player and whether it is the keyworker."""
+
+    player: int
+    keyworker: bool = False
+
+
+STANDING = {"4.1": "km.refuse.no_field", "4.1-1": "km.refuse.field_taken", "4.1-2": "km.refuse.own_neighbour",
+            "4.1-3": "km.refuse.region_taken"}
+"""The standing rule's parts and their refusals."""
+
+
+def standing(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
+             g4_journeyman: bool = False, leaving: Pos | None = None) -> str | None:
+    """The part of the standing rule (spec 4.1) ``target`` breaks, or ``None``: a free field, no own worker around
+    it, no worker in its region; guild 4 J lets the keyworker into an occupied region (L698). ``leaving`` is the
+    field the worker moves away from."""
+    if target not in land.fields:
+        return "4.1"
+    if target != leaving and target in workers:
+        return "4.1-1"
+    for pos in land.around(target):
+        w = workers.get(pos)
+        if w is not None and w.player == player and pos != leaving:
+            return "4.1-2"
+    if not (keyworker and g4_journeyman) and any(pos in workers and pos != leaving for pos in land.region(target)):
+        return "4.1-3"
+    return None
+
+
+def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
+               g4_journeyman: bool = False, leaving: Pos | None = None) -> IllegalMoveError | None:
+    """``standing`` as a refusal with its rule ID."""
+    rule = standing(land, workers, player, target, keyworker, g4_journeyman, leaving)
+    return None if rule is None else IllegalMoveError(rule, msg(STANDING[rule]))
+
+
+def hire_cost(workers: int, cap: int | None = None) -> int:
+    """F2 (L287, L714): gold equal to the player's territory workers; guild 5 A: at most ``cap``."""
+    return workers if cap is None else min(workers, cap)
+
+
+def check_hire(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
+               g4_journeyman: bool = False) -> IllegalMoveError | None:
+    """F2's target (L291-295): no village, and the standing rule."""
+    if target in land.fields and land.fields[target].is_village:
+        return IllegalMoveError("4.3-F2", msg("km.refuse.hire_village"))
+    return can_end_on(land, workers, player, target, keyworker, g4_journeyman)
+
+
+def move_cost(land: Territory, start: Pos, end: Pos, settle: int = 5, free_steps: int = 0) -> tuple[int, int]:
+    """F1 (L263-269): 1 gold per step of the shortest path, +``settle`` gold ending in a village (guild 6 A: 2);
+    guild 6 J's ``free_steps`` left are used first. The gold and the free steps used."""
+    steps = land.steps(start, end)
+    if steps is None or steps == 0:
+        raise IllegalMoveError("4.3-F1", msg("km.refuse.no_path"))
+    free = min(steps, free_steps)
+    return steps - free + (settle if land.fields[end].is_village else 0), free

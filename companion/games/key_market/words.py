@@ -1,0 +1,137 @@
+"""Key Market's words: each move and chance step in words, and the message identifiers built at run time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from companion.core.messages import Message, msg
+from companion.games.key_market import market as mk
+from companion.games.key_market.data import GOODS, GUILDS, LEVELS, SECTIONS, SEASONS, SHAPES
+from companion.games.key_market.moves import KMMove
+from companion.games.key_market.state import State
+
+CHANCE_IDS = ("weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal")
+MOVE_IDS = ("board", "pay", "move", "hire", "hire_from", "produce", "swap", "promote", "manor", "retire",
+            "retire_gold", "done", "commit", "sell", "mixed", "apprentice", "buy", "gold", "pass", "release",
+            "release_none")
+
+
+def good(key: str) -> Message:
+    """A good's name (translated)."""
+    return msg(f"km.good.{key}")
+
+
+def guild(number: int) -> Message:
+    """A guild's number and name."""
+    return msg(f"km.guild.{number}")
+
+
+def goods(tokens: Iterable[str]) -> list[Message]:
+    """Goods as counted words: "2 fruit, 1 sheep"."""
+    listed = list(tokens)
+    return [msg("km.count.good", n=listed.count(g), good=good(g)) for g in GOODS if g in listed] or \
+        [msg("km.count.nothing")]
+
+
+def where(token: str) -> Message:
+    """Where a worker comes from: the pool, the keyworker, a guild, a field."""
+    if token == "pool":
+        return msg("km.where.pool")
+    if token == "key":
+        return msg("km.where.key")
+    if token.startswith("g") and token[1:].isdigit():
+        return msg("km.where.guild", guild=guild(int(token[1:])))
+    return msg("km.where.field", field=token)
+
+
+def move_text(state: State, move: KMMove) -> Message:
+    """What ``move`` does, in words (the amounts of gold computed where they are known)."""
+    from companion.games.key_market import rules
+
+    v, a = move.verb, move.args
+    if v in CHANCE_IDS:
+        return chance_text(state, move)
+    if v == "board":
+        return msg("km.move.board", x=int(a[0]), y=int(a[1]), n=int(a[2]), field=a[3])
+    if v in ("pay", "commit"):
+        return msg(f"km.move.{v}", goods=goods(a[1:]))
+    if v == "move":
+        return msg("km.move.move", start=a[0], end=a[1])
+    if v == "hire":
+        return msg("km.move.hire_from", field=a[0], source=where(a[1])) if len(a) > 1 else \
+            msg("km.move.hire", field=a[0])
+    if v == "produce":
+        return msg("km.move.produce")
+    if v == "swap":
+        return msg("km.move.swap", n=int(a[1]) if len(a) > 1 else 1, good=good(a[0]))
+    if v == "promote":
+        return msg("km.move.promote", guild=guild(int(a[0].split("@")[0])), goods=goods(a[1:]))
+    if v == "manor":
+        return msg("km.move.manor", goods=goods(a))
+    if v == "retire":
+        if "gold" in a:
+            return msg("km.move.retire_gold", source=where(a[0]))
+        return msg("km.move.retire", source=where(a[0]), goods=goods(a[1:]))
+    if v == "sell":
+        n = int(a[1])
+        seat = rules.actor(state)
+        price = mk.sell_price(state.edition, state.market[GOODS.index(a[0])], int(state.options["covered_sell_price"]))
+        if seat >= 0 and state.stage in ("market", "early"):
+            b = rules._bonuses(state, seat)
+            me = state.seat(seat)
+            price += b.g11_master + (b.g10_apprentice if not me.sold and me.g10_before_sale else 0)
+        return msg("km.move.sell", n=n, good=good(a[0]), gold=n * price)
+    if v == "mixed":
+        return msg("km.move.mixed", goods=goods(a), good=good(a[0]))
+    if v == "apprentice":
+        return msg("km.move.apprentice", guild=guild(int(a[0].split("@")[0])), source=where(a[1]),
+                   goods=goods(t for t in a[2:] if t in GOODS))
+    if v == "buy":
+        return msg("km.move.buy", goods=goods(a if not a[-1].isdigit() else [a[0]] * int(a[1])))
+    if v == "gold":
+        return msg("km.move.gold")
+    if v == "pass":
+        return msg("km.move.pass")
+    if v == "done":
+        return msg("km.move.done")
+    if v == "leave":
+        return msg("km.move.leave", source=where(a[0]))
+    if not a:
+        return msg("km.move.release_none")
+    return msg("km.move.release", fields=list(a))
+
+
+def chance_text(state: State, move: KMMove) -> Message:
+    """A chance step in words, naming the physical pieces."""
+    v, a = move.verb, move.args
+    names = state.names
+    if v == "weather":
+        return msg("km.log.weather", markers=[f"{sq}/{rd}" for sq, rd in zip(a[:3], a[3:])])
+    if v == "order":
+        return msg("km.log.order", names=[names[int(t) - 1] for t in a])
+    if v == "farmhouses":
+        return msg("km.log.farmhouses", tiles=[f"{names[i]} {t}" for i, t in enumerate(a)])
+    if v == "deal":
+        who = state.order[state.turn] if state.order else 0
+        return msg("km.log.deal", name=names[who], board=a[0][:-1], side=a[0][-1])
+    if v == "guild":
+        return msg("km.log.guild", guild=guild(int(a[0])))
+    if v in ("revealed", "committed"):
+        shown = [msg("km.log.shown", name=names[i], goods=goods(t.split("+") if t != "-" else []))
+                 for i, t in enumerate(a)]
+        return msg(f"km.log.{v}", shown=shown)
+    e = state.edition
+    return msg("km.log.reveal", season=msg(f"km.season.{state.season}"), square=a[0], round=a[1],
+               square_good=good(e.markers[a[0]].good), round_good=good(e.markers[a[1]].good))
+
+
+def message_ids() -> set[str]:
+    """Every identifier built from a key (``f"km.good.{key}"``...), for the catalog test."""
+    return {*(f"km.good.{g}" for g in GOODS), *(f"km.guild.{n}" for n in range(1, GUILDS + 1)),
+            *(f"km.level.{lv}" for lv in LEVELS), *(f"km.section.{s}" for s in SECTIONS),
+            *(f"km.reason.base.{s}" for s in SHAPES), *(f"km.season.{s}" for s in SEASONS),
+            *(f"km.season_end.pick_{how}" for how in ("favour", "swap")),
+            *(f"km.move.{m}" for m in ("pay", "commit")), *(f"km.log.{v}" for v in ("revealed", "committed")),
+            *(f"km.refuse.now_{v}" for v in ("pay", "commit"))}
+
+
