@@ -133,7 +133,8 @@ class KeyHarvest(Game[State, KHMove]):
         """Spec 2.1: the state before the setup draws, which follow as chance steps."""
         n = len(players)
         if not self.min_players <= n <= self.max_players:
-            raise MalformedInputError(msg("core.refuse.player_count", game=self.title, least=2, most=4, n=n))
+            raise MalformedInputError(msg("core.refuse.player_count", game=self.title, least=self.min_players,
+                                          most=self.max_players, n=n))
         layout = self.layout
         pair_tiles = sum(1 << t for pair in layout.start_pairs for t in pair)
         per_player = 2 if n == 2 else 3

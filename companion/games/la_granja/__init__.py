@@ -90,7 +90,8 @@ class LaGranja(Game[State, LGMove]):
 
     def setup(self, players: Sequence[str], options: Options) -> State:
         if not self.min_players <= len(players) <= self.max_players:
-            raise MalformedInputError(f"La Granja is for 1 to 4 players, not {len(players)}")
+            raise MalformedInputError(msg("core.refuse.player_count", game=self.title, least=self.min_players,
+                                          most=self.max_players, n=len(players)))
         return rules.new_state(self.data, tuple(players), options)
 
     def parse_move(self, text: str) -> LGMove:
