@@ -1285,7 +1285,7 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
             return _err("4.11-10", "no_building", move, target=args[0])
         if p.plots(area)[index].upgraded:
             return _err("4.11-10", "upgraded", move, target=args[0])
-        return _err("4.11-10", "cost", move, target=args[0])
+        return _err("4.11-10", "upgrade_cost", move, target=args[0])
     if verb in ("take", "process") and _limited(s) and args[0] in SUPPLY and _in_supply(s, args[0]) <= 0:
         return _err("4.11-7", "supply", move, kind=args[0])
     return _err("4.11-7", "not_this_field", move, target=top.arg)
