@@ -508,7 +508,7 @@ def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
     p = s.players[seat]
     held = [a for a in ANIMALS for _ in range(p.good(a))]
     out = []
-    for combo in sorted(set(itertools.combinations(held, surplus))):
+    for combo in sorted({tuple(sorted(c)) for c in itertools.combinations(held, surplus)}):
         left = list(p.animals)
         for a in combo:
             left[ANIMAL_INDEX[a]] -= 1
@@ -674,35 +674,58 @@ def build_spots(s: State, seat: int, tile: str) -> list[str]:
             if len(plot.tiles) <= most and plot.top != tile]
 
 
-def build_costs(s: State, seat: int, tile: str, plot: str, how: str) -> list[tuple[str, ...]]:
+def build_costs(s: State, seat: int, tile: str, plot: str, how: str,
+                free: set[str] | None = None, cache: dict[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+                ) -> list[tuple[str, ...]]:
     """The payments for building ``tile`` on ``plot`` by ``how``: ``full`` (a build field, a keyple on the tile),
-    ``discount`` (a discount field), ``builder``, ``labourer``."""
+    ``discount`` (a discount field), ``builder``, ``labourer``. ``free`` and ``cache`` spare recomputing the free
+    plots and the payments of one cost when called for many tiles."""
     p = s.players[seat]
     area, _, index = parse_target(plot)
     occupied = bool(p.plots(area)[index].tiles)
-    if plot in free_plots(s, seat) and (not occupied or s.options["plot_overbuild"] == "yes"):
+    if plot in (free_plots(s, seat) if free is None else free) and (not occupied or s.options["plot_overbuild"] == "yes"):
         return [()]  # A13: free means free, with any build action
     if how == "labourer":
         return [()] if s.edition.tiles[tile].area == "farm" else []
+    cache = {} if cache is None else cache
+
+    def pay(symbols: tuple[str, ...]) -> list[tuple[str, ...]]:
+        if symbols not in cache:
+            cache[symbols] = payments(s, p, symbols)
+        return cache[symbols]
+
     if how == "builder":
-        return payments(s, p, ("fin_any",) if s.options["builder_wheat"] == "builds_too" else ("fin3",))
+        return pay(("fin_any",) if s.options["builder_wheat"] == "builds_too" else ("fin3",))
     symbols = s.edition.tiles[tile].cost
     if how != "discount":
-        return payments(s, p, symbols)
+        return pay(symbols)
     keep = max(1, len(symbols) - s.edition.build_discount)  # at least 1 resource (L565)
     found: set[tuple[str, ...]] = set()
     for chosen in set(itertools.combinations(sorted(symbols), keep)):
-        found.update(payments(s, p, chosen))
+        found.update(pay(chosen))
     return sorted(found)
 
 
-def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
+def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
+    """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
+    keyples, for a keyple placed on the tile it builds)."""
+    free = free_plots(s, seat)
+    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out = []
-    for tile in sorted(set(s.players[seat].unbuilt)):
+    p = s.players[seat]
+    for tile in sorted(set(p.unbuilt)):
         for plot in build_spots(s, seat, tile):
-            for pay in build_costs(s, seat, tile, plot, how):
-                out.append(KPMove("build", (tile, plot, joined(pay))))
+            if empty_only:
+                area, _, index = parse_target(plot)
+                if p.plots(area)[index].keyples:
+                    continue
+            for pay in build_costs(s, seat, tile, plot, how, free, cache):
+                out.append((tile, plot, joined(pay)))
     return out
+
+
+def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
+    return [KPMove("build", option) for option in build_options(s, seat, how)]
 
 
 def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
@@ -766,8 +789,9 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         return lay_moves(s, seat)
     out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
            if p.keyper_home and board.keeper < 0]
+    builds = build_options(s, seat, "full", empty_only=True)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour)
+        out += place_moves(s, seat, colour, builds)
     return out
 
 
@@ -778,7 +802,8 @@ def _targets(s: State, seat: int) -> list[str]:
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
 
 
-def place_moves(s: State, seat: int, colour: str) -> list[KPMove]:
+def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v))."""
     out = []
     for target in _targets(s, seat):
         here = occupants(s, seat, target) or ()
@@ -793,13 +818,8 @@ def place_moves(s: State, seat: int, colour: str) -> list[KPMove]:
             out.append(KPMove("place", (colour, target)))
             if here[0].standing:
                 out.append(KPMove("place", (colour, target, "lay")))
-    for tile in sorted(set(s.players[seat].unbuilt)):  # 4.8 (v): onto the tile being built
-        for plot in build_spots(s, seat, tile):
-            area, _, index = parse_target(plot)
-            if s.players[seat].plots(area)[index].keyples:
-                continue
-            for pay in build_costs(s, seat, tile, plot, "full"):
-                out.append(KPMove("place", (colour, plot, "build", tile, joined(pay))))
+    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
+        out.append(KPMove("place", (colour, plot, "build", tile, pay)))
     return out
 
 
@@ -831,7 +851,15 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
 
 
 def legal_turn(s: State, seat: int) -> bool:
-    return bool(turn_moves(s, Task("turn", seat)) if s.players[seat].pieces_home else lay_targets(s, seat))
+    """Whether ``seat`` has any legal turn (a quick look: a free keep field, a field a keyple may go to, or a
+    keyple to lay down)."""
+    p = s.players[seat]
+    if not p.pieces_home:
+        return bool(lay_targets(s, seat))
+    if p.keyper_home and any(b.keeper < 0 for b in s.boards):
+        return True
+    return any(place_moves(s, seat, colour, []) for colour in set(p.keep)) or bool(
+        build_options(s, seat, "full", True))
 
 
 def _follow_options(s: State, top: Task) -> list[str]:
