@@ -48,7 +48,7 @@ def test_every_game_runs_four_seasons_in_order_and_ends_with_a_ranked_score() ->
     """3.1: spring, summer, autumn, winter, then the end; the score ranks every seat."""
     state = GAME.setup(["A", "B", "C"], GAME.options())
     rng = random.Random(7)
-    seasons = []
+    seasons: list[int] = []
     while GAME.current_player(state) != TERMINAL:
         if not seasons or seasons[-1] != state.season:
             seasons.append(state.season)
