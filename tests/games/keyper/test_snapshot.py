@@ -74,3 +74,20 @@ def test_a_tile_on_a_plot_of_the_other_area_is_scored_where_it_stands_with_a_war
     """D10: the areas of most country tiles are inferred, so a snapshot's plot wins, with a warning."""
     result = score_snapshot({"players": [{"name": "D", "built": [{"tile": "barn", "plot": "V2"}]}]}, EDITION)
     assert result["players"][0]["village"] == 0 and "barn stands on V2" in result["warnings"][0]
+
+
+def test_companion_score_keyper_prints_the_score(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``companion score keyper -`` reads the snapshot from standard input; ``--option tiebreak=`` wins over it."""
+    import io
+
+    from companion.cli import main
+    from companion.games import find_game
+
+    monkeypatch.setenv("KEYDOM_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(EXAMPLE)))
+    assert main(["score", "keyper", "-", "--option", "tiebreak=yucata"]) == 0
+    out, err = capsys.readouterr()
+    printed = json.loads(out)
+    assert printed == find_game("keyper").score_snapshot(EXAMPLE, {"tiebreak": "yucata"})
+    assert printed["tiebreak"] == "yucata" and printed["players"][0]["total"] == 94 and err == ""
