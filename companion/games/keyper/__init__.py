@@ -155,7 +155,7 @@ class Keyper(Game[State, KPMove]):
     def score(self, state: State) -> list[dict[str, Any]]:
         """Per seat the score as it would be now (final once over), with the assignment tile by tile."""
         held = [self.holdings(state, seat) for seat in range(len(state.players))]
-        rows = [score_player(state.edition, h) for h in held]
+        rows = [score_player(state.edition, h, state.options) for h in held]
         if state.over:
             rank(rows, held, state.options["tiebreak"])
         return rows
@@ -183,7 +183,8 @@ class Keyper(Game[State, KPMove]):
         from companion.games.keyper.snapshot import score_snapshot
 
         chosen = self.options(options)
-        return score_snapshot(snapshot, self.data, chosen["tiebreak"] if options and "tiebreak" in options else None)
+        return score_snapshot(snapshot, self.data, chosen["tiebreak"] if options and "tiebreak" in options else None,
+                              chosen)
 
 
 DATA: DataPack[Keyper] = DataPack("companion.games.keyper", lambda raw: Keyper(Edition.from_json(raw)), CHOICES)

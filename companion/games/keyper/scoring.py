@@ -100,16 +100,19 @@ _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _ORTHOGONAL = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
-def _positional(edition: Edition, h: Holdings, b: Built) -> int:
-    """Points of a tile that reads the buildings, the track, the fairs or the final board (no pieces)."""
+def _positional(edition: Edition, h: Holdings, b: Built, flags: Mapping[str, str]) -> int:
+    """Points of a tile that reads the buildings, the track, the fairs or the final board (no pieces); ``flags``:
+    ``line_counting`` (A5) and ``statue_cap`` (A6)."""
     rule, side = _rule(b), b.side
+    reach = flags.get("line_counting", "lines") == "lines"
+    most = 6 if flags.get("statue_cap", "six") == "six" else 12
     per = rule.per[side]
     in_area = {a: [x for x in h.built if x.area == a] for a in ("farm", "village")}
     village_plots = {x.plot for x in in_area["village"]}
     if rule.kind == "diagonal" and b.area == "village":
-        return per * (1 + _neighbours(edition, b, _DIAGONAL, True, village_plots))
+        return per * (1 + _neighbours(edition, b, _DIAGONAL, reach, village_plots))
     if rule.kind == "orthogonal" and b.area == "village":
-        return per * (1 + _neighbours(edition, b, _ORTHOGONAL, True, village_plots))
+        return per * (1 + _neighbours(edition, b, _ORTHOGONAL, reach, village_plots))
     if rule.kind == "boarding" and b.area == "village":
         directions = _ORTHOGONAL if b.upgraded else _ORTHOGONAL[:2]
         return per * _neighbours(edition, b, directions, False, village_plots)
@@ -118,7 +121,7 @@ def _positional(edition: Edition, h: Holdings, b: Built) -> int:
         return len(farm) if not b.upgraded else 2 * sum(1 for x in farm if x.upgraded)
     if rule.kind == "statue":
         village = in_area["village"]
-        return min(len(village), 6) if not b.upgraded else 2 * min(sum(1 for x in village if x.upgraded), 6)
+        return min(len(village), most) if not b.upgraded else 2 * min(sum(1 for x in village if x.upgraded), most)
     if rule.kind == "thatcher":
         village = in_area["village"]
         return min(len(village) // 2, 6) if not b.upgraded else min(sum(1 for x in village if x.upgraded), 12)
@@ -326,11 +329,12 @@ def _gem_count(n: int) -> dict[str, int]:
 # ------------------------------------------------------------------ the whole score
 
 
-def score_player(edition: Edition, h: Holdings) -> dict[str, Any]:
-    """Spec 5.1: the shipping track, every top tile's points with what is assigned to it, the fairs; ``total``."""
+def score_player(edition: Edition, h: Holdings, flags: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Spec 5.1: the shipping track, every top tile's points with what is assigned to it, the fairs; ``total``.
+    ``flags``: the variant flags that change scoring (A5 ``line_counting``, A6 ``statue_cap``)."""
     scored = [Scored(b, edition.tiles[b.tile].vp[b.side]) for b in h.built]
     for s in scored:
-        s.points += _positional(edition, h, s.built)
+        s.points += _positional(edition, h, s.built, flags or {})
     left_animals = _assign_animals(h, scored)
     left_keyples = _assign_keyples(h, scored)
     left_goods = _assign_goods(h, scored)

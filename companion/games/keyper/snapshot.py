@@ -136,9 +136,11 @@ def _holdings(edition: Edition, raw: Any, index: int, used: set[str], warnings: 
                     fair_vp, fair_seasons, colours)
 
 
-def score_snapshot(data: Any, edition: Edition, tiebreak: str | None = None) -> dict[str, Any]:
+def score_snapshot(data: Any, edition: Edition, tiebreak: str | None = None,
+                   flags: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Per player: shipping, farm, village and fair points, every tile with what is assigned to it, the pieces
-    left over, ``total`` and ``rank`` (tie-breakers: ``tiebreak``, else the snapshot's, else printed)."""
+    left over, ``total`` and ``rank`` (tie-breakers: ``tiebreak``, else the snapshot's, else printed; ``flags``:
+    the variant flags that change scoring)."""
     if not isinstance(data, Mapping):
         raise _bad("object")
     unknown = sorted(set(data) - TOP_KEYS)
@@ -159,7 +161,7 @@ def score_snapshot(data: Any, edition: Edition, tiebreak: str | None = None) -> 
     shared = sorted({t for t in country if country.count(t) > 1})
     if shared:
         raise _bad("country_twice", tiles=", ".join(shared))
-    rows = [score_player(edition, h) for h in holdings]
+    rows = [score_player(edition, h, flags) for h in holdings]
     rank(rows, holdings, mode)
     provisional = sorted(used & set(edition.provisional))
     result: dict[str, Any] = {"game": "keyper", "tiebreak": mode, "players": rows,

@@ -240,3 +240,14 @@ def test_gems_and_goods_match_a_brute_force_search_on_150_random_boards() -> Non
         row = score_player(EDITION, holdings(built, goods=items))
         flat = sum(EDITION.tiles[b.tile].vp[b.side] for b in built)
         assert row["total"] - flat == brute_force(built, items), (built, items, row)
+
+
+def test_line_counting_and_the_statue_cap_are_variant_flags() -> None:
+    """A5: adjacent counting gives the Pavements at V7 its 4 neighbours only (5, not 6); A6: with ``twelve`` the
+    Statue counts all 12 village buildings."""
+    village = [(t, False) for t in ("brickmaker", "carpenter", "stonemason", "scrapyard", "alchemist", "drainage",
+                                    "pavements", "builder", "dock", "statue", "thatcher", "village_hall")]
+    h = holdings(board(village=village))
+    adjacent = score_player(EDITION, h, {"line_counting": "adjacent", "statue_cap": "twelve"})
+    assert tile_row(adjacent, "pavements")["points"] == 5 and tile_row(adjacent, "drainage")["points"] == 5
+    assert tile_row(adjacent, "statue")["points"] == 12
