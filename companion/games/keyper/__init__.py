@@ -119,7 +119,7 @@ class Keyper(Game[State, KPMove]):
     def public_moves(self, state: State) -> list[KPMove]:
         """At a fair step the table may not know which private fair the seat holds: every fair of the season's
         stack that no one has shown could be it (refused on the table with a generic reason if not)."""
-        moves = super().public_moves(state) if rules.actor(state) != SIMULTANEOUS else rules.fold_moves(state)
+        moves = super().public_moves(state)  # none at the folding: each seat folds on its own page
         top = state.top
         if top is None or top.kind != "fairs" or state.season >= 3 or not state.players[top.seat].private[state.season]:
             return moves
