@@ -369,10 +369,21 @@ def _resolve(s: State, top: Task) -> State:
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
         picks = _picks(s, order, target)
         return _push(s, *picks)
-    tasks = [_use_task(s, leader, n, target)]
+    mine, theirs = n, n
+    if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
+        mine, theirs = shares(_in_supply(s, _param(s, target)), n)
+    tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
-        tasks.append(_use_task(s, follower, n, target))
+        tasks.append(_use_task(s, follower, theirs, target))
     return _push(s, *tasks)
+
+
+def shares(left: int, n: int) -> tuple[int, int]:
+    """L508: when the supply runs short, the active player and the follower take one at a time, the active player
+    first, with no compensation: how many each may take of the ``left`` pieces when both are owed ``n``."""
+    mine = min(n, (left + 1) // 2)
+    theirs = min(n, left - mine)
+    return min(n, left - theirs), theirs
 
 
 def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
@@ -917,10 +928,10 @@ def trade_moves(s: State, seat: int, kinds: Sequence[str]) -> list[KPMove]:
     """Give 1, take 2 (of any types; A10 ``other_types``: of the other types)."""
     p = s.players[seat]
     out = []
-    for give in kinds:
+    for give in sorted({x for k in kinds for x in _givable(k)}):
         if p.good(give) <= 0:
             continue
-        others = [k for k in kinds if s.options["trading_post"] == "any_types" or k != give]
+        others = [k for k in kinds if s.options["trading_post"] == "any_types" or k != RAW_OF.get(give, give)]
         for pair in itertools.combinations_with_replacement(others, 2):
             out.append(KPMove("trade", (give, joined(pair))))
     return out
@@ -948,10 +959,16 @@ def plot_moves(s: State, seat: int, target: str) -> list[KPMove]:
     return out
 
 
+def _givable(kind: str) -> tuple[str, ...]:
+    """What may be given for ``kind`` in a conversion: a finished good for the raw material of its colour (L499)."""
+    return (kind, FIN_OF[kind]) if kind in RAW else (kind,)
+
+
 def convert_moves(s: State, seat: int, given: Sequence[str], taken: Sequence[str]) -> list[KPMove]:
     p = s.players[seat]
     ins: set[tuple[str, ...]] = set()
-    for combo in itertools.product(*[[x for x in CLASSES[c] if p.good(x) > 0] for c in given]):
+    options = [sorted({x for k in CLASSES[c] for x in _givable(k) if p.good(x) > 0}) for c in given]
+    for combo in itertools.product(*options):
         if _has(p, combo):
             ins.add(tuple(sorted(combo)))
     outs = {tuple(sorted(combo)) for combo in itertools.product(*[CLASSES[c] for c in taken])}

@@ -10,8 +10,8 @@ import pytest
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError
 from companion.games.keyper import rules
-from companion.games.keyper.data import Edition, load_edition
-from companion.games.keyper.state import State, Task
+from companion.games.keyper.data import GOODS, Edition, load_edition
+from companion.games.keyper.state import ANIMAL_INDEX, State, Task
 from tests.games.keyper.table import GAME, built, field, goods, keep, new_game, on_field, play, turn
 
 ALL = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
@@ -229,3 +229,24 @@ def test_ex12_no_refill_after_the_last_action_of_a_season_in_printed_mode(mode: 
     if drawn:
         s = GAME.apply(s, GAME.chance_outcomes(s)[0][0])
     assert len(s.bag) == 10 - drawn and s.top.kind == "fairs"  # type: ignore[union-attr]
+
+
+def test_a_short_supply_is_shared_one_at_a_time_active_player_first() -> None:
+    """L508, spec 6 #2: 3 cows left and both owed 2 (blue keyples on the cow field): the active player gets 2, the
+    follower 1, no compensation; with an unlimited supply both get their 2."""
+    s = new_game(3)
+    target = field(s, 1, "animal:cow")
+    cow = len(GOODS) + ANIMAL_INDEX["cow"]  # the supply holds the goods, then the animals
+    s = replace(s, supply=tuple(3 if i == cow else x for i, x in enumerate(s.supply)))
+    s = play(s, f"place blue {target}", "follow blue")
+    assert units(s)[:2] == [("use", 0, 2), ("use", 1, 1)]
+    s = play(new_game(3, limited_supply="no"), f"place blue {target}", "follow blue")
+    assert units(s)[:2] == [("use", 0, 2), ("use", 1, 2)]
+
+
+def test_a_finished_good_may_be_given_as_the_raw_material_of_its_colour() -> None:
+    """L499: the Windmill turns 1 raw material into 2 wheat; a brick may stand in for the clay."""
+    s = built(new_game(2), 0, "village", {1: ("windmill", False)})
+    s = goods(s, 0, clay=0, log=0, rock=0, brick=1, timber=0, stone=0)
+    s = rules.settle(replace(s, tasks=(*s.tasks, Task("use", 0, 1, "V1"))))
+    assert "convert brick wheat+wheat" in {str(m) for m in GAME.legal_moves(s)}
