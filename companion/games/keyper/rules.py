@@ -9,6 +9,7 @@ decision or a draw is due.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -180,6 +181,7 @@ def _has(p: Player, kinds: Sequence[str]) -> bool:
 # ------------------------------------------------------------------ targets
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_target(text: str) -> tuple[str, int, int]:
     """``2.7`` -> ``("field", 1, 6)`` (board index, field index); ``F3`` -> ``("farm", 0, 2)``; ``V12`` -> village."""
     if text[:1] in ("F", "V") and text[1:].isdigit():
