@@ -16,7 +16,7 @@ from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import SIMULTANEOUS, Game
 from companion.core.messages import Text, add_catalog_folder, msg
 from companion.core.options import Options
-from companion.games.keyper import rules, words
+from companion.games.keyper import rules, text, words
 from companion.games.keyper.data import ANIMALS, CHOICES, GOODS, SEASONS, Edition
 from companion.games.keyper.moves import KPMove, parse_move
 from companion.games.keyper.scoring import Built, Holdings, rank, score_player
@@ -162,6 +162,12 @@ class Keyper(Game[State, KPMove]):
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         return words.view(self, state, player)
+
+    def table_text(self, view: Mapping[str, Any]) -> str:
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text:
+        return text.prompt_text(self.view(state, None)["waiting"], names)
 
     def describe(self, state: State, move: KPMove, viewer: int | None) -> Text:
         return words.describe(state, move, viewer)
