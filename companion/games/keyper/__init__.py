@@ -163,7 +163,7 @@ class Keyper(Game[State, KPMove]):
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         return words.view(self, state, player)
 
-    def table_text(self, view: Mapping[str, Any]) -> str:
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
         return text.table_text(view)
 
     def prompt_text(self, state: State, names: Sequence[str]) -> Text:
