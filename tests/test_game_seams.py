@@ -114,6 +114,9 @@ def test_calibrate_prints_the_game_data_it_installs(tmp_path: Path, capsys: pyte
 
 
 WEB_GAMES = Path(__file__).resolve().parents[1] / "web" / "games"
+NO_WEB_VIEW_YET = {"keyper"}
+"""Games registered before their tablet pages (issue 14: Keyper's web view comes later); their pages answer 501 "No
+table view yet" (tests/web/test_game_views.py). Remove a game from here when its folder arrives."""
 
 
 def test_every_game_provides_each_part_or_declares_it_absent() -> None:
@@ -133,4 +136,7 @@ def test_every_game_provides_each_part_or_declares_it_absent() -> None:
             game.score_with_hidden(state, [{}] * (game.min_players + 1))
         assert isinstance(refused.value, MalformedInputError) or game.title in str(refused.value)
         view = WEB_GAMES / package
+        if game.name in NO_WEB_VIEW_YET:
+            assert not view.exists(), f"{game.name} has a web view now: take it off NO_WEB_VIEW_YET"
+            continue
         assert {"table.html", "seat.html", "setup.js"} <= {p.name for p in view.iterdir()}, game.name

@@ -1,0 +1,201 @@
+"""Keyper (Richard Breese, R&D Games) on the companion's core: 2 to 4 players (spec ../shared/rules/keyper.md).
+
+``data.py`` and ``data/`` hold the printed data, ``tiles.py`` what each tile scores, ``scoring.py`` the final score
+by best assignment, ``snapshot.py`` the table snapshot scorer, ``rules.py`` the game, ``words.py`` its text.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.core.datapack import DataPack
+from companion.core.errors import IllegalMoveError, MalformedInputError
+from companion.core.game import SIMULTANEOUS, Game
+from companion.core.messages import Text, add_catalog_folder, msg
+from companion.core.options import Options
+from companion.games.keyper import rules, text, words
+from companion.games.keyper.data import ANIMALS, CHOICES, GOODS, SEASONS, Edition
+from companion.games.keyper.moves import KPMove, parse_move
+from companion.games.keyper.scoring import Built, Holdings, rank, score_player
+from companion.games.keyper.state import State
+from companion.games.keyper.variants import VARIANT_FLAGS
+
+__all__ = ["GAME", "Keyper", "State", "KPMove", "Edition"]
+
+add_catalog_folder(Path(__file__).resolve().parent / "locale")  # the registry adds it too, once registered
+
+
+class Keyper(Game[State, KPMove]):
+    """Keyper for 2 to 4 players."""
+
+    name = "keyper"
+    title = "Keyper"
+    min_players = 2
+    max_players = 4
+    option_specs = VARIANT_FLAGS
+    invariant_names = (
+        "every keyple and Keyper in exactly one place (keep area, keep tile, a field or a plot)",
+        "every country tile and winter fair exactly once across bag, display, set-aside, discard, players, box",
+        "no field or plot holds more than 2 keyples; a keep field only a Keyper",
+        "no negative stock or supply; pieces conserved between players and supply",
+        "seasons in order; the game ends only after winter",
+    )
+
+    def __init__(self, edition: Edition | None = None) -> None:
+        self._edition = edition
+
+    @property
+    def data(self) -> Edition:
+        """The given data pack, else the one installed in the data folder, else the provisional one."""
+        if self._edition is None:
+            from companion.paths import default_data_dir
+
+            self._edition = self.with_installed_data(default_data_dir()).data
+        return self._edition
+
+    def data_pack(self) -> DataPack[Keyper]:
+        return DATA
+
+    def with_installed_data(self, data_dir: Path) -> Keyper:
+        game = super().with_installed_data(data_dir)
+        assert isinstance(game, Keyper)
+        return game
+
+    def edition(self) -> dict[str, Any]:
+        return {"data": dict(self.data.raw)}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> Keyper:
+        return Keyper(Edition.from_json(edition["data"])) if "data" in edition else self
+
+    def data_warnings(self) -> list[Text]:
+        return self.data.warnings()
+
+    # ------------------------------------------------------------ protocol
+
+    def setup(self, players: Sequence[str], options: Options) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise MalformedInputError(msg("kp.refuse.players", n=len(players)))
+        return rules.new_state(self.data, tuple(players), options)
+
+    def parse_move(self, text: str) -> KPMove:
+        return parse_move(text)
+
+    def current_player(self, state: State) -> int:
+        return rules.actor(state)
+
+    def legal_moves(self, state: State) -> list[KPMove]:
+        return rules.legal_moves(state)
+
+    def validate(self, state: State, move: KPMove) -> IllegalMoveError | None:
+        return rules.validate(state, move)
+
+    def apply(self, state: State, move: KPMove) -> State:
+        return rules.apply(state, move)
+
+    def chance_outcomes(self, state: State) -> list[tuple[KPMove, int]]:
+        return rules.chance_outcomes(state)
+
+    def deciders(self, state: State) -> tuple[int, ...]:
+        """The seats still to fold their board at the start of a season (in secret), else whoever decides: the
+        active player, or a player asked out of turn (a follower offer, a follower's yield, a fair, housing)."""
+        if rules.actor(state) == SIMULTANEOUS:
+            return rules.fold_deciders(state)
+        return super().deciders(state)
+
+    def seat_of(self, state: State, move: KPMove) -> int | None:
+        """``fold SEAT OPTION`` names its seat (1-based); other moves are the deciding seat's."""
+        if move.verb == "fold" and move.args and move.args[0].isdigit():
+            return int(move.args[0]) - 1
+        who = rules.actor(state)
+        return who if who >= 0 else None
+
+    def is_secret(self, state: State, move: KPMove) -> bool:
+        """A private fair dealt (only its owner sees it) and a board's fold before all are revealed."""
+        return move.verb in ("fair", "fold")
+
+    def public_moves(self, state: State) -> list[KPMove]:
+        """At a fair step the table may not know which private fair the seat holds: every fair of the season's
+        stack that no one has shown could be it (refused on the table with a generic reason if not)."""
+        moves = super().public_moves(state)  # none at the folding: each seat folds on its own page
+        top = state.top
+        if top is None or top.kind != "fairs" or state.season >= 3 or not state.players[top.seat].private[state.season]:
+            return moves
+        season = SEASONS[state.season]
+        shown = {f for p in state.players for f, _ in p.held}
+        possible = [f for f, fair in state.edition.fairs.items() if fair.season == season and f not in shown]
+        winter = [m.args for m in moves if not any(a in possible for a in m.args)]
+        out = {KPMove("fairs", tuple(sorted((f, *w), key=lambda a: (a[0] == "W", a)))) for f in possible for w in winter}
+        return sorted(out | {KPMove("fairs", w) for w in winter}, key=str)
+
+    # ------------------------------------------------------------ score and views
+
+    def holdings(self, state: State, seat: int) -> Holdings:
+        """What the final score reads from ``seat`` now (spec 5.1)."""
+        p = state.players[seat]
+        built = tuple(Built(plot.top, area, i + 1, plot.upgraded) for area in ("farm", "village")
+                      for i, plot in enumerate(p.plots(area)) if plot.tiles)
+        goods = dict(zip(GOODS, p.goods))
+        animals = dict(zip(ANIMALS, p.animals))
+        colours = [*p.keep, *(k.colour for k in p.keep_tile),
+                   *(k.colour for plot in (*p.farm, *p.village) for k in plot.keyples)]
+        fair_vp = 0
+        for fair, season in p.held:
+            f = state.edition.fairs[fair]
+            fair_vp += f.late_vp if f.season == "winter" and season in ("autumn", "winter") else f.vp
+        board = p.claimed if state.over else rules.claimed_board(state, seat)
+        layout = state.edition.layouts[state.boards[board].layout] if board >= 0 else None
+        field_colours = {c: layout.colour_count(c) for c in ("green", "orange", "brown", "black", "grey")} \
+            if layout is not None else {}
+        return Holdings(p.name, built, goods, animals, dict(Counter(colours)), p.shipping, fair_vp,
+                        len({season for _, season in p.held}), field_colours)
+
+    def score(self, state: State) -> list[dict[str, Any]]:
+        """Per seat the score as it would be now (final once over), with the assignment tile by tile."""
+        held = [self.holdings(state, seat) for seat in range(len(state.players))]
+        rows = [score_player(state.edition, h, state.options) for h in held]
+        if state.over:
+            rank(rows, held, state.options["tiebreak"])
+        return rows
+
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        return words.view(self, state, player)
+
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text:
+        return text.prompt_text(self.view(state, None)["waiting"], names)
+
+    def describe(self, state: State, move: KPMove, viewer: int | None) -> Text:
+        return words.describe(state, move, viewer)
+
+    def move_text(self, state: State, move: KPMove) -> Text:
+        return words.move_text(state, move)
+
+    def message_ids(self) -> set[str]:
+        return words.message_ids()
+
+    def invariant_violations(self, state: State) -> list[str]:
+        return words.invariant_violations(state)
+
+    # ------------------------------------------------------------ snapshot
+
+    def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A table snapshot (docs/keyper-snapshot.md) scored on this game's data pack; ``tiebreak`` from the options
+        wins over the snapshot's own."""
+        from companion.games.keyper.snapshot import score_snapshot
+
+        chosen = self.options(options)
+        return score_snapshot(snapshot, self.data, chosen["tiebreak"] if options and "tiebreak" in options else None,
+                              chosen)
+
+
+DATA: DataPack[Keyper] = DataPack("companion.games.keyper", lambda raw: Keyper(Edition.from_json(raw)), CHOICES)
+"""Keyper's printed data (docs/games/keyper.md)."""
+
+GAME = Keyper
+"""The game this package adds to the registry (``companion.games.PACKAGES``)."""
+

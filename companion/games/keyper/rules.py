@@ -1,0 +1,1338 @@
+"""Keyper's rules (spec 2-4): setup, the four seasons, turns, followers, lay-downs, yields, the bag and display,
+boats, building and upgrading, fairs, housing, the collection and the next season.
+
+A state waits for its top task (``State.tasks``): a seat's decision, a chance step, or the simultaneous folding of
+the boards. ``apply`` pops or replaces that task and pushes what follows; ``_settle`` then runs the steps the
+companion makes by itself (a follower offer's result, the refill, the end of a turn, the end of a season) until a
+decision or a draw is due.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from companion.core.bag import Bag
+from companion.core.errors import IllegalMoveError, MalformedInputError
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.messages import Message, msg
+from companion.core.options import Options
+from companion.games.keyper.data import (
+    ANIMALS, FIN_TO_RAW, FINISHED, GEMS, GOODS, KEYPLE_COLOURS, RAW, SEASONS, Edition, Field,
+)
+from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
+from companion.games.keyper.state import ANIMAL_INDEX, GOOD_INDEX, PK, Board, Plot, Player, State, Task
+from companion.games.keyper.variants import UNPLAYED
+
+START_KEYPLES = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
+NINTH_POOL = ("brown", "green", "grey", "orange")
+SUPPLY = {**{g: 16 for g in (*RAW, *FINISHED, *GEMS)}, "wheat": 20, **{a: 12 for a in ANIMALS}}
+"""The general supply (spec 1.2)."""
+RAW_OF = {f: r for f, r in FIN_TO_RAW.items()}
+FIN_OF = {r: f for f, r in FIN_TO_RAW.items()}
+WILD = ("chicken", "deer", "goat", "boar")
+CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
+DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
+
+# ------------------------------------------------------------------ what a tile converts (spec 7, a keyple's unit)
+
+CLASSES: dict[str, tuple[str, ...]] = {
+    "raw": RAW, "fin": FINISHED, "gem": GEMS, "animal": ANIMALS, "wild": WILD,
+    "any": (*RAW, *FINISHED, *GEMS, "wheat"), "clay": ("clay",), "log": ("log",), "rock": ("rock",),
+    "brick": ("brick",), "timber": ("timber",), "stone": ("stone",), "wheat": ("wheat",),
+}
+CONVERSIONS: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "brickmaker": ((("clay",), ("brick",)), (("clay",), ("brick", "brick"))),
+    "carpenter": ((("log",), ("timber",)), (("log",), ("timber", "timber"))),
+    "stonemason": ((("rock",), ("stone",)), (("rock",), ("stone", "stone"))),
+    "scrapyard": ((("raw", "raw"), ("fin",)), (("raw",), ("fin",))),
+    "alchemist": ((("raw", "raw"), ("gem",)), (("raw",), ("gem",))),
+    "gem_dealer": ((("gem",), ("gem",)), (("gem",), ("gem", "gem"))),
+    "jewel_cutter": ((("stone",), ("gem",)), (("stone",), ("gem", "gem"))),
+    "windmill": ((("raw",), ("wheat", "wheat")), (("raw",), ("wheat", "wheat"))),
+    "hop_field": ((("wheat",), ("animal",)), (("wheat",), ("animal", "animal"))),
+    "livestock_market": ((("animal",), ("animal",)), (("animal",), ("animal", "animal"))),
+    "copse": ((("timber",), ("wild",)), (("timber",), ("wild", "wild"))),
+    "key_market": ((("any", "any"), ("any",)), (("any",), ("any",))),
+    "trading_post": ((("raw",), ("raw", "raw")), (("raw",), ("raw", "raw"))),
+}
+"""Tile -> (base, upgraded) conversion per unit: the classes given, the classes taken (L695-L972). The Trading Post
+also trades finished goods (``trade``), and upgraded it makes one raw and one finished trade per use (A10)."""
+
+
+def seasons_left(s: State) -> int:
+    return len(SEASONS) - s.season
+
+
+def cap(s: State) -> int:
+    """The team cap: 8 keyples, 9 with 2 players (spec 2.3)."""
+    return 9 if len(s.players) == 2 else 8
+
+
+# ------------------------------------------------------------------ setup
+
+
+def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> State:
+    """Spec 2: the boards' spring sides, the bag of 21 spring tiles, the set-aside stack, each player's board,
+    keyples, home tiles and 3 finished goods; the draws (display, boats, private fairs, 9th keyples, start player)
+    are the chance steps on top."""
+    for flag, values in UNPLAYED.items():
+        if options[flag] in values:
+            raise MalformedInputError(msg("kp.refuse.unplayed", flag=flag, value=options[flag]))
+    n = len(names)
+    home = tuple(sorted(edition.tile_ids("home")))
+    start_goods = tuple(1 if g in FINISHED else 0 for g in GOODS)
+    players = tuple(Player(
+        name, keep=tuple(sorted(START_KEYPLES)), farm=(Plot(),) * edition.farm_plots,
+        village=(Plot(),) * edition.village_plots, unbuilt=home, goods=start_goods) for name in names)
+    boards = tuple(Board(edition.options(i + 1, "spring")[0].key, fields=((),) * 15) for i in range(n))
+    winter = sorted(f for f, fair in edition.fairs.items() if fair.season == "winter")
+    stacks = tuple(tuple(sorted(f for f, fair in edition.fairs.items() if fair.season == season))
+                   for season in SEASONS[:3])
+    supply = tuple(SUPPLY[g] - n * start_goods[i] for i, g in enumerate(GOODS)) + tuple(SUPPLY[a] for a in ANIMALS)
+    tasks = [Task("begin_play"), Task("start")]
+    if n == 2:
+        tasks += [Task("ninth", 1), Task("ninth", 0)]
+    for season in (2, 1, 0):
+        tasks += [Task("fair", seat, season) for seat in reversed(range(n))]
+    tasks += [Task("boats")] + [Task("draw")] * 8
+    s = State(edition, options, players, boards=boards, bag=Bag(edition.tile_ids("spring")),
+              set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply, fair_stacks=stacks,
+              ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n, tasks=tuple(tasks))
+    return settle(s)
+
+
+# ------------------------------------------------------------------ small helpers
+
+
+def _err(rule: str, key: str, move: KPMove, **params: object) -> IllegalMoveError:
+    return IllegalMoveError(rule, Message("kp.refuse." + key, {k: v for k, v in params.items()}), str(move))  # type: ignore[misc]
+
+
+def _push(s: State, *tasks: Task) -> State:
+    """Push ``tasks``; the first given runs first."""
+    return replace(s, tasks=s.tasks + tuple(reversed(tasks)))
+
+
+def _pop(s: State) -> State:
+    return replace(s, tasks=s.tasks[:-1])
+
+
+def _left_of(s: State, seat: int) -> list[int]:
+    """The other seats clockwise from ``seat``'s left."""
+    n = len(s.players)
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def _add(p: Player, kind: str, delta: int) -> Player:
+    if kind in GOOD_INDEX:
+        goods = list(p.goods)
+        goods[GOOD_INDEX[kind]] += delta
+        return replace(p, goods=tuple(goods))
+    animals = list(p.animals)
+    animals[ANIMAL_INDEX[kind]] += delta
+    return replace(p, animals=tuple(animals))
+
+
+def _supply_index(kind: str) -> int:
+    return GOOD_INDEX[kind] if kind in GOOD_INDEX else len(GOODS) + ANIMAL_INDEX[kind]
+
+
+def _limited(s: State) -> bool:
+    return s.options["limited_supply"] == "yes"
+
+
+def _in_supply(s: State, kind: str) -> int:
+    return s.supply[_supply_index(kind)] if _limited(s) else 99
+
+
+def _gain(s: State, seat: int, kind: str, n: int = 1) -> State:
+    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2)."""
+    n = min(n, _in_supply(s, kind))
+    if n <= 0:
+        return s
+    supply = list(s.supply)
+    if _limited(s):
+        supply[_supply_index(kind)] -= n
+    players = list(s.players)
+    players[seat] = _add(players[seat], kind, n)
+    return replace(s, supply=tuple(supply), players=tuple(players))
+
+
+def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
+    supply = list(s.supply)
+    p = s.players[seat]
+    for kind in kinds:
+        p = _add(p, kind, -1)
+        if _limited(s):
+            supply[_supply_index(kind)] += 1
+    players = list(s.players)
+    players[seat] = p
+    return replace(s, supply=tuple(supply), players=tuple(players))
+
+
+def _has(p: Player, kinds: Sequence[str]) -> bool:
+    return all(p.good(k) >= n for k, n in Counter(kinds).items())
+
+
+# ------------------------------------------------------------------ targets
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_target(text: str) -> tuple[str, int, int]:
+    """``2.7`` -> ``("field", 1, 6)`` (board index, field index); ``F3`` -> ``("farm", 0, 2)``; ``V12`` -> village."""
+    if text[:1] in ("F", "V") and text[1:].isdigit():
+        return ("farm" if text[0] == "F" else "village", 0, int(text[1:]) - 1)
+    board, dot, fld = text.partition(".")
+    if dot and board.isdigit() and fld.isdigit():
+        return "field", int(board) - 1, int(fld) - 1
+    return "", -1, -1
+
+
+def field_of(s: State, board: int, index: int) -> Field:
+    return s.edition.layouts[s.boards[board].layout].fields[index]
+
+
+def occupants(s: State, seat: int, target: str) -> tuple[PK, ...] | None:
+    """The keyples on ``target`` (a field, or one of ``seat``'s plots); ``None`` if there is no such place."""
+    kind, board, index = parse_target(target)
+    if kind == "field":
+        if not 0 <= board < len(s.boards) or not 0 <= index < 15:
+            return None
+        return s.boards[board].fields[index]
+    if kind in ("farm", "village"):
+        plots = s.players[seat].plots(kind)
+        return plots[index].keyples if 0 <= index < len(plots) else None
+    return None
+
+
+def target_colour(s: State, target: str) -> str:
+    kind, board, index = parse_target(target)
+    return field_of(s, board, index).colour if kind == "field" else "none"
+
+
+def eff(first: str, colour: str) -> str:
+    """Spec 4.2: the effective colour of the first keyple on a target of ``colour``."""
+    if first != "white":
+        return first
+    return colour if colour != "none" else "white"
+
+
+def join_ok(s: State, colour: str, first: PK, target_colour_: str) -> bool:
+    """Spec 4.2, A14: may a keyple of ``colour`` join ``first``?"""
+    if not first.standing and s.options["join_lying"] == "any":
+        return True
+    e = eff(first.colour, target_colour_)
+    return colour == "white" or (e != "white" and colour == e)
+
+
+def bonus(first: str, colour: str) -> int:
+    return 1 if colour != "none" and eff(first, colour) == colour else 0
+
+
+def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> State:
+    kind, board, index = parse_target(target)
+    if kind == "field":
+        fields = list(s.boards[board].fields)
+        fields[index] = keyples
+        return s.board(board, fields=tuple(fields))
+    plots = list(s.players[seat].plots(kind))
+    plots[index] = replace(plots[index], keyples=keyples)
+    return s.player(seat, **{kind: tuple(plots)})
+
+
+def claimed_board(s: State, seat: int) -> int:
+    return next((i for i, b in enumerate(s.boards) if b.keeper == seat), -1)
+
+
+def own_places(s: State, seat: int) -> list[str]:
+    """Every field of the board ``seat`` claimed and every plot of theirs (the lay-down priority, 4.5)."""
+    out = [f"{a[0].upper()}{i + 1}" for a in ("farm", "village") for i in range(len(s.players[seat].plots(a)))]
+    board = claimed_board(s, seat)
+    if board >= 0:
+        out += [f"{board + 1}.{i + 1}" for i in range(15)]
+    return out
+
+
+# ------------------------------------------------------------------ whose move
+
+
+def actor(s: State) -> int:
+    if s.over:
+        return TERMINAL
+    top = s.top
+    if top is None:
+        return TERMINAL
+    if top.kind in CHANCE_KINDS:
+        return CHANCE
+    if top.kind == "fold":
+        return SIMULTANEOUS
+    return top.seat
+
+
+def fold_deciders(s: State) -> tuple[int, ...]:
+    return tuple(seat for seat, f in enumerate(s.folds) if not f)
+
+
+# ------------------------------------------------------------------ the steps the companion makes
+
+
+def settle(s: State) -> State:
+    """Run automatic steps until a decision or a draw is due."""
+    while not s.over and s.top is not None:
+        top = s.top
+        kind = top.kind
+        if kind == "begin_play":
+            s = _pop(s)
+            s = replace(s, active=s.start, final=False, last_placer=-1)
+            s = _push(s, Task("turn", s.start))
+        elif kind == "end_turn":
+            s = _end_turn(_pop(s), top.seat)
+        elif kind == "resolve":
+            s = _resolve(_pop(s), top)
+        elif kind == "refill":
+            s = _pop(s)
+            if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
+                s = _push(s, *[Task("draw")] * max(0, 8 - len(s.display)))
+        elif kind == "draw" and len(s.bag) == 0:
+            s = _recycle(s)
+            if len(s.bag) == 0:  # A23: the bag and the pile are both empty
+                s = _pop(s)
+        elif kind == "use" and top.n <= 0:
+            s = _end_use(_pop(s), top)
+        elif kind == "follow" and not _follow_options(s, top):
+            s = _pop(s)
+        elif kind == "turn" and not legal_turn(s, top.seat) and s.options["no_target"] == "skip":
+            # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
+            s = _push(_pop(s), Task("end_turn", top.seat))
+        elif kind == "season_end":
+            s = _season_end(_pop(s))
+        elif kind == "housing":
+            s = _housing(_pop(s))
+        elif kind == "collect":
+            s = _collect(_pop(s))
+        elif kind == "next_season":
+            s = _next_season(_pop(s))
+        elif kind == "fold" and not fold_deciders(s):
+            s = replace(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+        elif kind == "team_cap":
+            s = _pop(s)
+            s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
+                           if len(p.keep) > cap(s)])
+        else:
+            break
+    return s
+
+
+def _recycle(s: State) -> State:
+    """Spec 3.7: an empty bag takes the set-aside stack in spring, the discard pile later."""
+    if s.season == 0 and s.set_aside:
+        return replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+    if s.season > 0 and s.discard:
+        return replace(s, bag=s.bag.add(*s.discard), discard=())
+    return s
+
+
+def _last_action(s: State) -> bool:
+    """A4: whether the tiles just taken were taken in the last turn of the season."""
+    if not s.final:
+        return False
+    if s.options["last_action"] == "after_trigger":
+        return True
+    return not any(t.kind == "turn" for t in s.tasks)
+
+
+def _end_turn(s: State, seat: int) -> State:
+    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
+    if s.options["gain_ship_scope"] == "turn":
+        s = replace(s, gained=frozenset(), shipped=frozenset())
+    if s.final:
+        return s
+    if all(p.pieces_home == 0 for p in s.players):
+        last = s.last_placer if s.last_placer >= 0 else seat
+        s = replace(s, final=True, last_placer=last)
+        return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
+    nxt = (seat + 1) % len(s.players)
+    return _push(replace(s, active=nxt), Task("turn", nxt))
+
+
+def _resolve(s: State, top: Task) -> State:
+    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus."""
+    target, leader = top.arg, top.seat
+    keyples = occupants(s, leader, target) or ()
+    colour = target_colour(s, target)
+    b = bonus(keyples[0].colour, colour)
+    follower = top.n - 1 if len(keyples) == 2 else -1
+    n = (2 if follower >= 0 else 1) + b
+    if _kind_at(s, leader, target) == "tiles":
+        order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
+        picks = _picks(s, order, target)
+        return _push(s, *picks)
+    mine, theirs = n, n
+    if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
+        mine, theirs = shares(_in_supply(s, _param(s, target)), n)
+    tasks = [_use_task(s, leader, mine, target)]
+    if follower >= 0:
+        tasks.append(_use_task(s, follower, theirs, target))
+    return _push(s, *tasks)
+
+
+def shares(left: int, n: int) -> tuple[int, int]:
+    """L508: when the supply runs short, the active player and the follower take one at a time, the active player
+    first, with no compensation: how many each may take of the ``left`` pieces when both are owed ``n``."""
+    mine = min(n, (left + 1) // 2)
+    theirs = min(n, left - mine)
+    return min(n, left - theirs), theirs
+
+
+def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
+    """Tile picks in ``order`` (A 1st and 4th, the follower 2nd and 3rd, L543), then the refill (A19)."""
+    tasks: list[Task] = []
+    for seat in order:
+        tasks.append(Task("pick", seat, arg=target))
+        if s.options["follower_refill"] == "after_each":
+            tasks.append(Task("refill"))
+    if s.options["follower_refill"] == "after_all":
+        tasks.append(Task("refill"))
+    return tasks
+
+
+def _kind_at(s: State, seat: int, target: str) -> str:
+    kind, board, index = parse_target(target)
+    return field_of(s, board, index).kind if kind == "field" else "plot"
+
+
+def _use_task(s: State, seat: int, n: int, target: str) -> Task:
+    """``n`` units for ``seat`` on ``target``; on a boat the upgraded Merchant adds one (L998)."""
+    if _kind_at(s, seat, target) == "river" and _owns(s, seat, "merchant", upgraded=True):
+        n += 1
+    return Task("use", seat, n, target)
+
+
+def _owns(s: State, seat: int, tile: str, upgraded: bool | None = None) -> bool:
+    """Whether ``seat`` has ``tile`` built on top of a plot (upgraded, if asked)."""
+    for plot in (*s.players[seat].farm, *s.players[seat].village):
+        if plot.top == tile and (upgraded is None or plot.upgraded == upgraded):
+            return True
+    return False
+
+
+def _side(s: State, seat: int, tile: str) -> int:
+    """-1 if not built on top, else 0 (base) or 1 (upgraded)."""
+    for plot in (*s.players[seat].farm, *s.players[seat].village):
+        if plot.top == tile:
+            return 1 if plot.upgraded else 0
+    return -1
+
+
+def _end_use(s: State, top: Task) -> State:
+    """A boat use ends: the Seafarer and the Shipping Agent move the track (L830-L840, A7, A8)."""
+    if _kind_at(s, top.seat, top.arg) != "river":
+        return s
+    extra = 0
+    sea = _side(s, top.seat, "seafarer")
+    if sea >= 0 and (top.used > 0 or s.options["seafarer"] == "any_use"):
+        extra += 1 + sea
+    agent = _side(s, top.seat, "shipping_agent")
+    if agent == 1:
+        extra += top.shipped
+    elif agent == 0:
+        mode = s.options["agent_bonus"]
+        extra += (top.shipped // 2 if mode == "per_pair" else
+                  1 if (top.shipped == 2 if mode == "exactly_two" else top.shipped >= 2) else 0)
+    if extra:
+        s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
+    if s.options["gain_ship_scope"] == "use":
+        s = replace(s, gained=frozenset(), shipped=frozenset())
+    return s
+
+
+# ------------------------------------------------------------------ end of a season (spec 3.5)
+
+
+def _season_end(s: State) -> State:
+    """Step 2: each seat with a fair to hold decides, in seat order from the start player; then housing."""
+    tasks = []
+    for seat in [s.start, *_left_of(s, s.start)]:
+        p = s.players[seat]
+        own = s.season < 3 and bool(p.private[s.season])
+        winter = bool(p.winter_fairs) and (s.season > 0 or s.options["winter_fair_seasons"] == "any")
+        if own or winter:
+            tasks.append(Task("fairs", seat))
+    return _push(s, *tasks, Task("housing"))
+
+
+def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
+    """Spec 3.5 step 3, 7.5: how many of the animals can be housed (a maximum flow)."""
+    p = s.players[seat]
+    counts = list(p.animals if animals is None else animals)
+    homes = [s.edition.housing[plot.top] for plot in p.farm if plot.top in s.edition.housing]
+    return max_housed(counts, [(h.species, h.capacity) for h in homes])
+
+
+def max_housed(counts: Sequence[int], homes: Sequence[tuple[Sequence[str], int]]) -> int:
+    """The most animals (``counts`` by species) the ``homes`` (species, capacity) hold: augmenting paths."""
+    flow = [[0] * len(homes) for _ in ANIMALS]
+    used = [0] * len(homes)
+    placed = [0] * len(ANIMALS)
+
+    def augment(a: int, seen: set[int]) -> bool:
+        for h, (species, room) in enumerate(homes):
+            if ANIMALS[a] not in species or h in seen:
+                continue
+            seen.add(h)
+            if used[h] < room:
+                flow[a][h] += 1
+                used[h] += 1
+                return True
+            for other in range(len(ANIMALS)):
+                if flow[other][h] and augment(other, seen):
+                    flow[other][h] -= 1
+                    flow[a][h] += 1
+                    return True
+        return False
+
+    for a in range(len(ANIMALS)):
+        while placed[a] < counts[a] and augment(a, set()):
+            placed[a] += 1
+    return sum(placed)
+
+
+def _housing(s: State) -> State:
+    """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice."""
+    tasks = []
+    for seat, p in enumerate(s.players):
+        surplus = sum(p.animals) - housing_capacity(s, seat)
+        if surplus <= 0:
+            continue
+        options = release_options(s, seat, surplus)
+        if len(options) == 1:
+            s = _spend(s, seat, options[0])
+        else:
+            tasks.append(Task("house", seat, surplus))
+    return _push(s, *tasks, Task("collect"))
+
+
+def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
+    """Every choice of ``surplus`` animals to release that leaves the rest housed."""
+    p = s.players[seat]
+    held = [a for a in ANIMALS for _ in range(p.good(a))]
+    out = []
+    for combo in sorted({tuple(sorted(c)) for c in itertools.combinations(held, surplus)}):
+        left = list(p.animals)
+        for a in combo:
+            left[ANIMAL_INDEX[a]] -= 1
+        if housing_capacity(s, seat, left) == sum(left):
+            out.append(combo)
+    return out
+
+
+def _collect(s: State) -> State:
+    """Step 4: each player takes back the Keyper, the claimed board's keyples, their plots' and keep tile's."""
+    players = list(s.players)
+    boards = list(s.boards)
+    for seat, p in enumerate(players):
+        board = claimed_board(s, seat)
+        got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
+        if board >= 0:
+            got += [k.colour for f in s.boards[board].fields for k in f]
+        players[seat] = replace(
+            p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
+            farm=tuple(replace(x, keyples=()) for x in p.farm), village=tuple(replace(x, keyples=()) for x in p.village))
+    for i, b in enumerate(boards):
+        boards[i] = replace(b, keeper=-1, fields=((),) * 15, boat="")
+    s = replace(s, players=tuple(players), boards=tuple(boards))
+    if s.season == 3:  # step 5: the game ends; unheld winter fairs go to the box
+        players = [replace(p, winter_fairs=()) for p in s.players]
+        return replace(s, players=tuple(players), over=True, tasks=())
+    s = replace(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
+    if s.season == 0 and s.set_aside:  # step 7
+        s = replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+    return _push(s, Task("next_season"))
+
+
+def _next_season(s: State) -> State:
+    """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
+    player (the last to play a piece from the keep area on their own turn)."""
+    s = replace(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
+    return _push(s, *[Task("draw")] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play"))
+
+
+# ------------------------------------------------------------------ chance
+
+
+def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
+    top = s.top
+    if top is None:
+        return []
+    if top.kind == "draw":
+        return [(KPMove("draw", (tile,)), n) for tile, n in s.bag.outcomes()]
+    if top.kind == "boats":
+        ids = sorted(s.edition.boats)
+        return [(KPMove("boats", combo), 1) for combo in itertools.combinations(ids, 4)]
+    if top.kind == "fair":
+        return [(KPMove("fair", (str(top.seat + 1), f)), 1) for f in s.fair_stacks[top.n]]
+    if top.kind == "ninth":
+        return [(KPMove("ninth", (str(top.seat + 1), c)), 1) for c in s.ninth_pool]
+    if top.kind == "start":
+        return [(KPMove("start", (str(seat + 1),)), 1) for seat in range(len(s.players))]
+    if top.kind == "reveal":
+        return [(KPMove("reveal", s.folds), 1)]
+    return []
+
+
+def _chance(s: State, move: KPMove) -> State:
+    top = s.top
+    assert top is not None
+    s = _pop(s)
+    verb, args = move.verb, move.args
+    if verb == "draw":
+        return replace(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+    if verb == "boats":
+        return replace(s, boats=tuple(args))
+    if verb == "fair":
+        seat, fair = int(args[0]) - 1, args[1]
+        private = list(s.players[seat].private)
+        private[top.n] = fair
+        stacks = list(s.fair_stacks)
+        stacks[top.n] = tuple(f for f in stacks[top.n] if f != fair)
+        s = replace(s, fair_stacks=tuple(stacks))
+        if top.n == 2 and top.seat == len(s.players) - 1:
+            s = replace(s, fair_stacks=((), (), ()))  # the rest go back to the box
+        return s.player(seat, private=tuple(private))
+    if verb == "ninth":
+        seat, colour = int(args[0]) - 1, args[1]
+        s = replace(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
+        return s.player(seat, keep=tuple(sorted((*s.players[seat].keep, colour))))
+    if verb == "start":
+        return replace(s, start=int(args[0]) - 1)
+    if verb == "reveal":
+        for seat, option in enumerate(s.folds):
+            board = s.players[seat].claimed
+            s = s.board(board, layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
+        return s
+    raise AssertionError(move)
+
+
+# ------------------------------------------------------------------ payments (spec 1.2, 4.8, 4.9)
+
+
+def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
+    """The pieces that may pay one cost symbol: a finished good for the raw material of its colour, wheat for a
+    white raw or finished symbol, never for a 3-colour or a specific one (L493-L499)."""
+    if symbol in RAW:
+        return (symbol, FIN_OF[symbol])
+    if symbol in (*FINISHED, *GEMS, "wheat"):
+        return (symbol,)
+    return {"raw3": (*RAW, *FINISHED), "fin3": FINISHED, "raw_any": (*RAW, *FINISHED, "wheat"),
+            "fin_any": (*FINISHED, "wheat"), "gem_any": GEMS}[symbol]
+
+
+def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every way ``p`` can pay ``symbols`` (as sorted piece lists); with ``payment=cheapest`` only those that use
+    the fewest finished goods for raw symbols and the least wheat (spec 6 #1)."""
+    found: set[tuple[str, ...]] = set()
+    options = [[x for x in symbol_pieces(sym) if p.good(x) > 0] for sym in symbols]
+    for combo in itertools.product(*options):
+        pay = tuple(sorted(combo))
+        if pay not in found and _has(p, pay):
+            found.add(pay)
+    if s.options["payment"] == "cheapest" and found:
+        def cost(pay: tuple[str, ...]) -> tuple[int, int]:
+            return (sum(1 for x in pay if x in FINISHED), pay.count("wheat"))
+        least = min(cost(pay) for pay in found)
+        found = {pay for pay in found if cost(pay) <= least}
+    return sorted(found)
+
+
+def pays(p: Player, symbols: Sequence[str], pay: Sequence[str]) -> bool:
+    """Whether the pieces ``pay`` pay ``symbols`` exactly (each piece one symbol) and ``p`` holds them."""
+    if len(pay) != len(symbols) or not _has(p, pay):
+        return False
+    return any(all(x in symbol_pieces(sym) for x, sym in zip(order, symbols))
+               for order in set(itertools.permutations(pay)))
+
+
+# ------------------------------------------------------------------ building and upgrading
+
+
+def _plot_label(area: str, index: int) -> str:
+    return f"{'F' if area == 'farm' else 'V'}{index + 1}"
+
+
+def free_plots(s: State, seat: int) -> set[str]:
+    """Plots where the Building Plot lets a building be built free: right of it, and above and below it once
+    upgraded (L767-L769)."""
+    p = s.players[seat]
+    out: set[str] = set()
+    for area in ("farm", "village"):
+        rows, cols = s.edition.grid(area)
+        for i, plot in enumerate(p.plots(area)):
+            if plot.top != "building_plot":
+                continue
+            r, c = divmod(i, cols)
+            spots = [(r, c + 1)] + ([(r - 1, c), (r + 1, c)] if plot.upgraded else [])
+            out |= {_plot_label(area, rr * cols + cc) for rr, cc in spots if 0 <= rr < rows and 0 <= cc < cols}
+    return out
+
+
+def build_spots(s: State, seat: int, tile: str) -> list[str]:
+    """The plots ``tile`` may be built on: its area's empty plots, or a plot whose building may be overbuilt (A18)."""
+    area = s.edition.tiles[tile].area
+    most = 1 if s.options["overbuild"] == "once" else 2
+    return [_plot_label(area, i) for i, plot in enumerate(s.players[seat].plots(area))
+            if len(plot.tiles) <= most and plot.top != tile]
+
+
+def build_costs(s: State, seat: int, tile: str, plot: str, how: str,
+                free: set[str] | None = None, cache: dict[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+                ) -> list[tuple[str, ...]]:
+    """The payments for building ``tile`` on ``plot`` by ``how``: ``full`` (a build field, a keyple on the tile),
+    ``discount`` (a discount field), ``builder``, ``labourer``. ``free`` and ``cache`` spare recomputing the free
+    plots and the payments of one cost when called for many tiles."""
+    p = s.players[seat]
+    area, _, index = parse_target(plot)
+    occupied = bool(p.plots(area)[index].tiles)
+    if plot in (free_plots(s, seat) if free is None else free) and (not occupied or s.options["plot_overbuild"] == "yes"):
+        return [()]  # A13: free means free, with any build action
+    if how == "labourer":
+        return [()] if s.edition.tiles[tile].area == "farm" else []
+    cache = {} if cache is None else cache
+
+    def pay(symbols: tuple[str, ...]) -> list[tuple[str, ...]]:
+        if symbols not in cache:
+            cache[symbols] = payments(s, p, symbols)
+        return cache[symbols]
+
+    if how == "builder":
+        return pay(("fin_any",) if s.options["builder_wheat"] == "builds_too" else ("fin3",))
+    symbols = s.edition.tiles[tile].cost
+    if how != "discount":
+        return pay(symbols)
+    keep = max(1, len(symbols) - s.edition.build_discount)  # at least 1 resource (L565)
+    found: set[tuple[str, ...]] = set()
+    for chosen in set(itertools.combinations(sorted(symbols), keep)):
+        found.update(pay(chosen))
+    return sorted(found)
+
+
+def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
+    """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
+    keyples, for a keyple placed on the tile it builds)."""
+    free = free_plots(s, seat)
+    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    out = []
+    p = s.players[seat]
+    for tile in sorted(set(p.unbuilt)):
+        for plot in build_spots(s, seat, tile):
+            if empty_only:
+                area, _, index = parse_target(plot)
+                if p.plots(area)[index].keyples:
+                    continue
+            for pay in build_costs(s, seat, tile, plot, how, free, cache):
+                out.append((tile, plot, joined(pay)))
+    return out
+
+
+def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
+    return [KPMove("build", option) for option in build_options(s, seat, how)]
+
+
+def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
+    """``how``: ``cost`` (the player board's upgrade cost), ``builder`` (1 finished good or wheat), ``labourer``
+    (farm buildings, free)."""
+    p = s.players[seat]
+    out = []
+    for area in ("farm", "village"):
+        if how == "labourer" and area != "farm":
+            continue
+        for i, plot in enumerate(p.plots(area)):
+            label = _plot_label(area, i)
+            if not plot.tiles or plot.upgraded or (only and label != only):
+                continue
+            pays_ = ([()] if how == "labourer" else payments(s, p, ("fin_any",)) if how == "builder"
+                     else payments(s, p, s.edition.upgrade_cost[area]))
+            out += [KPMove("upgrade", (label, joined(pay))) for pay in pays_]
+    return out
+
+
+def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> State:
+    """Pay, and lay ``tile`` base side up on ``plot`` (over the building there, whose keyples move up, L645)."""
+    s = _spend(s, seat, pay)
+    area, _, index = parse_target(plot)
+    p = s.players[seat]
+    plots = list(p.plots(area))
+    plots[index] = replace(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
+    unbuilt = list(p.unbuilt)
+    unbuilt.remove(tile)
+    return s.player(seat, unbuilt=tuple(unbuilt), **{area: tuple(plots)})
+
+
+def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
+    s = _spend(s, seat, pay)
+    area, _, index = parse_target(plot)
+    plots = list(s.players[seat].plots(area))
+    plots[index] = replace(plots[index], upgraded=True)
+    return s.player(seat, **{area: tuple(plots)})
+
+
+# ------------------------------------------------------------------ the moves of each task
+
+
+def legal_moves(s: State) -> list[KPMove]:
+    top = s.top
+    if top is None or s.over:
+        return []
+    if top.kind in CHANCE_KINDS:
+        return [m for m, w in chance_outcomes(s) if w > 0]
+    if top.kind == "fold":
+        return fold_moves(s)
+    return {"turn": turn_moves, "follow": follow_moves, "use": use_moves, "pick": pick_moves,
+            "keeptile": keeptile_moves, "fairs": fairs_moves, "house": house_moves, "rest": rest_moves,
+            }[top.kind](s, top)
+
+
+def turn_moves(s: State, top: Task) -> list[KPMove]:
+    seat = top.seat
+    p = s.players[seat]
+    if p.pieces_home == 0:
+        return lay_moves(s, seat)
+    out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
+           if p.keyper_home and board.keeper < 0]
+    builds = build_options(s, seat, "full", empty_only=True)
+    for colour in sorted(set(p.keep)):
+        out += place_moves(s, seat, colour, builds)
+    return out
+
+
+def _targets(s: State, seat: int) -> list[str]:
+    """Every field (but keep fields) and every plot of ``seat`` with a building."""
+    out = [f"{b + 1}.{i + 1}" for b in range(len(s.boards)) for i in range(15) if field_of(s, b, i).kind != "keep"]
+    p = s.players[seat]
+    return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
+
+
+def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v))."""
+    out = []
+    for target in _targets(s, seat):
+        here = occupants(s, seat, target) or ()
+        if len(here) >= 2:
+            continue
+        if not here:
+            if _kind_at(s, seat, target) == "river":
+                out += [KPMove("place", (colour, target, "boat", boat)) for boat in free_boats(s)]
+            else:
+                out.append(KPMove("place", (colour, target)))
+        elif join_ok(s, colour, here[0], target_colour(s, target)):
+            out.append(KPMove("place", (colour, target)))
+            if here[0].standing:
+                out.append(KPMove("place", (colour, target, "lay")))
+    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
+        out.append(KPMove("place", (colour, plot, "build", tile, pay)))
+    return out
+
+
+def free_boats(s: State) -> list[str]:
+    used = {b.boat for b in s.boards}
+    return [b for b in s.boats if b not in used]
+
+
+def lay_targets(s: State, seat: int) -> list[str]:
+    """Spec 4.5: places with a standing keyple, those of the player's own plots and claimed board first."""
+    def standing(target: str) -> bool:
+        return any(k.standing for k in occupants(s, seat, target) or ())
+
+    own = [t for t in own_places(s, seat) if standing(t)]
+    if own:
+        return own
+    return [t for t in _targets(s, seat) if standing(t)]
+
+
+def lay_moves(s: State, seat: int) -> list[KPMove]:
+    out = []
+    for target in lay_targets(s, seat):
+        up = sum(1 for k in occupants(s, seat, target) or () if k.standing)
+        if up == 1 or s.options["lay_two"] == "one_or_both":
+            out.append(KPMove("lay", (target,)))
+        if up == 2:
+            out.append(KPMove("lay", (target, "both")))
+    return out
+
+
+def legal_turn(s: State, seat: int) -> bool:
+    """Whether ``seat`` has any legal turn (a quick look: a free keep field, a field a keyple may go to, or a
+    keyple to lay down)."""
+    p = s.players[seat]
+    if not p.pieces_home:
+        return bool(lay_targets(s, seat))
+    if p.keyper_home and any(b.keeper < 0 for b in s.boards):
+        return True
+    return any(place_moves(s, seat, colour, []) for colour in set(p.keep)) or bool(
+        build_options(s, seat, "full", True))
+
+
+def _follow_options(s: State, top: Task) -> list[str]:
+    here = occupants(s, top.seat, top.arg) or ()
+    if len(here) != 1:
+        return []
+    colour = target_colour(s, top.arg)
+    return [c for c in sorted(set(s.players[top.seat].keep)) if join_ok(s, c, here[0], colour)]
+
+
+def follow_moves(s: State, top: Task) -> list[KPMove]:
+    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [KPMove("pass")]
+
+
+def use_moves(s: State, top: Task) -> list[KPMove]:
+    seat, target = top.seat, top.arg
+    p = s.players[seat]
+    kind = _kind_at(s, seat, target)
+    out: list[KPMove] = []
+    if kind == "plot":
+        out = plot_moves(s, seat, target)
+    elif kind in ("res", "gem", "animal"):
+        param = _param(s, target)
+        if _in_supply(s, param) > 0:
+            out.append(KPMove("take", (param,)))
+    elif kind == "process":
+        param = _param(s, target)
+        if p.good(RAW_OF[param]) > 0 and _in_supply(s, param) > 0:
+            out.append(KPMove("process", (param,)))
+    elif kind in ("trade_raw", "trade_fin"):
+        out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
+    elif kind == "build":
+        out = build_moves(s, seat, "full")
+    elif kind == "discount":
+        out = build_moves(s, seat, "discount")
+    elif kind == "upgrade":
+        out = upgrade_moves(s, seat, "cost")
+    elif kind == "river":
+        board = parse_target(target)[1]
+        types = s.edition.boats[s.boards[board].boat][SEASONS[s.season]]
+        for x in types:
+            if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
+                out.append(KPMove("work", (x,)))
+            if p.good(x) > 0 and (seat, x) not in s.gained:
+                out.append(KPMove("ship", (x,)))
+    return out + [KPMove("done")]
+
+
+def _param(s: State, target: str) -> str:
+    _, board, index = parse_target(target)
+    return field_of(s, board, index).param
+
+
+def trade_moves(s: State, seat: int, kinds: Sequence[str]) -> list[KPMove]:
+    """Give 1, take 2 (of any types; A10 ``other_types``: of the other types)."""
+    p = s.players[seat]
+    out = []
+    for give in sorted({x for k in kinds for x in _givable(k)}):
+        if p.good(give) <= 0:
+            continue
+        others = [k for k in kinds if s.options["trading_post"] == "any_types" or k != RAW_OF.get(give, give)]
+        for pair in itertools.combinations_with_replacement(others, 2):
+            out.append(KPMove("trade", (give, joined(pair))))
+    return out
+
+
+def plot_moves(s: State, seat: int, target: str) -> list[KPMove]:
+    """A keyple on one's own building: one activation or the upgrade of that building (4.6)."""
+    area, _, index = parse_target(target)
+    plot = s.players[seat].plots(area)[index]
+    tile, side = plot.top, 1 if plot.upgraded else 0
+    out = upgrade_moves(s, seat, "cost", only=target)
+    if not s.edition.tiles[tile].activate:
+        return out
+    if tile == "builder":
+        out += build_moves(s, seat, "builder") + (upgrade_moves(s, seat, "builder") if side else [])
+    elif tile == "farm_labourer":
+        out += build_moves(s, seat, "labourer") + (upgrade_moves(s, seat, "labourer") if side else [])
+    elif tile in CONVERSIONS:
+        if not (tile == "windmill" and side and s.options["windmill_upgraded"] == "scores_only"):
+            out += convert_moves(s, seat, *CONVERSIONS[tile][side])
+        if tile == "trading_post":
+            out += trade_moves(s, seat, FINISHED) + (trade_moves(s, seat, RAW) if side else [])
+            if side:
+                out += _double_trades(s, seat)
+    return out
+
+
+def _givable(kind: str) -> tuple[str, ...]:
+    """What may be given for ``kind`` in a conversion: a finished good for the raw material of its colour (L499)."""
+    return (kind, FIN_OF[kind]) if kind in RAW else (kind,)
+
+
+def convert_moves(s: State, seat: int, given: Sequence[str], taken: Sequence[str]) -> list[KPMove]:
+    p = s.players[seat]
+    ins: set[tuple[str, ...]] = set()
+    options = [sorted({x for k in CLASSES[c] for x in _givable(k) if p.good(x) > 0}) for c in given]
+    for combo in itertools.product(*options):
+        if _has(p, combo):
+            ins.add(tuple(sorted(combo)))
+    outs = {tuple(sorted(combo)) for combo in itertools.product(*[CLASSES[c] for c in taken])}
+    return [KPMove("convert", (joined(i), joined(o))) for i in sorted(ins) for o in sorted(outs)
+            if all(_in_supply(s, x) >= n for x, n in Counter(o).items())]
+
+
+def _double_trades(s: State, seat: int) -> list[KPMove]:
+    """The upgraded Trading Post: one raw and one finished trade in one use (A10)."""
+    out = []
+    raws = trade_moves(s, seat, RAW)
+    fins = trade_moves(s, seat, FINISHED)
+    for r in raws:
+        for f in fins:
+            out.append(KPMove("convert", (joined((r.args[0], f.args[0])),
+                                          joined((*pieces(r.args[1]), *pieces(f.args[1]))))))
+    return out
+
+
+def pick_moves(s: State, top: Task) -> list[KPMove]:
+    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [KPMove("done")]
+
+
+def keeptile_moves(s: State, top: Task) -> list[KPMove]:
+    tile = s.players[top.seat].keep_tile[-top.n:]
+    choices = [s.edition.keep_tile[k.colour] for k in tile]
+    return [KPMove("keep", combo) for combo in itertools.product(*choices)] + [KPMove("done")]
+
+
+def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
+    need: Counter[str] = Counter()
+    for f in fairs:
+        fair = s.edition.fairs[f]
+        late = fair.season == "winter" and s.season >= 2
+        need.update(dict(fair.late_requires if late else fair.requires))
+    return need
+
+
+def can_show(p: Player, need: Counter[str]) -> bool:
+    """Spec 3.6: every piece shown once; a finished good may be shown as the raw material of its colour."""
+    for kind, n in need.items():
+        if kind in RAW:
+            continue
+        if p.good(kind) < n:
+            return False
+    for raw in RAW:
+        spare = p.good(FIN_OF[raw]) - need.get(FIN_OF[raw], 0)
+        if need.get(raw, 0) > p.good(raw) + spare:
+            return False
+    return True
+
+
+def fairs_moves(s: State, top: Task) -> list[KPMove]:
+    p = s.players[top.seat]
+    own = [p.private[s.season]] if s.season < 3 and p.private[s.season] else []
+    winter = list(p.winter_fairs) if s.season > 0 or s.options["winter_fair_seasons"] == "any" else []
+    options = own + winter
+    out = []
+    for k in range(len(options) + 1):
+        for combo in itertools.combinations(options, k):
+            if can_show(p, fair_needs(s, combo)):
+                out.append(KPMove("fairs", tuple(combo)))
+    if own and s.options["seasonal_fair"] == "required" and any(own[0] in m.args for m in out):
+        out = [m for m in out if own[0] in m.args]
+    return out
+
+
+def house_moves(s: State, top: Task) -> list[KPMove]:
+    return [KPMove("release", combo) for combo in release_options(s, top.seat, top.n)]
+
+
+def rest_moves(s: State, top: Task) -> list[KPMove]:
+    keep = s.players[top.seat].keep
+    return [KPMove("rest", combo) for combo in sorted(set(itertools.combinations(keep, top.n)))]
+
+
+def fold_moves(s: State) -> list[KPMove]:
+    out = []
+    for seat in fold_deciders(s):
+        board = s.players[seat].claimed
+        out += [KPMove("fold", (str(seat + 1), lay.option))
+                for lay in s.edition.options(board + 1, SEASONS[s.season])]
+    return out
+
+
+# ------------------------------------------------------------------ applying a move
+
+
+def apply(s: State, move: KPMove) -> State:
+    """The state after ``move`` (unchecked: ``validate`` first), settled."""
+    top = s.top
+    assert top is not None
+    if top.kind in CHANCE_KINDS:
+        return settle(_chance(s, move))
+    verb, args = move.verb, move.args
+    if verb == "fold":
+        folds = list(s.folds)
+        folds[int(args[0]) - 1] = args[1]
+        return settle(replace(s, folds=tuple(folds)))
+    seat = top.seat
+    if top.kind == "turn":
+        s = _turn(_pop(s), seat, move)
+    elif top.kind == "follow":
+        s = _pop(s)
+        if verb == "follow":
+            s = _follow(s, seat, top.arg, args[0])
+    elif top.kind == "use":
+        s = _pop(s)
+        if verb != "done":
+            used = replace(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
+            s = _unit(replace(s, tasks=s.tasks + (used,)), seat, move)
+        else:
+            s = _end_use(s, top)
+    elif top.kind == "pick":
+        s = _pop(s)
+        if verb == "pick":
+            tile = args[0]
+            display = list(s.display)
+            display.remove(tile)
+            p = s.players[seat]
+            if tile in s.edition.fairs:
+                s = s.player(seat, winter_fairs=tuple(sorted((*p.winter_fairs, tile))))
+            else:
+                s = s.player(seat, unbuilt=tuple(sorted((*p.unbuilt, tile))))
+            s = replace(s, display=tuple(display))
+    elif top.kind == "keeptile":
+        s = _pop(s)
+        for kind in args if verb == "keep" else ():
+            s = _gain(s, seat, kind)
+    elif top.kind == "fairs":
+        s = _hold(_pop(s), seat, args)
+    elif top.kind == "house":
+        s = _spend(_pop(s), seat, args)
+    elif top.kind == "rest":
+        s = _pop(s)
+        keep = list(s.players[seat].keep)
+        for colour in args:
+            keep.remove(colour)
+        s = s.player(seat, keep=tuple(keep), keep_tile=tuple(PK(c) for c in args))
+    return settle(s)
+
+
+def _take_from_keep(s: State, seat: int, colour: str) -> State:
+    keep = list(s.players[seat].keep)
+    keep.remove(colour)
+    return s.player(seat, keep=tuple(keep))
+
+
+def _turn(s: State, seat: int, move: KPMove) -> State:
+    verb, args = move.verb, move.args
+    if verb == "keyper":
+        board = int(args[0]) - 1
+        s = s.board(board, keeper=seat).player(seat, keyper_home=False)
+        s = replace(s, last_placer=seat)
+        tile = s.players[seat].keep_tile
+        if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
+            s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
+            return _push(s, Task("keeptile", seat, len(tile)), Task("end_turn", seat))
+        return _push(s, Task("end_turn", seat))
+    if verb == "place":
+        colour, target = args[0], args[1]
+        s = replace(_take_from_keep(s, seat, colour), last_placer=seat)
+        here = occupants(s, seat, target) or ()
+        if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
+            s = _build(s, seat, args[3], target, pieces(args[4]))
+            return _push(_set_keyples(s, seat, target, (PK(colour),)), Task("end_turn", seat))
+        if not here:
+            s = _set_keyples(s, seat, target, (PK(colour),))
+            if _kind_at(s, seat, target) == "plot":
+                return _push(s, _use_task(s, seat, 1, target), Task("end_turn", seat))
+            if len(args) == 4:
+                s = s.board(parse_target(target)[1], boat=args[3])
+            asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
+                    if _follow_options(s, Task("follow", other, arg=target))]
+            return _push(s, *asks, Task("resolve", seat, 0, target), Task("end_turn", seat))
+        first = here[0]
+        lay = len(args) == 3 and args[2] == "lay"
+        colour_at = target_colour(s, target)
+        b = bonus(first.colour, colour_at) if first.standing else bonus(colour, colour_at)
+        n = (2 if lay else 1) + b
+        s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
+        return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+    # lay
+    target = args[0]
+    placed = list(occupants(s, seat, target) or ())
+    up = [i for i, k in enumerate(placed) if k.standing]
+    laid = up if len(args) == 2 else up[:1]
+    for i in laid:
+        placed[i] = PK(placed[i].colour, False)
+    n = len(laid) + bonus(placed[0].colour, target_colour(s, target))
+    s = _set_keyples(s, seat, target, tuple(placed))
+    return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+
+
+def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
+    if _kind_at(s, seat, target) == "tiles":
+        return _picks(s, [seat] * n, target)
+    return [_use_task(s, seat, n, target)]
+
+
+def _follow(s: State, seat: int, target: str, colour: str) -> State:
+    """4.3: the follower's keyple joins; no one else is asked; the result counts for both."""
+    s = _take_from_keep(s, seat, colour)
+    here = occupants(s, seat, target) or ()
+    s = _set_keyples(s, seat, target, (*here, PK(colour)))
+    tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
+    tasks = [replace(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
+    s = replace(s, tasks=tuple(tasks))
+    if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
+        s = replace(s, last_placer=seat)
+    return s
+
+
+def _unit(s: State, seat: int, move: KPMove) -> State:
+    verb, args = move.verb, move.args
+    if verb == "take":
+        return _gain(s, seat, args[0])
+    if verb == "process":
+        return _gain(_spend(s, seat, (RAW_OF[args[0]],)), seat, args[0])
+    if verb in ("trade", "convert"):
+        s = _spend(s, seat, pieces(args[0]) if verb == "convert" else (args[0],))
+        for kind in pieces(args[1]):
+            s = _gain(s, seat, kind)
+        return s
+    if verb == "build":
+        return _build(s, seat, args[0], args[1], pieces(args[2]))
+    if verb == "upgrade":
+        return _upgrade(s, seat, args[0], pieces(args[1]))
+    if verb == "work":
+        return replace(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
+    if verb == "ship":
+        s = _spend(s, seat, (args[0],))
+        s = s.player(seat, shipping=s.players[seat].shipping + 2)
+        return replace(s, shipped=s.shipped | {(seat, args[0])})
+    raise AssertionError(move)
+
+
+def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
+    """Spec 3.6: the fairs held go face up on this season's space; the season's private fair not held goes to the
+    box (A20)."""
+    p = s.players[seat]
+    season = SEASONS[s.season]
+    private = list(p.private)
+    if s.season < 3:
+        private[s.season] = ""
+    winter = tuple(w for w in p.winter_fairs if w not in fairs)
+    return s.player(seat, private=tuple(private), winter_fairs=winter,
+                    held=(*p.held, *((f, season) for f in fairs)))
+
+
+# ------------------------------------------------------------------ validation (checklist 4.11)
+
+
+def validate(s: State, move: KPMove) -> IllegalMoveError | None:
+    """``None`` if ``move`` is legal now, else the first item of checklist 4.11 it fails, with its reason."""
+    if move in legal_moves(s):
+        return None
+    return diagnose(s, move)
+
+
+def diagnose(s: State, move: KPMove) -> IllegalMoveError:
+    top = s.top
+    verb, args = move.verb, move.args
+    if top is None or s.over:
+        return _err("4.11-1", "over", move)
+    if top.kind in CHANCE_KINDS:
+        return _err("3.8", "chance", move)
+    expected = {"turn": ("keyper", "place", "lay"), "follow": ("follow", "pass"), "use": (*UNIT_VERBS, "done"),
+                "pick": ("pick", "done"), "keeptile": ("keep", "done"), "fairs": ("fairs",), "house": ("release",),
+                "rest": ("rest",), "fold": ("fold",)}[top.kind]
+    if verb not in expected:
+        return _err("4.11-1", "not_now", move, verbs=", ".join(expected))
+    seat = top.seat
+    if top.kind == "fold":
+        if not args[0].isdigit() or int(args[0]) - 1 not in fold_deciders(s):
+            return _err("3.2", "fold_seat", move)
+        return _err("3.2", "fold_option", move)
+    p = s.players[seat]
+    if top.kind == "turn":
+        return _diagnose_turn(s, seat, p, move)
+    if top.kind == "follow":
+        return _err("4.11-5", "follow_colour", move, colour=args[0] if args else "")
+    if top.kind == "use":
+        return _diagnose_use(s, top, p, move)
+    if top.kind == "pick":
+        return _err("4.6", "pick", move, tile=args[0] if args else "")
+    if top.kind == "keeptile":
+        return _err("4.1", "keeptile", move, n=top.n)
+    if top.kind == "fairs":
+        return _err("4.11-11", "fairs", move)
+    if top.kind == "house":
+        return _err("4.11-11", "house", move, n=top.n)
+    return _err("4.11-11", "rest", move, n=top.n)
+
+
+def _diagnose_turn(s: State, seat: int, p: Player, move: KPMove) -> IllegalMoveError:
+    verb, args = move.verb, move.args
+    if verb == "lay":
+        if p.pieces_home:
+            return _err("4.11-2", "must_place", move)
+        here = occupants(s, seat, args[0])
+        if here is None:
+            return _err("4.11-6", "no_place", move, target=args[0])
+        if not any(k.standing for k in here):
+            return _err("4.11-6", "nothing_standing", move, target=args[0])
+        if args[0] not in lay_targets(s, seat):
+            return _err("4.11-6", "priority", move, target=args[0])
+        return _err("4.11-6", "lay_both", move, target=args[0])
+    if not p.pieces_home:
+        return _err("4.11-2", "must_lay", move)
+    if verb == "keyper":
+        if not p.keyper_home:
+            return _err("4.11-3", "keyper_played", move)
+        if not args[0].isdigit() or not 1 <= int(args[0]) <= len(s.boards):
+            return _err("4.11-3", "no_board", move, board=args[0])
+        return _err("4.11-3", "keep_taken", move, board=args[0])
+    colour, target = args[0], args[1]
+    if colour not in p.keep:
+        return _err("4.11-4", "no_keyple", move, colour=colour)
+    kind, board, index = parse_target(target)
+    here = occupants(s, seat, target)
+    if here is None:
+        return _err("4.11-4", "no_place", move, target=target)
+    if kind == "field" and field_of(s, board, index).kind == "keep":
+        return _err("4.11-4", "keep_field", move, target=target)
+    if len(args) >= 3 and args[2] == "build":
+        return _err("4.11-9", "build_here", move, tile=args[3] if len(args) > 3 else "", target=target)
+    if kind != "field" and not p.plots(kind)[index].tiles:
+        return _err("4.11-4", "no_building", move, target=target)
+    if len(here) >= 2:
+        return _err("4.11-4", "full", move, target=target)
+    if here and not join_ok(s, colour, here[0], target_colour(s, target)):
+        return _err("4.11-4", "join", move, target=target, colour=colour)
+    if not here and kind == "field" and field_of(s, board, index).kind == "river":
+        return _err("4.11-8", "boat", move, boats=", ".join(free_boats(s)) or "-")
+    return _err("4.11-4", "place_form", move, target=target)
+
+
+def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveError:
+    verb, args = move.verb, move.args
+    kind = _kind_at(s, top.seat, top.arg)
+    if verb in ("work", "ship"):
+        if kind != "river":
+            return _err("4.11-7", "not_this_field", move, target=top.arg)
+        x = args[0]
+        if (top.seat, x) in (s.shipped if verb == "work" else s.gained):
+            return _err("4.11-8", "gain_and_ship", move, kind=x)
+        return _err("4.11-8", "boat_types", move, kind=x)
+    if verb == "build":
+        tile, plot = args[0], args[1]
+        if tile not in p.unbuilt:
+            return _err("4.11-9", "not_owned", move, tile=tile)
+        if plot not in build_spots(s, top.seat, tile):
+            return _err("4.11-9", "plot", move, tile=tile, target=plot)
+        return _err("4.11-9", "cost", move, tile=tile)
+    if verb == "upgrade":
+        area, _, index = parse_target(args[0])
+        if area not in ("farm", "village") or not 0 <= index < len(p.plots(area)) or not p.plots(area)[index].tiles:
+            return _err("4.11-10", "no_building", move, target=args[0])
+        if p.plots(area)[index].upgraded:
+            return _err("4.11-10", "upgraded", move, target=args[0])
+        return _err("4.11-10", "upgrade_cost", move, target=args[0])
+    if verb in ("take", "process") and _limited(s) and args[0] in SUPPLY and _in_supply(s, args[0]) <= 0:
+        return _err("4.11-7", "supply", move, kind=args[0])
+    return _err("4.11-7", "not_this_field", move, target=top.arg)

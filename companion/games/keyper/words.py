@@ -1,0 +1,209 @@
+"""Keyper's text and views: every move in words, log lines as each viewer may read them, the JSON views, the
+invariants checked by playouts. Pieces, tiles and targets are named by their notation (``clay``, ``2.7``, ``V3``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from companion.core.messages import Message, Text, msg
+from companion.games.keyper import rules
+from companion.games.keyper.data import ANIMALS, GOODS, SEASONS
+from companion.games.keyper.moves import KPMove, pieces
+from companion.games.keyper.state import State
+
+if TYPE_CHECKING:
+    from companion.games.keyper import Keyper
+
+_PLAIN = {"pass": "kp.move.pass", "done": "kp.move.done"}
+
+
+def _list(items: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(items) if items else "-"
+
+
+def move_text(s: State, move: KPMove) -> Text:
+    """What ``move`` does, in words."""
+    verb, a = move.verb, move.args
+    if verb in _PLAIN:
+        return msg(_PLAIN[verb])
+    if verb == "keyper":
+        return msg("kp.move.keyper", board=a[0])
+    if verb == "place":
+        if len(a) >= 5 and a[2] == "build":
+            return msg("kp.move.place_build", colour=a[0], target=a[1], tile=a[3], pay=_list(pieces(a[4])))
+        if len(a) == 4:
+            return msg("kp.move.place_boat", colour=a[0], target=a[1], boat=a[3])
+        if len(a) == 3:
+            return msg("kp.move.place_lay", colour=a[0], target=a[1])
+        return msg("kp.move.place", colour=a[0], target=a[1])
+    if verb == "lay":
+        return msg("kp.move.lay_both" if len(a) == 2 else "kp.move.lay", target=a[0])
+    if verb == "follow":
+        return msg("kp.move.follow", colour=a[0])
+    if verb in ("take", "process", "work", "ship", "pick"):
+        return {"take": msg("kp.move.take", kind=a[0]), "process": msg("kp.move.process", kind=a[0]),
+                "work": msg("kp.move.work", kind=a[0]), "ship": msg("kp.move.ship", kind=a[0]),
+                "pick": msg("kp.move.pick", tile=a[0])}[verb]
+    if verb in ("trade", "convert"):
+        return msg("kp.move.convert", give=_list(pieces(a[0]) if verb == "convert" else (a[0],)),
+                   get=_list(pieces(a[1])))
+    if verb == "build":
+        return msg("kp.move.build", tile=a[0], target=a[1], pay=_list(pieces(a[2])))
+    if verb == "upgrade":
+        return msg("kp.move.upgrade", target=a[0], pay=_list(pieces(a[1])))
+    if verb == "keep":
+        return msg("kp.move.keep", kinds=_list(a))
+    if verb == "fairs":
+        return msg("kp.move.fairs", fairs=_list(a)) if a else msg("kp.move.fairs_none")
+    if verb == "release":
+        return msg("kp.move.release", animals=_list(a))
+    if verb == "rest":
+        return msg("kp.move.rest", colours=_list(a))
+    if verb == "fold":
+        return msg("kp.move.fold", option=a[1])
+    return chance_text(s, move)
+
+
+def chance_text(s: State, move: KPMove) -> Text:
+    verb, a = move.verb, move.args
+    names = [p.name for p in s.players]
+    if verb == "draw":
+        return msg("kp.log.draw", tile=a[0])
+    if verb == "boats":
+        return msg("kp.log.boats", boats=_list(a), season=Message("kp.season." + SEASONS[s.season]))
+    if verb == "fair":
+        return msg("kp.log.fair", name=names[int(a[0]) - 1], fair=a[1])
+    if verb == "ninth":
+        return msg("kp.log.ninth", name=names[int(a[0]) - 1], colour=a[1])
+    if verb == "start":
+        return msg("kp.log.start", name=names[int(a[0]) - 1])
+    if verb == "reveal":
+        return msg("kp.log.reveal", folds=_list([f"{n}: {f}" for n, f in zip(names, a)]))
+    return str(move)
+
+
+def describe(s: State, move: KPMove, viewer: int | None) -> Text:
+    """A log line: secrets (a private fair dealt, a fold before the reveal) only for their own seat."""
+    names = [p.name for p in s.players]
+    if move.verb == "fair" and viewer != int(move.args[0]) - 1:
+        return msg("kp.log.fair_hidden", name=names[int(move.args[0]) - 1])
+    if move.verb == "fold":
+        seat = int(move.args[0]) - 1
+        if viewer != seat:
+            return msg("kp.log.fold_hidden", name=names[seat])
+        return msg("kp.log.move", name=names[seat], what=move_text(s, move))
+    who = rules.actor(s)
+    if move.is_chance or who < 0:
+        return chance_text(s, move)
+    return msg("kp.log.move", name=names[who], what=move_text(s, move))
+
+
+def message_ids() -> set[str]:
+    """The identifiers built at run time."""
+    from companion.games.keyper.data import SECTIONS
+
+    return ({"kp.season." + season for season in SEASONS} | {"kp.section." + section for section in SECTIONS}
+            | {"kp.task." + kind for kind in TASKS})
+
+
+TASKS = ("turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest", "fold")
+
+
+def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
+    """What ``player`` may see (``None``: the table): no one else's private fairs (unless ``open_fairs``), no fold
+    before the reveal, the bag's contents but never its order."""
+    e = s.edition
+    open_fairs = s.options["open_fairs"] == "yes" or s.over
+    top = s.top
+    waiting = None
+    if top is not None and not s.over:
+        waiting = {"kind": top.kind, "seat": top.seat if top.kind in rules.DECISIONS else None, "units": top.n
+                   if top.kind == "use" else None, "target": top.arg or None,
+                   "text": Message("kp.task." + top.kind) if top.kind in TASKS else None,
+                   "deciders": list(game.deciders(s))}
+    players = []
+    for seat, p in enumerate(s.players):
+        mine = player == seat
+        players.append({
+            "seat": seat, "name": p.name, "keyper_home": p.keyper_home, "keep": list(p.keep),
+            "keep_tile": [{"colour": k.colour, "standing": k.standing} for k in p.keep_tile],
+            "plots": {area: [{"plot": f"{area[0].upper()}{i + 1}", "tiles": list(plot.tiles),
+                              "side": "upgraded" if plot.upgraded else "base",
+                              "keyples": [{"colour": k.colour, "standing": k.standing} for k in plot.keyples]}
+                             for i, plot in enumerate(p.plots(area))] for area in ("farm", "village")},
+            "unbuilt": list(p.unbuilt), "winter_fairs": list(p.winter_fairs),
+            "private_fairs": [f or None for f in p.private] if mine or open_fairs else None,
+            "private_fair_count": sum(1 for f in p.private if f),
+            "held": [{"fair": f, "season": season} for f, season in p.held],
+            "goods": dict(zip(GOODS, p.goods)), "animals": dict(zip(ANIMALS, p.animals)),
+            "shipping": p.shipping, "claimed": p.claimed + 1 if p.claimed >= 0 else None,
+            "fold": (s.folds[seat] or None) if mine and s.folds else None,
+            "fold_chosen": bool(s.folds and s.folds[seat]),
+        })
+    return {
+        "game": "keyper", "data": {"name": e.name, "provisional": list(e.provisional)},
+        "options": dict(s.options), "season": SEASONS[s.season], "start": s.start, "active": s.active,
+        "final_round": s.final, "over": s.over,
+        "to_move": {-1: "chance", -3: "simultaneous", -2: "over"}.get(rules.actor(s), rules.actor(s)),
+        "waiting": waiting, "players": players,
+        "boards": [{"board": i + 1, "layout": b.layout, "keeper": b.keeper if b.keeper >= 0 else None,
+                    "boat": b.boat or None,
+                    "fields": [{"field": f"{i + 1}.{j + 1}", "kind": str(e.layouts[b.layout].fields[j]),
+                                "keyples": [{"colour": k.colour, "standing": k.standing} for k in f]}
+                               for j, f in enumerate(b.fields)]} for i, b in enumerate(s.boards)],
+        "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
+        "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
+        "score": game.score(s) if s.over else None,
+    }
+
+
+def invariant_violations(s: State) -> list[str]:
+    out: list[str] = []
+    e = s.edition
+    n = len(s.players)
+    keyples = Counter[str]()
+    for p in s.players:
+        keyples.update(p.keep)
+        keyples.update(k.colour for k in p.keep_tile)
+        for plot in (*p.farm, *p.village):
+            keyples.update(k.colour for k in plot.keyples)
+            if len(plot.keyples) > 2 or len(plot.tiles) > 3:
+                out.append(f"{p.name}: a plot holds {len(plot.keyples)} keyples and {len(plot.tiles)} tiles")
+    for b in s.boards:
+        for j, f in enumerate(b.fields):
+            keyples.update(k.colour for k in f)
+            if len(f) > 2 or (f and e.layouts[b.layout].fields[j].kind == "keep"):
+                out.append(f"board {b.layout} field {j + 1} holds {len(f)} keyples")
+    expected = 8 * n + (len(rules.NINTH_POOL) - len(s.ninth_pool) if n == 2 else 0)
+    if sum(keyples.values()) != expected:
+        out.append(f"{sum(keyples.values())} keyples in play, not {expected}")
+    keepers = [b.keeper for b in s.boards if b.keeper >= 0]
+    home = [seat for seat, p in enumerate(s.players) if p.keyper_home]
+    if sorted(keepers + home) != list(range(n)):
+        out.append(f"Keypers: on boards {keepers}, at home {home}")
+    tiles = Counter[str]()
+    tiles.update(s.bag)
+    tiles.update(s.display)
+    tiles.update(s.discard)
+    tiles.update(s.set_aside)
+    for p in s.players:
+        tiles.update(t for t in p.unbuilt if e.tiles.get(t) is None or e.tiles[t].set != "home")
+        tiles.update(t for plot in (*p.farm, *p.village) for t in plot.tiles if e.tiles[t].set != "home")
+        tiles.update(p.winter_fairs)
+        tiles.update(f for f, _ in p.held if e.fairs[f].season == "winter")
+    country = [t for t, tile in e.tiles.items() if tile.set != "home"]
+    wrong = [t for t in country if tiles[t] != 1] + [f for f, fair in e.fairs.items()
+                                                    if fair.season == "winter" and tiles[f] > 1]
+    if wrong:
+        out.append(f"country tiles not exactly once: {sorted(wrong)}")
+    if any(x < 0 for p in s.players for x in (*p.goods, *p.animals)) or any(x < 0 for x in s.supply):
+        out.append("a negative stock or supply")
+    if s.options["limited_supply"] == "yes":
+        for i, kind in enumerate((*GOODS, *ANIMALS)):
+            held = sum(p.good(kind) for p in s.players)
+            if held + s.supply[i] != rules.SUPPLY[kind]:
+                out.append(f"{kind}: {held} held + {s.supply[i]} in the supply != {rules.SUPPLY[kind]}")
+    if not 0 <= s.season <= 3 or (s.over and s.season != 3):
+        out.append(f"season {s.season} (over: {s.over})")
+    return out
