@@ -416,7 +416,7 @@ def _check_turn(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
         return refuse("4.4-II", "km.refuse.guild_action_done")
     if v == "gold":
         if s.options["take_gold_at_five"] == "forbidden" and territory_count(s, seat) >= 5 and any(
-                m.verb != "gold" and _check_turn(s, seat, m) is None for m in _guild_actions(s, seat)):
+                m.verb != "gold" and _check_turn(s, seat, m) is None for m in _guild_actions(s, seat, legal=False)):
             return refuse("4.4-E", "km.refuse.take_gold_zero")
         return None
     if v == "buy":
@@ -646,6 +646,9 @@ def _check_retire(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError |
 
 
 def legal_moves(s: State) -> list[KMMove]:
+    """Every move ``check`` allows, in a fixed order. A player's moves are generated legal: each rule ``check``
+    applies is tested where the candidate is made, so no move is checked twice (``legal_by_check`` is the slow
+    reference the tests compare with)."""
     who = actor(s)
     if who == TERMINAL:
         return []
@@ -653,10 +656,33 @@ def legal_moves(s: State) -> list[KMMove]:
         return [m for m, _ in chance_outcomes(s)]
     if who == SIMULTANEOUS:
         return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
-    return [m for m in _candidates(s, who) if _check_turn(s, who, m) is None]
+    return list(_candidates(s, who))
+
+
+def legal_by_check(s: State) -> list[KMMove]:
+    """``legal_moves`` the slow way: a superset of candidates, each one sifted by ``check``'s rules."""
+    who = actor(s)
+    if who < 0:
+        return legal_moves(s)
+    return [m for m in _candidates(s, who, legal=False) if _check_turn(s, who, m) is None]
+
+
+_SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
 def _secret_moves(s: State, seat: int) -> list[KMMove]:
+    """The seat's secret choices (they depend on its goods and farmhouse tile only, so they are remembered)."""
+    me = s.seat(seat)
+    key = (s.stage, seat, me.farmhouse, me.goods)
+    found = _SECRETS.get(key)
+    if found is None:
+        if len(_SECRETS) > 4096:
+            _SECRETS.clear()
+        found = _SECRETS[key] = _make_secret_moves(s, seat)
+    return found
+
+
+def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     me = s.seat(seat)
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
@@ -664,7 +690,8 @@ def _secret_moves(s: State, seat: int) -> list[KMMove]:
     return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
 
 
-def _candidates(s: State, seat: int) -> Iterator[KMMove]:
+def _candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    """The seat's moves on its turn: the legal ones, or (``legal`` false) a superset for ``check`` to sift."""
     me = s.seat(seat)
     if s.stage == "place":
         yield from _board_candidates(s)
@@ -673,36 +700,42 @@ def _candidates(s: State, seat: int) -> Iterator[KMMove]:
         mine = [at(p) for _, p in me.fields()]
         for k in range(len(mine) + 1):
             for gone in itertools.combinations(mine, k):
-                yield mv("release", *sorted(gone))
+                if not legal or upkeep_cost(s, seat, set(gone)) <= me.gold:
+                    yield mv("release", *sorted(gone))
         return
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
         yield from (mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
         yield mv("done")
-        yield from _farming_candidates(s, seat)
+        yield from _farming_candidates(s, seat, legal)
         return
     if s.stage == "early":
         yield mv("done")
-        yield from _sales(s, seat)
-        yield from _buys(s, seat)
+        if not legal or not me.sold and has(s, seat, 10, "M"):
+            yield from _sales(s, seat, legal)
+        if not legal or not me.guild_action:
+            yield from _buys(s, seat, legal)
         return
-    yield mv("pass")
-    yield from _sales(s, seat)
+    if not legal or not any(me.committed) and me.guild_action:
+        yield mv("pass")
+    yield from _sales(s, seat, legal)
     for i in range(2, 4):
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
+            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
                 yield mv("mixed", *mix)
     if not me.guild_action:
-        yield from _guild_actions(s, seat)
+        yield from _guild_actions(s, seat, legal)
 
 
-def _guild_actions(s: State, seat: int) -> Iterator[KMMove]:
-    yield mv("gold")
-    yield from _buys(s, seat)
-    yield from _promotions(s, seat)
+def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, mv("gold")) is None:
+        yield mv("gold")
+    yield from _buys(s, seat, legal)
+    yield from _promotions(s, seat, legal)
     yield from _retirements(s, seat)
     me = s.seat(seat)
     pays = payment_options(s, seat, "place")
+    once = _once_open(s, seat, 3)
     for g in s.guilds:
         if g in me.guilds():
             continue
@@ -716,34 +749,43 @@ def _guild_actions(s: State, seat: int) -> Iterator[KMMove]:
                     yield mv("apprentice", token, source, *paid)
                     if g == 3:
                         for good in RESOURCES:
-                            yield mv("apprentice", token, source, *paid, f"swap:{good}")
+                            if not legal or once and me.goods[GOODS.index(good)] - paid.count(good) >= 1:
+                                yield mv("apprentice", token, source, *paid, f"swap:{good}")
 
 
-def _sales(s: State, seat: int) -> Iterator[KMMove]:
+def _sales(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    size = _bonuses(s, seat).set_size
     for g in GOODS:
         for n in range(1, s.seat(seat).committed[GOODS.index(g)] + 1):
-            yield mv("sell", g, str(n))
+            if not legal or n <= size:
+                yield mv("sell", g, str(n))
 
 
-def _buys(s: State, seat: int) -> Iterator[KMMove]:
-    for g in GOODS:
+def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+    gold = s.seat(seat).gold
+    for i, g in enumerate(GOODS):
         for n in (1, 2):
-            if s.market[GOODS.index(g)] >= n:
+            if s.market[i] >= n and (not legal or n * mk.buy_price(s.edition, s.market[i], discount) <= gold):
                 yield mv("buy", g, str(n))
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
         for k in range(2, min(3, len(stocked)) + 1):
             for pick in itertools.combinations(stocked, k):
-                yield mv("buy", *pick)
+                if not legal or _check_buy(s, seat, pick) is None:
+                    yield mv("buy", *pick)
 
 
-def _promotions(s: State, seat: int) -> Iterator[KMMove]:
+def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     for g, (_, level, _) in sorted(s.seat(seat).guilds().items()):
         if level == "M":
             continue
         kind = "promote_j" if level == "A" else "promote_m"
         pays = payment_options(s, seat, kind)
+        up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
+            if legal and not free_slots(s, g, up, column):
+                continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
 
@@ -757,17 +799,20 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
             yield mv("retire", source, *paid)
 
 
-def _farming_candidates(s: State, seat: int) -> Iterator[KMMove]:
+def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     me = s.seat(seat)
     ground = land(s)
     others = workers_on_land(s)
     g4j = has(s, seat, 4, "J")
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
+        terms = _move_terms(s, seat)
         for w, p in me.fields():
             for q in ground.fields:
-                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None:
+                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None and (
+                        not legal or move_cost(ground, p, q, *terms)[0] <= me.gold):
                     yield mv("move", at(p), at(q))
-    if me.step <= 2 and me.gold >= _hire_cost(s, seat):
+    limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
+    if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         for source in sources(s, seat, land_=False):
             key = source_worker(s, seat, source) == KEYWORKER
             for q, f in ground.fields.items():
@@ -778,17 +823,22 @@ def _farming_candidates(s: State, seat: int) -> Iterator[KMMove]:
         thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
         for x in eight:
             for y in thirteen:
-                yield mv("produce", *(t for t in (x, y) if t))
+                if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
+                    yield mv("produce", *(t for t in (x, y) if t))
     if me.produced and not me.swapped:
+        most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
         for g in RESOURCES:
-            yield mv("swap", g)
-            yield mv("swap", g, "2")
+            for n in (1, 2):
+                if not legal or me.step <= 3 and n <= most and me.goods[GOODS.index(g)] >= n:
+                    yield mv("swap", g) if n == 1 else mv("swap", g, "2")
     if me.step <= 4 and not me.promoted:
-        yield from _promotions(s, seat)
+        yield from _promotions(s, seat, legal)
     if me.step <= 5 and not me.manor:
         for other in RESOURCES:
             if other != me.farmhouse:
-                yield mv("manor", *sorted((me.farmhouse, other, LUX), key=GOODS.index))
+                paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
+                if not legal or payments.check_manor(read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
+                    yield mv("manor", *paid)
     if me.step <= 6 and not me.retired_f:
         yield from _retirements(s, seat)
 
