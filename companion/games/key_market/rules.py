@@ -25,6 +25,7 @@ from companion.games.key_market.territory import (
     Placement,
     Territory,
     Worker,
+    blocked,
     can_end_on,
     check_hire,
     hire_cost,
@@ -694,7 +695,7 @@ def _candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     """The seat's moves on its turn: the legal ones, or (``legal`` false) a superset for ``check`` to sift."""
     me = s.seat(seat)
     if s.stage == "place":
-        yield from _board_candidates(s)
+        yield from _board_candidates(s, legal)
         return
     if s.stage == "upkeep":
         mine = [at(p) for _, p in me.fields()]
@@ -807,16 +808,16 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
+            taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p) if legal else set()
             for q in ground.fields:
-                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None and (
-                        not legal or move_cost(ground, p, q, *terms)[0] <= me.gold):
+                if q != p and q not in taken and (not legal or move_cost(ground, p, q, *terms)[0] <= me.gold):
                     yield mv("move", at(p), at(q))
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         for source in sources(s, seat, land_=False):
-            key = source_worker(s, seat, source) == KEYWORKER
+            taken = blocked(ground, others, seat, source_worker(s, seat, source) == KEYWORKER and g4j) if legal else set()
             for q, f in ground.fields.items():
-                if not f.is_village and standing(ground, others, seat, q, key, g4j) is None:
+                if not f.is_village and q not in taken:
                     yield mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
@@ -843,7 +844,7 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
         yield from _retirements(s, seat)
 
 
-def _board_candidates(s: State) -> Iterator[KMMove]:
+def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
     assert s.dealt is not None
     if not s.placements:
         spots = [(0, 0, 0)]
@@ -862,11 +863,11 @@ def _board_candidates(s: State) -> Iterator[KMMove]:
     others = workers_on_land(s)
     for x, y, turns in sorted(set(spots)):
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        if s.placements and joins(s.edition, s.placements, new) is not None:
+        if legal and s.placements and joins(s.edition, s.placements, new) is not None:
             continue
-        after = land(s, (*s.placements, new))
+        taken = blocked(land(s, (*s.placements, new)), others, actor(s)) if legal else set()
         for q, f in lay(s.edition, new).items():
-            if not f.is_village and standing(after, others, actor(s), q) is None:
+            if not f.is_village and q not in taken:
                 yield mv("board", str(x), str(y), str(turns), at(q))
 
 

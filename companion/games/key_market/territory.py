@@ -99,28 +99,39 @@ class Territory:
 
     @cached_property
     def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in ORTHOGONAL if (p[0] + dx, p[1] + dy) in self.fields)
-                for p in self.fields}
+        return {}
 
     @cached_property
     def _distances(self) -> dict[Pos, dict[Pos, int]]:
         return {}
 
     def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
-        return self._orthogonal.get(pos, ())
+        found = self._orthogonal.get(pos)
+        if found is None:
+            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
+        return found
 
     @cached_property
     def _around(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in AROUND if (p[0] + dx, p[1] + dy) in self.fields)
-                for p in self.fields}
+        return {}
 
     @cached_property
     def _regions(self) -> dict[Pos, frozenset[Pos]]:
         return {}
 
+    def _next_to(self, pos: Pos, steps: tuple[Pos, ...]) -> tuple[Pos, ...]:
+        """The fields one of ``steps`` away from ``pos`` (none for a position off the table)."""
+        if pos not in self.fields:
+            return ()
+        x, y = pos
+        return tuple(q for dx, dy in steps if (q := (x + dx, y + dy)) in self.fields)
+
     def around(self, pos: Pos) -> tuple[Pos, ...]:
         """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
-        return self._around.get(pos, ())
+        found = self._around.get(pos)
+        if found is None:
+            found = self._around[pos] = self._next_to(pos, AROUND)
+        return found
 
     def _same_region(self, a: Field, b: Field) -> bool:
         return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
@@ -219,6 +230,23 @@ def standing(land: Territory, workers: Mapping[Pos, Worker], player: int, target
     if not (keyworker and g4_journeyman) and any(pos in workers and pos != leaving for pos in land.region(target)):
         return "4.1-3"
     return None
+
+
+def blocked(land: Territory, workers: Mapping[Pos, Worker], player: int, exempt: bool = False,
+            leaving: Pos | None = None) -> set[Pos]:
+    """The fields the standing rule forbids to ``player``'s worker, all at once: ``q`` in ``land.fields`` has
+    ``standing(land, workers, player, q, keyworker, g4_journeyman, leaving) is None`` exactly when it is not in this
+    set (``exempt``: the keyworker with guild 4 J). A region holds a worker exactly when the worker's region is it."""
+    out: set[Pos] = set()
+    for pos, w in workers.items():
+        if pos == leaving:
+            continue
+        out.add(pos)
+        if w.player == player:
+            out.update(land.around(pos))
+        if not exempt:
+            out.update(land.region(pos))
+    return out
 
 
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
