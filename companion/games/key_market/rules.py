@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from companion.core.errors import IllegalMoveError
@@ -19,7 +18,7 @@ from companion.games.key_market import payments, season_end
 from companion.games.key_market.data import GOODS, LEVELS, LUX, RESOURCES, Edition
 from companion.games.key_market.moves import KMMove, at, pos
 from companion.games.key_market.production import Harvest, Member, Weather, Worked, active, produce
-from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts
+from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
     SMALL_BOARD,
     Placement,
@@ -189,7 +188,7 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
     tile = s.edition.guild_tiles[guild]
-    taken = {w for seat in s.seats for w in seat.workers if w.startswith(f"g:{guild}:{level}:")}
+    taken = _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
     return [i for i in range(tile.slots[level] * max(1, len(tile.columns)))
             if f"g:{guild}:{level}:{i}" not in taken and (column is None or column_of(s, guild, level, i) == column)]
 
@@ -256,15 +255,25 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts, int], list[tuple[str, ...]]] = {}
+
+
 def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
-    """Every way the seat can pay for ``kind`` now, as move tokens."""
+    """Every way the seat can pay for ``kind`` now, as move tokens (remembered by abilities, goods and gold: do not
+    change the answer)."""
     p = payer(s, seat)
-    mine = held(s.seat(seat))
-    out = [pay_tokens(c) for c in sub_multisets(mine, 4)
-           if c and payments.check(kind, c, 0, p, mine, s.seat(seat).gold) is None]
-    if kind == "retire" and p.g14_master and s.seat(seat).gold >= p.g14_master:
-        out.append(("gold",))
-    return out
+    me = s.seat(seat)
+    key = (kind, p, me.goods, me.gold)
+    found = _PAYMENTS.get(key)
+    if found is None:
+        if len(_PAYMENTS) > 8192:
+            _PAYMENTS.clear()
+        mine = held(me)
+        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.check(kind, c, 0, p, mine, me.gold) is None]
+        if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
+            found.append(("gold",))
+        _PAYMENTS[key] = found
+    return found
 
 
 def check_paid(s: State, seat: int, kind: str, tokens: tuple[str, ...]) -> IllegalMoveError | None:
@@ -838,7 +847,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
         for other in RESOURCES:
             if other != me.farmhouse:
                 paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
-                if not legal or payments.check_manor(read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
+                if not legal or all(me.goods[GOODS.index(g)] for g in paid) and payments.check_manor(
+                        read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
                     yield mv("manor", *paid)
     if me.step <= 6 and not me.retired_f:
         yield from _retirements(s, seat)
