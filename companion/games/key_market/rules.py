@@ -817,17 +817,17 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
-            taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p) if legal else set()
-            for q in ground.fields:
-                if q != p and q not in taken and (not legal or move_cost(ground, p, q, *terms)[0] <= me.gold):
-                    yield mv("move", at(p), at(q))
+            if not legal:
+                yield from (_moving(p, q) for q in ground.fields if q != p)
+                continue
+            taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
+            taken.add(p)
+            yield from (_moving(p, q) for q in ground.fields if q not in taken and _move_gold(ground, p, q, terms) <= me.gold)
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         for source in sources(s, seat, land_=False):
             taken = blocked(ground, others, seat, source_worker(s, seat, source) == KEYWORKER and g4j) if legal else set()
-            for q, f in ground.fields.items():
-                if not f.is_village and q not in taken:
-                    yield mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
+            yield from (_hiring(q, source) for q in ground.farmland if q not in taken)
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
@@ -852,6 +852,35 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
                     yield mv("manor", *paid)
     if me.step <= 6 and not me.retired_f:
         yield from _retirements(s, seat)
+
+
+_MOVING: dict[tuple[tuple[int, int], tuple[int, int]], KMMove] = {}
+_HIRING: dict[tuple[tuple[int, int], str], KMMove] = {}
+
+
+def _moving(p: tuple[int, int], q: tuple[int, int]) -> KMMove:
+    """``move p q`` (made once per pair of fields)."""
+    found = _MOVING.get((p, q))
+    if found is None:
+        found = _MOVING[(p, q)] = mv("move", at(p), at(q))
+    return found
+
+
+def _hiring(q: tuple[int, int], source: str) -> KMMove:
+    """``hire q [source]`` (made once per field and source)."""
+    found = _HIRING.get((q, source))
+    if found is None:
+        found = _HIRING[(q, source)] = mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
+    return found
+
+
+def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], terms: tuple[int, int]) -> int:
+    """``move_cost``'s gold, read off the shortest-path table."""
+    steps = ground.steps(start, end)
+    if not steps:
+        return move_cost(ground, start, end, *terms)[0]  # refuses: no path
+    settle, free = terms
+    return steps - min(steps, free) + (settle if ground.fields[end].is_village else 0)
 
 
 def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:

@@ -105,6 +105,11 @@ class Territory:
     def _distances(self) -> dict[Pos, dict[Pos, int]]:
         return {}
 
+    @cached_property
+    def farmland(self) -> tuple[Pos, ...]:
+        """Every field but the villages, in the order of ``fields``."""
+        return tuple(p for p, f in self.fields.items() if not f.is_village)
+
     def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
         found = self._orthogonal.get(pos)
         if found is None:
