@@ -300,8 +300,7 @@ def source_worker(s: State, seat: int, source: str) -> int | None:
     return None
 
 
-def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: bool = True,
-            skip_guild: int = 0) -> list[str]:
+def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: bool = True) -> list[str]:
     me = s.seat(seat)
     out = []
     if pool and source_worker(s, seat, "pool") is not None:
@@ -311,7 +310,7 @@ def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: 
     if land_:
         out += [at(p) for _, p in me.fields()]
     if guilds:
-        out += [f"g{g}" for g in sorted(me.guilds()) if g != skip_guild]
+        out += [f"g{g}" for g in sorted(me.guilds())]
     return out
 
 
@@ -729,7 +728,11 @@ def _candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     if not legal or not any(me.committed) and me.guild_action:
         yield mv("pass")
     yield from _sales(s, seat, legal)
-    for i in range(2, 4):
+    if legal and (me.mixed or not has(s, seat, 15, "A") and not has(s, seat, 15, "J")):
+        mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
+    else:
+        mixes = (2, 3)
+    for i in mixes:
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
             if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
                 yield mv("mixed", *mix)
@@ -746,6 +749,7 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     me = s.seat(seat)
     pays = payment_options(s, seat, "place")
     once = _once_open(s, seat, 3)
+    workers = sources(s, seat)  # the same as skipping guild g below: the seat has no member in g
     for g in s.guilds:
         if g in me.guilds():
             continue
@@ -753,7 +757,7 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
         for column in tile.columns or (None,):
             if not free_slots(s, g, "A", column):
                 continue
-            for source in sources(s, seat, skip_guild=g):
+            for source in workers:
                 for paid in pays:
                     token = f"{g}@{column}" if column else str(g)
                     yield mv("apprentice", token, source, *paid)
