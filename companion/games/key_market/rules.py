@@ -156,9 +156,23 @@ def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     return found
 
 
+def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
+    """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
+    with the edition, whose data never changes)."""
+    memo: dict[object, Any] = s.edition.__dict__.setdefault("_by_workers", {})
+    key = (kind, s.seats[seat].workers)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 16384:
+            memo.clear()
+        found = memo[key] = make()
+    result: T = found
+    return result
+
+
 def members(s: State, seat: int) -> dict[int, Member]:
-    """The seat's guild members as production and scoring read them (level and column)."""
-    return _memo(s, ("members", seat), lambda: _members(s, seat))
+    """The seat's guild members as production and scoring read them (level and column; shared: do not change it)."""
+    return _by_workers(s, "members", seat, lambda: _members(s, seat))
 
 
 def _members(s: State, seat: int) -> dict[int, Member]:
@@ -174,7 +188,7 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    return (guild, level) in _memo(s, ("active", seat), lambda: active(s.edition, members(s, seat)))
+    return (guild, level) in _by_workers(s, "active", seat, lambda: active(s.edition, members(s, seat)))
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
