@@ -6,6 +6,12 @@ Run: ``.venv/bin/python benchmarks/key_market_playouts.py`` (one process, so one
 ``--validate`` (each chosen move also validated, as ``companion simulate`` does). ``--fingerprint [SEEDS]`` prints
 the hash of seeded playouts instead (``fingerprint``: every legal-move list offered, every move, the final score),
 which tests/games/key_market/test_fingerprints.py checks so that speed-ups never change a game.
+
+``--playouts N`` only plays N seeded games (no timing), for counting instructions with callgrind, which is repeatable
+on a loaded machine (the difference of the two ``I refs`` totals divided by N is the instructions per game):
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_market_playouts.py --players 4 --playouts 4
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_market_playouts.py --players 4 --playouts 0
 """
 
 from __future__ import annotations
@@ -84,7 +90,13 @@ def main() -> None:
     parser.add_argument("--validate", action="store_true", help="validate every chosen move too")
     parser.add_argument("--fingerprint", type=int, metavar="SEEDS", help="print the hashes of SEEDS playouts")
     parser.add_argument("--variants", action="store_true", help="fingerprints with every variant flag's last choice")
+    parser.add_argument("--playouts", type=int, metavar="N", help="only play N seeded games per player count, untimed")
     args = parser.parse_args()
+    if args.playouts is not None:
+        for players in args.players:
+            moves = sum(random_playout(GAME, players, 1000 + seed)[1] for seed in range(args.playouts))
+            print(f"{args.playouts} random {players}-player games, {moves} moves")
+        return
     if args.fingerprint is not None:
         for players in args.players:
             for seed in range(args.fingerprint):
