@@ -107,7 +107,21 @@ def _year1_squares(s: State) -> list[str]:
     return [m.id for m in s.edition.markers.values() if m.shape == "square"]
 
 
+STATIC_CHANCES = frozenset({"weather", "order", "farmhouses"})
+"""Chance steps whose outcomes depend on the edition and the player count only (they are remembered)."""
+
+
 def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
+    if s.stage in STATIC_CHANCES:
+        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = s.edition.__dict__.setdefault("_chances", {})
+        found = memo.get((s.stage, s.n))
+        if found is None:
+            found = memo[(s.stage, s.n)] = _chance_outcomes(s)
+        return list(found)
+    return _chance_outcomes(s)
+
+
+def _chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     e = s.edition
     if s.stage == "weather":
         squares = _year1_squares(s)
@@ -188,7 +202,15 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    return (guild, level) in _by_workers(s, "active", seat, lambda: active(s.edition, members(s, seat)))
+    """Whether the seat has guild ``guild``'s ``level`` ability (remembered per edition and list of workers)."""
+    memo: dict[tuple[str, ...], set[tuple[int, str]]] = s.edition.__dict__.setdefault("_active", {})
+    workers = s.seats[seat].workers
+    found = memo.get(workers)
+    if found is None:
+        if len(memo) > 16384:
+            memo.clear()
+        found = memo[workers] = active(s.edition, members(s, seat))
+    return (guild, level) in found
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
@@ -283,7 +305,7 @@ def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
         if len(_PAYMENTS) > 8192:
             _PAYMENTS.clear()
         mine = held(me)
-        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.check(kind, c, 0, p, mine, me.gold) is None]
+        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.allows(kind, c, 0, p, mine, me.gold)]
         if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
             found.append(("gold",))
         _PAYMENTS[key] = found
