@@ -71,15 +71,25 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
 _LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
 
 
+_LAST_LAND: list[tuple[tuple[Placement, ...], Edition, str, Territory]] = []
+"""The territory last asked for, found again by identity (the states of a game share their placements)."""
+
+
 def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory:
     """The territory on the table, or with ``placements`` (cached: boards never move once laid)."""
     laid = s.placements if placements is None else placements
-    key = (id(s.edition), laid, s.options["region"])
+    region = s.options["region"]
+    if _LAST_LAND:
+        last = _LAST_LAND[0]
+        if last[0] is laid and last[1] is s.edition and last[2] == region:
+            return last[3]
+    key = (id(s.edition), laid, region)
     found = _LANDS.get(key)
     if found is None or found[0] is not s.edition:
         if len(_LANDS) > 4096:
             _LANDS.clear()
-        found = _LANDS[key] = (s.edition, territory(s.edition, laid, s.options["region"]))
+        found = _LANDS[key] = (s.edition, territory(s.edition, laid, region))
+    _LAST_LAND[:] = [(laid, s.edition, region, found[1])]
     return found[1]
 
 
@@ -865,8 +875,12 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
             yield from (_moving(p, q) for q in ground.fields if q not in taken and _move_gold(ground, p, q, terms) <= me.gold)
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
+        fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
         for source in sources(s, seat, land_=False):
-            taken = blocked(ground, others, seat, source_worker(s, seat, source) == KEYWORKER and g4j) if legal else set()
+            exempt = source_worker(s, seat, source) == KEYWORKER and g4j
+            if exempt not in fenced:
+                fenced[exempt] = blocked(ground, others, seat, exempt) if legal else set()
+            taken = fenced[exempt]
             yield from (_hiring(q, source) for q in ground.farmland if q not in taken)
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
