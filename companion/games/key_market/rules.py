@@ -25,6 +25,7 @@ from companion.games.key_market.territory import (
     Territory,
     Worker,
     blocked,
+    blocked_joining,
     can_end_on,
     check_hire,
     hire_cost,
@@ -954,12 +955,16 @@ def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
                              (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
                     spots.append((x, y, turns))
     others = workers_on_land(s)
+    ground, who = land(s), actor(s)
     for x, y, turns in sorted(set(spots)):
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
         if legal and s.placements and joins(s.edition, s.placements, new) is not None:
             continue
-        taken = blocked(land(s, (*s.placements, new)), others, actor(s)) if legal else set()
-        for q, f in lay(s.edition, new).items():
+        fresh = lay(s.edition, new)
+        taken = blocked_joining(ground, fresh, others, who) if legal else set()
+        if taken is None:
+            taken = blocked(land(s, (*s.placements, new)), others, who)
+        for q, f in fresh.items():
             if not f.is_village and q not in taken:
                 yield mv("board", str(x), str(y), str(turns), at(q))
 

@@ -254,6 +254,26 @@ def blocked(land: Territory, workers: Mapping[Pos, Worker], player: int, exempt:
     return out
 
 
+def blocked_joining(land: Territory, fresh: Mapping[Pos, Field], workers: Mapping[Pos, Worker],
+                    player: int) -> set[Pos] | None:
+    """The fields of ``fresh`` (a board about to join ``land``, overlapping nothing) that ``blocked`` forbids to
+    ``player`` on the territory with it, without laying it out; ``None`` when some worker's region would grow into
+    the new board (ask ``blocked`` on the whole territory then)."""
+    out: set[Pos] = set()
+    for pos, w in workers.items():
+        if w.player == player:
+            out.update(q for dx, dy in AROUND if (q := (pos[0] + dx, pos[1] + dy)) in fresh)
+        start = land.fields[pos]
+        if start.is_village:
+            continue  # a village is a region of its own
+        for x, y in land.region(pos):
+            for dx, dy in ORTHOGONAL:
+                q = (x + dx, y + dy)
+                if q in fresh and land._same_region(start, fresh[q]):
+                    return None
+    return out
+
+
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
                g4_journeyman: bool = False, leaving: Pos | None = None) -> IllegalMoveError | None:
     """``standing`` as a refusal with its rule ID."""

@@ -10,7 +10,7 @@ import pytest
 
 from companion.core.game import CHANCE, TERMINAL
 from companion.games.key_market import rules
-from companion.games.key_market.territory import blocked, standing
+from companion.games.key_market.territory import Placement, blocked, blocked_joining, lay, standing
 from tests.games.key_market.table import GAME
 
 
@@ -35,3 +35,32 @@ def test_blocked_fields_are_the_ones_standing_refuses(players: int, region: str)
         move = GAME.sample_chance(state, rng) if who == CHANCE else rng.choice(GAME.legal_moves(state))
         state = GAME.apply(state, move)
     assert compared > 1000
+
+
+@pytest.mark.parametrize("region", ["sort", "sort_and_shape"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_blocked_on_a_joining_board_is_read_without_laying_it(players: int, region: str) -> None:
+    """``blocked_joining`` (setup step 15's worker, spec 2.2) forbids the same fields of the new board as ``blocked``
+    on the territory with the board laid, or says it cannot tell (a worker's region grows into the new board)."""
+    rng = random.Random(f"joining-{players}-{region}")
+    compared = told = 0
+    for _ in range(6):
+        state = GAME.setup([f"P{i + 1}" for i in range(players)], GAME.options({"region": region}))
+        while state.stage in ("weather", "order", "farmhouses", "deal", "place"):
+            if state.stage == "place" and state.placements:
+                assert state.dealt is not None
+                ground, workers, who = rules.land(state), rules.workers_on_land(state), GAME.current_player(state)
+                spots = {tuple(int(t) for t in m.args[:3]) for m in GAME.legal_moves(state)}
+                for x, y, turns in spots:
+                    new = Placement(state.dealt[0], state.dealt[1], x, y, turns)
+                    fresh = lay(state.edition, new)
+                    found = blocked_joining(ground, fresh, workers, who)
+                    whole = blocked(rules.land(state, (*state.placements, new)), workers, who)
+                    compared += 1
+                    if found is not None:
+                        told += 1
+                        assert found & fresh.keys() == whole & fresh.keys()
+            who = GAME.current_player(state)
+            move = GAME.sample_chance(state, rng) if who == CHANCE else rng.choice(GAME.legal_moves(state))
+            state = GAME.apply(state, move)
+    assert told > 20 and compared > told
