@@ -712,7 +712,7 @@ def legal_moves(s: State) -> list[KMMove]:
         return [m for m, _ in chance_outcomes(s)]
     if who == SIMULTANEOUS:
         return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
-    return list(_candidates(s, who))
+    return _candidates(s, who)
 
 
 def legal_by_check(s: State) -> list[KMMove]:
@@ -746,35 +746,36 @@ def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
 
 
-def _candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     """The seat's moves on its turn: the legal ones, or (``legal`` false) a superset for ``check`` to sift."""
     me = s.seat(seat)
+    out: list[KMMove] = []
     if s.stage == "place":
-        yield from _board_candidates(s, legal)
-        return
+        out.extend(_board_candidates(s, legal))
+        return out
     if s.stage == "upkeep":
         mine = [at(p) for _, p in me.fields()]
         for k in range(len(mine) + 1):
             for gone in itertools.combinations(mine, k):
                 if not legal or upkeep_cost(s, seat, set(gone)) <= me.gold:
-                    yield mv("release", *sorted(gone))
-        return
+                    out.append(mv("release", *sorted(gone)))
+        return out
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
-        yield from (mv("leave", f"g{g}") for g in sorted(me.guilds()))
+        out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
-        yield mv("done")
-        yield from _farming_candidates(s, seat, legal)
-        return
+        out.append(mv("done"))
+        out.extend(_farming_candidates(s, seat, legal))
+        return out
     if s.stage == "early":
-        yield mv("done")
+        out.append(mv("done"))
         if not legal or not me.sold and has(s, seat, 10, "M"):
-            yield from _sales(s, seat, legal)
+            out.extend(_sales(s, seat, legal))
         if not legal or not me.guild_action:
-            yield from _buys(s, seat, legal)
-        return
+            out.extend(_buys(s, seat, legal))
+        return out
     if not legal or not any(me.committed) and me.guild_action:
-        yield mv("pass")
-    yield from _sales(s, seat, legal)
+        out.append(mv("pass"))
+    out.extend(_sales(s, seat, legal))
     if legal and (me.mixed or not has(s, seat, 15, "A") and not has(s, seat, 15, "J")):
         mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
     else:
@@ -782,9 +783,10 @@ def _candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     for i in mixes:
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
             if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
-                yield mv("mixed", *mix)
+                out.append(mv("mixed", *mix))
     if not me.guild_action:
-        yield from _guild_actions(s, seat, legal)
+        out.extend(_guild_actions(s, seat, legal))
+    return out
 
 
 def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
@@ -860,7 +862,8 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
             yield mv("retire", source, *paid)
 
 
-def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
+    out: list[KMMove] = []
     me = s.seat(seat)
     ground = land(s)
     others = workers_on_land(s)
@@ -868,12 +871,13 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
+            moves = made("move", at(p))
             if not legal:
-                yield from (_moving(p, q) for q in ground.fields if q != p)
+                out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
             taken.add(p)
-            yield from (_moving(p, q) for q in ground.fields if q not in taken and _move_gold(ground, p, q, terms) <= me.gold)
+            out.extend([moves[q] for q in ground.fields if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
@@ -882,50 +886,58 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> Iterator[KMM
             if exempt not in fenced:
                 fenced[exempt] = blocked(ground, others, seat, exempt) if legal else set()
             taken = fenced[exempt]
-            yield from (_hiring(q, source) for q in ground.farmland if q not in taken)
+            hires = made("hire", source)
+            out.extend([hires[q] for q in ground.farmland if q not in taken])
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
         for x in eight:
             for y in thirteen:
                 if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
-                    yield mv("produce", *(t for t in (x, y) if t))
+                    out.append(mv("produce", *(t for t in (x, y) if t)))
     if me.produced and not me.swapped:
         most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
         for g in RESOURCES:
             for n in (1, 2):
                 if not legal or me.step <= 3 and n <= most and me.goods[GOODS.index(g)] >= n:
-                    yield mv("swap", g) if n == 1 else mv("swap", g, "2")
+                    out.append(mv("swap", g) if n == 1 else mv("swap", g, "2"))
     if me.step <= 4 and not me.promoted:
-        yield from _promotions(s, seat, legal)
+        out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
         for other in RESOURCES:
             if other != me.farmhouse:
                 paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
                 if not legal or all(me.goods[GOODS.index(g)] for g in paid) and payments.check_manor(
                         read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
-                    yield mv("manor", *paid)
+                    out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
-        yield from _retirements(s, seat)
+        out.extend(_retirements(s, seat))
+    return out
 
 
-_MOVING: dict[tuple[tuple[int, int], tuple[int, int]], KMMove] = {}
-_HIRING: dict[tuple[tuple[int, int], str], KMMove] = {}
+class _Made(dict[tuple[int, int], KMMove]):
+    """The moves of one kind from one worker or source, by target field, each made once (``made``)."""
+
+    def __init__(self, verb: str, origin: str) -> None:
+        super().__init__()
+        self.verb, self.origin = verb, origin
+
+    def __missing__(self, q: tuple[int, int]) -> KMMove:
+        if self.verb == "move":
+            made = self[q] = mv("move", self.origin, at(q))
+        else:
+            made = self[q] = mv("hire", at(q), self.origin) if self.origin != "pool" else mv("hire", at(q))
+        return made
 
 
-def _moving(p: tuple[int, int], q: tuple[int, int]) -> KMMove:
-    """``move p q`` (made once per pair of fields)."""
-    found = _MOVING.get((p, q))
+_MADE: dict[tuple[str, str], _Made] = {}
+
+
+def made(verb: str, origin: str) -> _Made:
+    """``move ORIGIN q`` or ``hire q [ORIGIN]`` by target field ``q`` (made once: moves are frozen values)."""
+    found = _MADE.get((verb, origin))
     if found is None:
-        found = _MOVING[(p, q)] = mv("move", at(p), at(q))
-    return found
-
-
-def _hiring(q: tuple[int, int], source: str) -> KMMove:
-    """``hire q [source]`` (made once per field and source)."""
-    found = _HIRING.get((q, source))
-    if found is None:
-        found = _HIRING[(q, source)] = mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
+        found = _MADE[(verb, origin)] = _Made(verb, origin)
     return found
 
 
