@@ -8,10 +8,12 @@ the hash of seeded playouts instead (``fingerprint``: every legal-move list offe
 which tests/games/key_market/test_fingerprints.py checks so that speed-ups never change a game.
 
 ``--playouts N`` only plays N seeded games (no timing), for counting instructions with callgrind, which is repeatable
-on a loaded machine (the difference of the two ``I refs`` totals divided by N is the instructions per game):
+on a loaded machine (the difference of the two ``I refs`` totals divided by 3 is the instructions per game; the
+first games load the message catalogs):
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_market_playouts.py --players 4 --playouts 4
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_market_playouts.py --players 4 --playouts 0
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/key_market_playouts.py \
+        --players 4 --playouts 5
+    (the same with --playouts 2)
 """
 
 from __future__ import annotations

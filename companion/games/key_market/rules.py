@@ -32,7 +32,6 @@ from companion.games.key_market.territory import (
     joins,
     lay,
     move_cost,
-    standing,
     territory,
 )
 
@@ -877,7 +876,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
             taken.add(p)
-            out.extend([moves[q] for q in ground.fields if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
+            out.extend([moves[q] for q in ground.fields
+                        if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
