@@ -233,10 +233,20 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
-    tile = s.edition.guild_tiles[guild]
     taken = _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
-    return [i for i in range(tile.slots[level] * max(1, len(tile.columns)))
-            if f"g:{guild}:{level}:{i}" not in taken and (column is None or column_of(s, guild, level, i) == column)]
+    return [i for i, place, at_column in _slots(s, guild, level)
+            if place not in taken and (column is None or at_column == column)]
+
+
+def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:
+    """Each slot of a guild level: its number, a worker's place there and its column (remembered per edition)."""
+    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = s.edition.__dict__.setdefault("_slots", {})
+    found = memo.get((guild, level))
+    if found is None:
+        tile = s.edition.guild_tiles[guild]
+        found = memo[(guild, level)] = [(i, f"g:{guild}:{level}:{i}", column_of(s, guild, level, i))
+                                        for i in range(tile.slots[level] * max(1, len(tile.columns)))]
+    return found
 
 
 def held(seat: Seat) -> dict[str, int]:
