@@ -65,19 +65,33 @@ def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
     return edition.small_board if board == SMALL_BOARD else edition.boards[(board, side)]
 
 
-_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field]]] = {}
+Box = tuple[int, int, int, int]
+"""The smallest rectangle around some fields: x from, x to, y from, y to (inclusive)."""
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box]] = {}
 
 
 def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     """The fields a placement puts on the grid (cached with the edition it was made from; do not change the
     answer)."""
+    return _laid(edition, p)[1]
+
+
+def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Box]:
+    """``lay``'s fields with the rectangle around them."""
     key = (id(edition), p)
     found = _LAID.get(key)
     if found is None or found[0] is not edition:
         if len(_LAID) > 8192:
             _LAID.clear()
-        found = _LAID[key] = (edition, _lay(edition, p))
-    return found[1]
+        fields = _lay(edition, p)
+        xs, ys = [x for x, _ in fields], [y for _, y in fields]
+        found = _LAID[key] = (edition, fields, (min(xs), max(xs), min(ys), max(ys)))
+    return found
+
+
+def _near(a: Box, b: Box, gap: int) -> bool:
+    """Whether two rectangles overlap once one is grown by ``gap`` on every side."""
+    return a[0] - gap <= b[1] and b[0] - gap <= a[1] and a[2] - gap <= b[3] and b[2] - gap <= a[3]
 
 
 def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
@@ -188,11 +202,13 @@ def territory(edition: Edition, placements: Iterable[Placement], region_by: str 
 def joins(edition: Edition, laid: Sequence[Placement], new: Placement) -> IllegalMoveError | None:
     """Setup step 15 (L159-161, L216): the new board overlaps nothing and a whole edge of 3 of its fields lines up
     with an edge of a board already on the table."""
-    fresh = lay(edition, new)
-    boards = [lay(edition, p) for p in laid]
-    if any(pos in board for board in boards for pos in fresh):
+    _, fresh, box = _laid(edition, new)
+    boards = [_laid(edition, p)[1:] for p in laid]  # rectangles apart share no field and touch along no edge
+    if any(_near(box, around, 0) and any(pos in board for pos in fresh) for board, around in boards):
         return IllegalMoveError("2.2-15", msg("km.refuse.board_overlaps"))
-    for board in boards:
+    for board, around in boards:
+        if not _near(box, around, 1):
+            continue
         for dx, dy in ORTHOGONAL:
             touching = [pos for pos in fresh if (pos[0] + dx, pos[1] + dy) in board]
             line = {pos[0] if dx else pos[1] for pos in touching}
