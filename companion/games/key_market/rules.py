@@ -951,6 +951,29 @@ def made(verb: str, origin: str) -> _Made:
     return found
 
 
+class _Laid(dict[tuple[int, int], KMMove]):
+    """``board X Y TURNS q`` for one spot, by the worker's field ``q``, each made once."""
+
+    def __init__(self, spot: tuple[str, str, str]) -> None:
+        super().__init__()
+        self.spot = spot
+
+    def __missing__(self, q: tuple[int, int]) -> KMMove:
+        made = self[q] = mv("board", *self.spot, at(q))
+        return made
+
+
+_LAYING: dict[tuple[int, int, int], _Laid] = {}
+
+
+def made_boards(x: int, y: int, turns: int) -> _Laid:
+    """The moves laying the dealt board at ``x, y`` turned ``turns`` times, by the worker's field."""
+    found = _LAYING.get((x, y, turns))
+    if found is None:
+        found = _LAYING[(x, y, turns)] = _Laid((str(x), str(y), str(turns)))
+    return found
+
+
 def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], terms: tuple[int, int]) -> int:
     """``move_cost``'s gold, read off the shortest-path table."""
     steps = ground.steps(start, end)
@@ -986,9 +1009,10 @@ def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
         taken = blocked_joining(ground, fresh, others, who) if legal else set()
         if taken is None:
             taken = blocked(land(s, (*s.placements, new)), others, who)
+        laying = made_boards(x, y, turns)
         for q, f in fresh.items():
             if not f.is_village and q not in taken:
-                yield mv("board", str(x), str(y), str(turns), at(q))
+                yield laying[q]
 
 
 # ------------------------------------------------------------------------------------------------ apply
