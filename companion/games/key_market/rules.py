@@ -1313,11 +1313,18 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
 
 def upkeep_of(s: State, seat: int, released: set[str]) -> season_end.Upkeep:
     """S3: what keeping the seat's territory workers but ``released`` costs, and why."""
-    ground = land(s)
-    kept = [season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER)
-            for w, p in s.seat(seat).fields() if at(p) not in released]
+    kept = [standing for label, standing in _standings(s, seat) if label not in released]
     return season_end.upkeep(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
                              s.options["g12_master_small_board"])
+
+
+def _standings(s: State, seat: int) -> list[tuple[str, season_end.Standing]]:
+    """Each of the seat's territory workers by field (``x,y``) as upkeep sees it (once per state)."""
+    def make() -> list[tuple[str, season_end.Standing]]:
+        ground = land(s)
+        return [(at(p), season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER))
+                for w, p in s.seat(seat).fields()]
+    return _memo(s, ("standings", seat), make)
 
 
 def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
