@@ -6,6 +6,7 @@ the engine (``rules``) and the table's screens alike; printed values come from t
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
+from companion.core.rng import weighted_choice
 from companion.games.key_market import market as mk
 from companion.games.key_market import rules, season_end, words
 from companion.games.key_market.data import (
@@ -110,6 +112,14 @@ class KeyMarket(Game[State, KMMove]):
 
     def chance_outcomes(self, state: State) -> list[tuple[KMMove, int]]:
         return rules.chance_outcomes(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> KMMove:
+        """``weighted_choice`` without its walk when every outcome weighs 1 (the same random number, the same
+        outcome)."""
+        outcomes = rules.chance_outcomes(state)
+        if all(weight == 1 for _, weight in outcomes):
+            return outcomes[rng.randrange(len(outcomes))][0]
+        return weighted_choice(rng, outcomes)
 
     def deciders(self, state: State) -> tuple[int, ...]:
         return rules.deciders(state)

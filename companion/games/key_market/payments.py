@@ -59,12 +59,27 @@ FLEX_LEVEL = {"promote_j": "A", "promote_m": "J", "retire": "M"}
 def check(kind: str, paid: Goods, gold: int, payer: Payer, held: Goods, purse: int) -> IllegalMoveError | None:
     """Whether ``paid`` (goods) or ``gold`` pays for ``kind`` (``KINDS``), from ``held`` goods and ``purse`` gold
     behind the screen."""
+    refusal = _refusal(kind, paid, gold, payer, held, purse)
+    if refusal is None:
+        return None
+    key, params = refusal
+    return IllegalMoveError("4.2", msg(key, **params))
+
+
+def allows(kind: str, paid: Goods, gold: int, payer: Payer, held: Goods, purse: int) -> bool:
+    """``check`` without the refusal's words (for generating moves)."""
+    return _refusal(kind, paid, gold, payer, held, purse) is None
+
+
+def _refusal(kind: str, paid: Goods, gold: int, payer: Payer, held: Goods,
+             purse: int) -> tuple[str, dict[str, int]] | None:
+    """``check``'s refusal as a message id and its parameters, or ``None``."""
     if any(paid.get(g, 0) > held.get(g, 0) for g in paid) or gold > purse:
-        return IllegalMoveError("4.2", msg("km.refuse.cannot_pay"))
+        return "km.refuse.cannot_pay", {}
     if gold:
         if kind == "retire" and payer.g14_master and gold == payer.g14_master and not any(paid.values()):
             return None
-        return IllegalMoveError("4.2", msg("km.refuse.pay_gold"))
+        return "km.refuse.pay_gold", {}
     n = BASE[kind]
     if kind == "place" and payer.g7_apprentice:
         total = sum(paid.values())
@@ -76,7 +91,7 @@ def check(kind: str, paid: Goods, gold: int, payer: Payer, held: Goods, purse: i
     level = FLEX_LEVEL.get(kind)
     if level in payer.g16 and is_flex(paid, n - (discount if payer.flex_reduced else 0), payer.flex_exact):
         return None
-    return IllegalMoveError("4.2", msg("km.refuse.payment", n=n - discount))
+    return "km.refuse.payment", {"n": n - discount}
 
 
 def check_manor(paid: Goods, tile: str, held: Goods) -> IllegalMoveError | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from companion.core.errors import IllegalMoveError
@@ -19,19 +18,20 @@ from companion.games.key_market import payments, season_end
 from companion.games.key_market.data import GOODS, LEVELS, LUX, RESOURCES, Edition
 from companion.games.key_market.moves import KMMove, at, pos
 from companion.games.key_market.production import Harvest, Member, Weather, Worked, active, produce
-from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts
+from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
     SMALL_BOARD,
     Placement,
     Territory,
     Worker,
+    blocked,
+    blocked_joining,
     can_end_on,
     check_hire,
     hire_cost,
     joins,
     lay,
     move_cost,
-    standing,
     territory,
 )
 
@@ -71,15 +71,25 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
 _LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
 
 
+_LAST_LAND: list[tuple[tuple[Placement, ...], Edition, str, Territory]] = []
+"""The territory last asked for, found again by identity (the states of a game share their placements)."""
+
+
 def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory:
     """The territory on the table, or with ``placements`` (cached: boards never move once laid)."""
     laid = s.placements if placements is None else placements
-    key = (id(s.edition), laid, s.options["region"])
+    region = s.options["region"]
+    if _LAST_LAND:
+        last = _LAST_LAND[0]
+        if last[0] is laid and last[1] is s.edition and last[2] == region:
+            return last[3]
+    key = (id(s.edition), laid, region)
     found = _LANDS.get(key)
     if found is None or found[0] is not s.edition:
         if len(_LANDS) > 4096:
             _LANDS.clear()
-        found = _LANDS[key] = (s.edition, territory(s.edition, laid, s.options["region"]))
+        found = _LANDS[key] = (s.edition, territory(s.edition, laid, region))
+    _LAST_LAND[:] = [(laid, s.edition, region, found[1])]
     return found[1]
 
 
@@ -107,7 +117,21 @@ def _year1_squares(s: State) -> list[str]:
     return [m.id for m in s.edition.markers.values() if m.shape == "square"]
 
 
+STATIC_CHANCES = frozenset({"weather", "order", "farmhouses"})
+"""Chance steps whose outcomes depend on the edition and the player count only (they are remembered)."""
+
+
 def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
+    if s.stage in STATIC_CHANCES:
+        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = s.edition.__dict__.setdefault("_chances", {})
+        found = memo.get((s.stage, s.n))
+        if found is None:
+            found = memo[(s.stage, s.n)] = _chance_outcomes(s)
+        return list(found)
+    return _chance_outcomes(s)
+
+
+def _chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     e = s.edition
     if s.stage == "weather":
         squares = _year1_squares(s)
@@ -156,9 +180,23 @@ def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     return found
 
 
+def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
+    """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
+    with the edition, whose data never changes)."""
+    memo: dict[object, Any] = s.edition.__dict__.setdefault("_by_workers", {})
+    key = (kind, s.seats[seat].workers)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 16384:
+            memo.clear()
+        found = memo[key] = make()
+    result: T = found
+    return result
+
+
 def members(s: State, seat: int) -> dict[int, Member]:
-    """The seat's guild members as production and scoring read them (level and column)."""
-    return _memo(s, ("members", seat), lambda: _members(s, seat))
+    """The seat's guild members as production and scoring read them (level and column; shared: do not change it)."""
+    return _by_workers(s, "members", seat, lambda: _members(s, seat))
 
 
 def _members(s: State, seat: int) -> dict[int, Member]:
@@ -174,7 +212,15 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    return (guild, level) in _memo(s, ("active", seat), lambda: active(s.edition, members(s, seat)))
+    """Whether the seat has guild ``guild``'s ``level`` ability (remembered per edition and list of workers)."""
+    memo: dict[tuple[str, ...], set[tuple[int, str]]] = s.edition.__dict__.setdefault("_active", {})
+    workers = s.seats[seat].workers
+    found = memo.get(workers)
+    if found is None:
+        if len(memo) > 16384:
+            memo.clear()
+        found = memo[workers] = active(s.edition, members(s, seat))
+    return (guild, level) in found
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
@@ -187,10 +233,20 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
-    tile = s.edition.guild_tiles[guild]
-    taken = {w for seat in s.seats for w in seat.workers if w.startswith(f"g:{guild}:{level}:")}
-    return [i for i in range(tile.slots[level] * max(1, len(tile.columns)))
-            if f"g:{guild}:{level}:{i}" not in taken and (column is None or column_of(s, guild, level, i) == column)]
+    taken = _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
+    return [i for i, place, at_column in _slots(s, guild, level)
+            if place not in taken and (column is None or at_column == column)]
+
+
+def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:
+    """Each slot of a guild level: its number, a worker's place there and its column (remembered per edition)."""
+    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = s.edition.__dict__.setdefault("_slots", {})
+    found = memo.get((guild, level))
+    if found is None:
+        tile = s.edition.guild_tiles[guild]
+        found = memo[(guild, level)] = [(i, f"g:{guild}:{level}:{i}", column_of(s, guild, level, i))
+                                        for i in range(tile.slots[level] * max(1, len(tile.columns)))]
+    return found
 
 
 def held(seat: Seat) -> dict[str, int]:
@@ -255,15 +311,25 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts, int], list[tuple[str, ...]]] = {}
+
+
 def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
-    """Every way the seat can pay for ``kind`` now, as move tokens."""
+    """Every way the seat can pay for ``kind`` now, as move tokens (remembered by abilities, goods and gold: do not
+    change the answer)."""
     p = payer(s, seat)
-    mine = held(s.seat(seat))
-    out = [pay_tokens(c) for c in sub_multisets(mine, 4)
-           if c and payments.check(kind, c, 0, p, mine, s.seat(seat).gold) is None]
-    if kind == "retire" and p.g14_master and s.seat(seat).gold >= p.g14_master:
-        out.append(("gold",))
-    return out
+    me = s.seat(seat)
+    key = (kind, p, me.goods, me.gold)
+    found = _PAYMENTS.get(key)
+    if found is None:
+        if len(_PAYMENTS) > 8192:
+            _PAYMENTS.clear()
+        mine = held(me)
+        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.allows(kind, c, 0, p, mine, me.gold)]
+        if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
+            found.append(("gold",))
+        _PAYMENTS[key] = found
+    return found
 
 
 def check_paid(s: State, seat: int, kind: str, tokens: tuple[str, ...]) -> IllegalMoveError | None:
@@ -290,8 +356,7 @@ def source_worker(s: State, seat: int, source: str) -> int | None:
     return None
 
 
-def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: bool = True,
-            skip_guild: int = 0) -> list[str]:
+def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: bool = True) -> list[str]:
     me = s.seat(seat)
     out = []
     if pool and source_worker(s, seat, "pool") is not None:
@@ -301,7 +366,7 @@ def sources(s: State, seat: int, pool: bool = True, land_: bool = True, guilds: 
     if land_:
         out += [at(p) for _, p in me.fields()]
     if guilds:
-        out += [f"g{g}" for g in sorted(me.guilds()) if g != skip_guild]
+        out += [f"g{g}" for g in sorted(me.guilds())]
     return out
 
 
@@ -416,7 +481,7 @@ def _check_turn(s: State, seat: int, move: KMMove) -> IllegalMoveError | None:
         return refuse("4.4-II", "km.refuse.guild_action_done")
     if v == "gold":
         if s.options["take_gold_at_five"] == "forbidden" and territory_count(s, seat) >= 5 and any(
-                m.verb != "gold" and _check_turn(s, seat, m) is None for m in _guild_actions(s, seat)):
+                m.verb != "gold" and _check_turn(s, seat, m) is None for m in _guild_actions(s, seat, legal=False)):
             return refuse("4.4-E", "km.refuse.take_gold_zero")
         return None
     if v == "buy":
@@ -646,6 +711,9 @@ def _check_retire(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError |
 
 
 def legal_moves(s: State) -> list[KMMove]:
+    """Every move ``check`` allows, in a fixed order. A player's moves are generated legal: each rule ``check``
+    applies is tested where the candidate is made, so no move is checked twice (``legal_by_check`` is the slow
+    reference the tests compare with)."""
     who = actor(s)
     if who == TERMINAL:
         return []
@@ -653,10 +721,33 @@ def legal_moves(s: State) -> list[KMMove]:
         return [m for m, _ in chance_outcomes(s)]
     if who == SIMULTANEOUS:
         return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
-    return [m for m in _candidates(s, who) if _check_turn(s, who, m) is None]
+    return _candidates(s, who)
+
+
+def legal_by_check(s: State) -> list[KMMove]:
+    """``legal_moves`` the slow way: a superset of candidates, each one sifted by ``check``'s rules."""
+    who = actor(s)
+    if who < 0:
+        return legal_moves(s)
+    return [m for m in _candidates(s, who, legal=False) if _check_turn(s, who, m) is None]
+
+
+_SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
 def _secret_moves(s: State, seat: int) -> list[KMMove]:
+    """The seat's secret choices (they depend on its goods and farmhouse tile only, so they are remembered)."""
+    me = s.seat(seat)
+    key = (s.stage, seat, me.farmhouse, me.goods)
+    found = _SECRETS.get(key)
+    if found is None:
+        if len(_SECRETS) > 4096:
+            _SECRETS.clear()
+        found = _SECRETS[key] = _make_secret_moves(s, seat)
+    return found
+
+
+def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     me = s.seat(seat)
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
@@ -664,45 +755,59 @@ def _secret_moves(s: State, seat: int) -> list[KMMove]:
     return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
 
 
-def _candidates(s: State, seat: int) -> Iterator[KMMove]:
+def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
+    """The seat's moves on its turn: the legal ones, or (``legal`` false) a superset for ``check`` to sift."""
     me = s.seat(seat)
+    out: list[KMMove] = []
     if s.stage == "place":
-        yield from _board_candidates(s)
-        return
+        out.extend(_board_candidates(s, legal))
+        return out
     if s.stage == "upkeep":
         mine = [at(p) for _, p in me.fields()]
         for k in range(len(mine) + 1):
             for gone in itertools.combinations(mine, k):
-                yield mv("release", *sorted(gone))
-        return
+                if not legal or upkeep_cost(s, seat, set(gone)) <= me.gold:
+                    out.append(mv("release", *sorted(gone)))
+        return out
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
-        yield from (mv("leave", f"g{g}") for g in sorted(me.guilds()))
+        out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
-        yield mv("done")
-        yield from _farming_candidates(s, seat)
-        return
+        out.append(mv("done"))
+        out.extend(_farming_candidates(s, seat, legal))
+        return out
     if s.stage == "early":
-        yield mv("done")
-        yield from _sales(s, seat)
-        yield from _buys(s, seat)
-        return
-    yield mv("pass")
-    yield from _sales(s, seat)
-    for i in range(2, 4):
+        out.append(mv("done"))
+        if not legal or not me.sold and has(s, seat, 10, "M"):
+            out.extend(_sales(s, seat, legal))
+        if not legal or not me.guild_action:
+            out.extend(_buys(s, seat, legal))
+        return out
+    if not legal or not any(me.committed) and me.guild_action:
+        out.append(mv("pass"))
+    out.extend(_sales(s, seat, legal))
+    if legal and (me.mixed or not has(s, seat, 15, "A") and not has(s, seat, 15, "J")):
+        mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
+    else:
+        mixes = (2, 3)
+    for i in mixes:
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
-                yield mv("mixed", *mix)
+            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
+                out.append(mv("mixed", *mix))
     if not me.guild_action:
-        yield from _guild_actions(s, seat)
+        out.extend(_guild_actions(s, seat, legal))
+    return out
 
 
-def _guild_actions(s: State, seat: int) -> Iterator[KMMove]:
-    yield mv("gold")
-    yield from _buys(s, seat)
-    yield from _promotions(s, seat)
+def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, mv("gold")) is None:
+        yield mv("gold")
+    yield from _buys(s, seat, legal)
+    yield from _promotions(s, seat, legal)
     yield from _retirements(s, seat)
     me = s.seat(seat)
     pays = payment_options(s, seat, "place")
+    once = _once_open(s, seat, 3)
+    workers = sources(s, seat)  # the same as skipping guild g below: the seat has no member in g
     for g in s.guilds:
         if g in me.guilds():
             continue
@@ -710,40 +815,49 @@ def _guild_actions(s: State, seat: int) -> Iterator[KMMove]:
         for column in tile.columns or (None,):
             if not free_slots(s, g, "A", column):
                 continue
-            for source in sources(s, seat, skip_guild=g):
+            for source in workers:
                 for paid in pays:
                     token = f"{g}@{column}" if column else str(g)
                     yield mv("apprentice", token, source, *paid)
                     if g == 3:
                         for good in RESOURCES:
-                            yield mv("apprentice", token, source, *paid, f"swap:{good}")
+                            if not legal or once and me.goods[GOODS.index(good)] - paid.count(good) >= 1:
+                                yield mv("apprentice", token, source, *paid, f"swap:{good}")
 
 
-def _sales(s: State, seat: int) -> Iterator[KMMove]:
+def _sales(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    size = _bonuses(s, seat).set_size
     for g in GOODS:
         for n in range(1, s.seat(seat).committed[GOODS.index(g)] + 1):
-            yield mv("sell", g, str(n))
+            if not legal or n <= size:
+                yield mv("sell", g, str(n))
 
 
-def _buys(s: State, seat: int) -> Iterator[KMMove]:
-    for g in GOODS:
+def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
+    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+    gold = s.seat(seat).gold
+    for i, g in enumerate(GOODS):
         for n in (1, 2):
-            if s.market[GOODS.index(g)] >= n:
+            if s.market[i] >= n and (not legal or n * mk.buy_price(s.edition, s.market[i], discount) <= gold):
                 yield mv("buy", g, str(n))
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
         for k in range(2, min(3, len(stocked)) + 1):
             for pick in itertools.combinations(stocked, k):
-                yield mv("buy", *pick)
+                if not legal or _check_buy(s, seat, pick) is None:
+                    yield mv("buy", *pick)
 
 
-def _promotions(s: State, seat: int) -> Iterator[KMMove]:
+def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     for g, (_, level, _) in sorted(s.seat(seat).guilds().items()):
         if level == "M":
             continue
         kind = "promote_j" if level == "A" else "promote_m"
         pays = payment_options(s, seat, kind)
+        up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
+            if legal and not free_slots(s, g, up, column):
+                continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
 
@@ -757,43 +871,119 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
             yield mv("retire", source, *paid)
 
 
-def _farming_candidates(s: State, seat: int) -> Iterator[KMMove]:
+def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
+    out: list[KMMove] = []
     me = s.seat(seat)
     ground = land(s)
     others = workers_on_land(s)
     g4j = has(s, seat, 4, "J")
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
+        terms = _move_terms(s, seat)
         for w, p in me.fields():
-            for q in ground.fields:
-                if q != p and standing(ground, others, seat, q, w == KEYWORKER, g4j, p) is None:
-                    yield mv("move", at(p), at(q))
-    if me.step <= 2 and me.gold >= _hire_cost(s, seat):
+            moves = made("move", at(p))
+            if not legal:
+                out.extend([moves[q] for q in ground.fields if q != p])
+                continue
+            taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
+            taken.add(p)
+            out.extend([moves[q] for q in ground.fields
+                        if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
+    limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
+    if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
+        fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
         for source in sources(s, seat, land_=False):
-            key = source_worker(s, seat, source) == KEYWORKER
-            for q, f in ground.fields.items():
-                if not f.is_village and standing(ground, others, seat, q, key, g4j) is None:
-                    yield mv("hire", at(q), source) if source != "pool" else mv("hire", at(q))
+            exempt = source_worker(s, seat, source) == KEYWORKER and g4j
+            if exempt not in fenced:
+                fenced[exempt] = blocked(ground, others, seat, exempt) if legal else set()
+            taken = fenced[exempt]
+            hires = made("hire", source)
+            out.extend([hires[q] for q in ground.farmland if q not in taken])
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
         for x in eight:
             for y in thirteen:
-                yield mv("produce", *(t for t in (x, y) if t))
+                if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
+                    out.append(mv("produce", *(t for t in (x, y) if t)))
     if me.produced and not me.swapped:
+        most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
         for g in RESOURCES:
-            yield mv("swap", g)
-            yield mv("swap", g, "2")
+            for n in (1, 2):
+                if not legal or me.step <= 3 and n <= most and me.goods[GOODS.index(g)] >= n:
+                    out.append(mv("swap", g) if n == 1 else mv("swap", g, "2"))
     if me.step <= 4 and not me.promoted:
-        yield from _promotions(s, seat)
+        out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
         for other in RESOURCES:
             if other != me.farmhouse:
-                yield mv("manor", *sorted((me.farmhouse, other, LUX), key=GOODS.index))
+                paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
+                if not legal or all(me.goods[GOODS.index(g)] for g in paid) and payments.check_manor(
+                        read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
+                    out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
-        yield from _retirements(s, seat)
+        out.extend(_retirements(s, seat))
+    return out
 
 
-def _board_candidates(s: State) -> Iterator[KMMove]:
+class _Made(dict[tuple[int, int], KMMove]):
+    """The moves of one kind from one worker or source, by target field, each made once (``made``)."""
+
+    def __init__(self, verb: str, origin: str) -> None:
+        super().__init__()
+        self.verb, self.origin = verb, origin
+
+    def __missing__(self, q: tuple[int, int]) -> KMMove:
+        if self.verb == "move":
+            made = self[q] = mv("move", self.origin, at(q))
+        else:
+            made = self[q] = mv("hire", at(q), self.origin) if self.origin != "pool" else mv("hire", at(q))
+        return made
+
+
+_MADE: dict[tuple[str, str], _Made] = {}
+
+
+def made(verb: str, origin: str) -> _Made:
+    """``move ORIGIN q`` or ``hire q [ORIGIN]`` by target field ``q`` (made once: moves are frozen values)."""
+    found = _MADE.get((verb, origin))
+    if found is None:
+        found = _MADE[(verb, origin)] = _Made(verb, origin)
+    return found
+
+
+class _Laid(dict[tuple[int, int], KMMove]):
+    """``board X Y TURNS q`` for one spot, by the worker's field ``q``, each made once."""
+
+    def __init__(self, spot: tuple[str, str, str]) -> None:
+        super().__init__()
+        self.spot = spot
+
+    def __missing__(self, q: tuple[int, int]) -> KMMove:
+        made = self[q] = mv("board", *self.spot, at(q))
+        return made
+
+
+_LAYING: dict[tuple[int, int, int], _Laid] = {}
+
+
+def made_boards(x: int, y: int, turns: int) -> _Laid:
+    """The moves laying the dealt board at ``x, y`` turned ``turns`` times, by the worker's field."""
+    found = _LAYING.get((x, y, turns))
+    if found is None:
+        found = _LAYING[(x, y, turns)] = _Laid((str(x), str(y), str(turns)))
+    return found
+
+
+def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], terms: tuple[int, int]) -> int:
+    """``move_cost``'s gold, read off the shortest-path table."""
+    steps = ground.steps(start, end)
+    if not steps:
+        return move_cost(ground, start, end, *terms)[0]  # refuses: no path
+    settle, free = terms
+    return steps - min(steps, free) + (settle if ground.fields[end].is_village else 0)
+
+
+def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
     assert s.dealt is not None
     if not s.placements:
         spots = [(0, 0, 0)]
@@ -810,14 +1000,19 @@ def _board_candidates(s: State) -> Iterator[KMMove]:
                              (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
                     spots.append((x, y, turns))
     others = workers_on_land(s)
+    ground, who = land(s), actor(s)
     for x, y, turns in sorted(set(spots)):
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        if s.placements and joins(s.edition, s.placements, new) is not None:
+        if legal and s.placements and joins(s.edition, s.placements, new) is not None:
             continue
-        after = land(s, (*s.placements, new))
-        for q, f in lay(s.edition, new).items():
-            if not f.is_village and standing(after, others, actor(s), q) is None:
-                yield mv("board", str(x), str(y), str(turns), at(q))
+        fresh = lay(s.edition, new)
+        taken = blocked_joining(ground, fresh, others, who) if legal else set()
+        if taken is None:
+            taken = blocked(land(s, (*s.placements, new)), others, who)
+        laying = made_boards(x, y, turns)
+        for q, f in fresh.items():
+            if not f.is_village and q not in taken:
+                yield laying[q]
 
 
 # ------------------------------------------------------------------------------------------------ apply
@@ -1118,11 +1313,18 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
 
 def upkeep_of(s: State, seat: int, released: set[str]) -> season_end.Upkeep:
     """S3: what keeping the seat's territory workers but ``released`` costs, and why."""
-    ground = land(s)
-    kept = [season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER)
-            for w, p in s.seat(seat).fields() if at(p) not in released]
+    kept = [standing for label, standing in _standings(s, seat) if label not in released]
     return season_end.upkeep(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
                              s.options["g12_master_small_board"])
+
+
+def _standings(s: State, seat: int) -> list[tuple[str, season_end.Standing]]:
+    """Each of the seat's territory workers by field (``x,y``) as upkeep sees it (once per state)."""
+    def make() -> list[tuple[str, season_end.Standing]]:
+        ground = land(s)
+        return [(at(p), season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER))
+                for w, p in s.seat(seat).fields()]
+    return _memo(s, ("standings", seat), make)
 
 
 def upkeep_cost(s: State, seat: int, released: set[str]) -> int:

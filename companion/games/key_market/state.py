@@ -6,8 +6,11 @@ A worker's place is a short text: ``pool``, ``marker``, ``favour``, ``retired``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+import dataclasses
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from companion.core.options import Options
 from companion.games.key_market.data import GOODS, Edition
@@ -66,28 +69,38 @@ class Seat:
     def where(self, place: str) -> list[int]:
         return [i for i, w in enumerate(self.workers) if w == place]
 
-    def fields(self) -> list[tuple[int, tuple[int, int]]]:
+    def fields(self) -> tuple[tuple[int, tuple[int, int]], ...]:
         """(worker, position) of each worker on the territory."""
-        out = []
-        for i, w in enumerate(self.workers):
-            if w.startswith("f:"):
-                x, y = w[2:].split(",")
-                out.append((i, (int(x), int(y))))
-        return out
+        return _fields(self.workers)
 
     def guilds(self) -> dict[int, tuple[int, str, int]]:
-        """guild -> (worker, level, slot) of each member."""
-        out = {}
-        for i, w in enumerate(self.workers):
-            if w.startswith("g:"):
-                _, g, level, slot = w.split(":")
-                out[int(g)] = (i, level, int(slot))
-        return out
+        """guild -> (worker, level, slot) of each member (shared by seats with the same workers: do not change it)."""
+        return _guilds(self.workers)
 
     def fresh_season(self) -> Seat:
         return replace(self, step=0, hires=0, moved=0, free_steps=0, produced=False, swapped=False, promoted=False,
                        retired_f=False, guild_action=False, sold=False, mixed=False, passed=False,
                        g10_before_sale=False, committed=NONE)
+
+
+@lru_cache(maxsize=8192)
+def _fields(workers: tuple[str, ...]) -> tuple[tuple[int, tuple[int, int]], ...]:
+    out = []
+    for i, w in enumerate(workers):
+        if w.startswith("f:"):
+            x, y = w[2:].split(",")
+            out.append((i, (int(x), int(y))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _guilds(workers: tuple[str, ...]) -> dict[int, tuple[int, str, int]]:
+    out = {}
+    for i, w in enumerate(workers):
+        if w.startswith("g:"):
+            _, g, level, slot = w.split(":")
+            out[int(g)] = (i, level, int(slot))
+    return out
 
 
 @dataclass(frozen=True)
@@ -136,3 +149,30 @@ class State:
         seats = list(self.seats)
         seats[i] = replace(seats[i], **changes)
         return replace(self, seats=tuple(seats))
+
+
+T = TypeVar("T")
+_SEAT_FIELDS = tuple(f.name for f in dataclasses.fields(Seat))
+_SEAT_INDEX = {name: i for i, name in enumerate(_SEAT_FIELDS)}
+_seat_values = attrgetter(*_SEAT_FIELDS)
+_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many): a state's remembered
+    derived values (``rules._memo``) are not copied."""
+    if isinstance(obj, State):
+        if not changes.keys() <= _STATE_FIELDS:
+            raise TypeError(f"State has no field {sorted(changes.keys() - _STATE_FIELDS)}")
+        new = object.__new__(State)
+        values = dict(obj.__dict__)
+        values.pop("_memo", None)
+        values.update(changes)
+        new.__dict__.update(values)
+        return new  # type: ignore[return-value]
+    if isinstance(obj, Seat):
+        seat: list[Any] = list(_seat_values(obj))
+        for name, value in changes.items():
+            seat[_SEAT_INDEX[name]] = value
+        return Seat(*seat)  # type: ignore[return-value]
+    return dataclasses.replace(obj, **changes)  # type: ignore[type-var]

@@ -65,19 +65,33 @@ def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
     return edition.small_board if board == SMALL_BOARD else edition.boards[(board, side)]
 
 
-_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field]]] = {}
+Box = tuple[int, int, int, int]
+"""The smallest rectangle around some fields: x from, x to, y from, y to (inclusive)."""
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box]] = {}
 
 
 def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     """The fields a placement puts on the grid (cached with the edition it was made from; do not change the
     answer)."""
+    return _laid(edition, p)[1]
+
+
+def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Box]:
+    """``lay``'s fields with the rectangle around them."""
     key = (id(edition), p)
     found = _LAID.get(key)
     if found is None or found[0] is not edition:
         if len(_LAID) > 8192:
             _LAID.clear()
-        found = _LAID[key] = (edition, _lay(edition, p))
-    return found[1]
+        fields = _lay(edition, p)
+        xs, ys = [x for x, _ in fields], [y for _, y in fields]
+        found = _LAID[key] = (edition, fields, (min(xs), max(xs), min(ys), max(ys)))
+    return found
+
+
+def _near(a: Box, b: Box, gap: int) -> bool:
+    """Whether two rectangles overlap once one is grown by ``gap`` on every side."""
+    return a[0] - gap <= b[1] and b[0] - gap <= a[1] and a[2] - gap <= b[3] and b[2] - gap <= a[3]
 
 
 def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
@@ -99,28 +113,44 @@ class Territory:
 
     @cached_property
     def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in ORTHOGONAL if (p[0] + dx, p[1] + dy) in self.fields)
-                for p in self.fields}
+        return {}
 
     @cached_property
     def _distances(self) -> dict[Pos, dict[Pos, int]]:
         return {}
 
+    @cached_property
+    def farmland(self) -> tuple[Pos, ...]:
+        """Every field but the villages, in the order of ``fields``."""
+        return tuple(p for p, f in self.fields.items() if not f.is_village)
+
     def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
-        return self._orthogonal.get(pos, ())
+        found = self._orthogonal.get(pos)
+        if found is None:
+            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
+        return found
 
     @cached_property
     def _around(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {p: tuple((p[0] + dx, p[1] + dy) for dx, dy in AROUND if (p[0] + dx, p[1] + dy) in self.fields)
-                for p in self.fields}
+        return {}
 
     @cached_property
     def _regions(self) -> dict[Pos, frozenset[Pos]]:
         return {}
 
+    def _next_to(self, pos: Pos, steps: tuple[Pos, ...]) -> tuple[Pos, ...]:
+        """The fields one of ``steps`` away from ``pos`` (none for a position off the table)."""
+        if pos not in self.fields:
+            return ()
+        x, y = pos
+        return tuple(q for dx, dy in steps if (q := (x + dx, y + dy)) in self.fields)
+
     def around(self, pos: Pos) -> tuple[Pos, ...]:
         """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
-        return self._around.get(pos, ())
+        found = self._around.get(pos)
+        if found is None:
+            found = self._around[pos] = self._next_to(pos, AROUND)
+        return found
 
     def _same_region(self, a: Field, b: Field) -> bool:
         return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
@@ -172,11 +202,13 @@ def territory(edition: Edition, placements: Iterable[Placement], region_by: str 
 def joins(edition: Edition, laid: Sequence[Placement], new: Placement) -> IllegalMoveError | None:
     """Setup step 15 (L159-161, L216): the new board overlaps nothing and a whole edge of 3 of its fields lines up
     with an edge of a board already on the table."""
-    fresh = lay(edition, new)
-    boards = [lay(edition, p) for p in laid]
-    if any(pos in board for board in boards for pos in fresh):
+    _, fresh, box = _laid(edition, new)
+    boards = [_laid(edition, p)[1:] for p in laid]  # rectangles apart share no field and touch along no edge
+    if any(_near(box, around, 0) and any(pos in board for pos in fresh) for board, around in boards):
         return IllegalMoveError("2.2-15", msg("km.refuse.board_overlaps"))
-    for board in boards:
+    for board, around in boards:
+        if not _near(box, around, 1):
+            continue
         for dx, dy in ORTHOGONAL:
             touching = [pos for pos in fresh if (pos[0] + dx, pos[1] + dy) in board]
             line = {pos[0] if dx else pos[1] for pos in touching}
@@ -219,6 +251,43 @@ def standing(land: Territory, workers: Mapping[Pos, Worker], player: int, target
     if not (keyworker and g4_journeyman) and any(pos in workers and pos != leaving for pos in land.region(target)):
         return "4.1-3"
     return None
+
+
+def blocked(land: Territory, workers: Mapping[Pos, Worker], player: int, exempt: bool = False,
+            leaving: Pos | None = None) -> set[Pos]:
+    """The fields the standing rule forbids to ``player``'s worker, all at once: ``q`` in ``land.fields`` has
+    ``standing(land, workers, player, q, keyworker, g4_journeyman, leaving) is None`` exactly when it is not in this
+    set (``exempt``: the keyworker with guild 4 J). A region holds a worker exactly when the worker's region is it."""
+    out: set[Pos] = set()
+    for pos, w in workers.items():
+        if pos == leaving:
+            continue
+        out.add(pos)
+        if w.player == player:
+            out.update(land.around(pos))
+        if not exempt:
+            out.update(land.region(pos))
+    return out
+
+
+def blocked_joining(land: Territory, fresh: Mapping[Pos, Field], workers: Mapping[Pos, Worker],
+                    player: int) -> set[Pos] | None:
+    """The fields of ``fresh`` (a board about to join ``land``, overlapping nothing) that ``blocked`` forbids to
+    ``player`` on the territory with it, without laying it out; ``None`` when some worker's region would grow into
+    the new board (ask ``blocked`` on the whole territory then)."""
+    out: set[Pos] = set()
+    for pos, w in workers.items():
+        if w.player == player:
+            out.update(q for dx, dy in AROUND if (q := (pos[0] + dx, pos[1] + dy)) in fresh)
+        start = land.fields[pos]
+        if start.is_village:
+            continue  # a village is a region of its own
+        for x, y in land.region(pos):
+            for dx, dy in ORTHOGONAL:
+                q = (x + dx, y + dy)
+                if q in fresh and land._same_region(start, fresh[q]):
+                    return None
+    return out
 
 
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
