@@ -121,9 +121,8 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
         waiting = {"kind": top.kind, "seat": top.seat if top.kind in rules.DECISIONS else None, "units": top.n
                    if top.kind == "use" else None, "target": top.arg or None,
                    "text": Message("kp.task." + top.kind) if top.kind in TASKS else None,
-                   "deciders": list(game.deciders(s))}
-        if top.kind == "follow":
-            waiting["follow"] = follow_offer(s, top.arg)
+                   "deciders": list(game.deciders(s)),
+                   "follow": follow_offer(s, top.arg) if top.kind == "follow" else None}
     players = []
     for seat, p in enumerate(s.players):
         mine = player == seat
@@ -236,12 +235,12 @@ def season_end(s: State) -> dict[str, Any] | None:
     if playing:
         current = 0
     else:
-        for i, (_, steps) in enumerate(SEASON_END_STEPS):
-            if steps & kinds:
+        for i, (_, stands_for) in enumerate(SEASON_END_STEPS):
+            if stands_for & kinds:
                 current = i
                 break
     collected = current > 3
-    steps = []
+    steps: list[dict[str, Any]] = []
     for i, (key, _) in enumerate(SEASON_END_STEPS):
         status = "done" if i < current else "now" if i == current else "next"
         if season == 3 and i > 3:
