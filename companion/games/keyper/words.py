@@ -222,12 +222,13 @@ PLAY_TASKS = frozenset({"turn", "use", "follow", "pick", "keeptile", "resolve", 
 
 
 def season_end(s: State) -> dict[str, Any] | None:
-    """The end-of-season checklist from the trigger (the final lay-down round) until the next season's first turn:
+    """The end-of-season checklist from the trigger (the final lay-down round) until the next season's first piece:
     each step ``done``, ``now``, ``next`` or ``skip`` (winter ends after collecting), with its public result."""
-    if not s.final and not s.over:
-        return None
+    untouched = s.season > 0 and all(b.keeper < 0 and not any(b.fields) for b in s.boards)
+    if not s.final and not s.over and not untouched:
+        return None  # from the new season's first piece placed on, until the next trigger
     kinds = {t.kind for t in s.tasks}
-    playing = bool(kinds & PLAY_TASKS) and not s.over
+    playing = bool(kinds & PLAY_TASKS) and s.final and not s.over
     moved_on = "next_season" not in kinds and "collect" not in kinds and not s.over and not playing \
         and not kinds & {"season_end", "fairs", "housing", "house"}
     season = s.season - 1 if moved_on else s.season
