@@ -121,7 +121,7 @@ function boardCard(game, board) {
           t("kp_keeper_of", { name: playerName(game, keeper) })), seatColour(game, keeper)),
       board.boat ? h("span", { class: "badge boat" }, t("kp_boat_here", { boat: board.boat })) : null),
     h("ol", { class: "fields" }, board.fields.map((field) => h("li", {
-      class: `field${field.keyples.length ? " taken" : ""}`, "data-field": field.field, "data-kind": field.kind },
+      class: `kp-field${field.keyples.length ? " taken" : ""}`, "data-field": field.field, "data-kind": field.kind },
     h("span", { class: "field-no" }, field.field.split(".")[1]), " ",
     h("span", { class: "field-kind" }, fieldWords(field.kind)), " ",
     h("span", { class: "keyples" }, field.keyples.map(keypleChip))))));
@@ -135,6 +135,14 @@ function chips(counts, attr) {
   const items = Object.entries(counts).filter(([, n]) => n);
   return items.length ? items.map(([kind, n]) => h("li", { class: "chip", [attr]: kind }, `${n} ${resName(kind)}`))
     : [h("li", { class: "muted" }, t("none"))];
+}
+
+/** The keep area's keyples by colour, with their count. */
+function keepGroups(keep) {
+  const counts = new Map();
+  for (const colour of keep) counts.set(colour, (counts.get(colour) || 0) + 1);
+  return [...counts].map(([colour, n]) => h("span", { class: `keyple kp-${colour}`, "data-colour": colour, "data-count": n },
+    n > 1 ? `${colourName(colour)} ×${n}` : colourName(colour)));
 }
 
 function plotList(player) {
@@ -160,8 +168,7 @@ function playerCard(game, player, own = false) {
       h("span", { class: "badge shipping", "data-shipping": player.shipping }, t("kp_shipping_at", { n: player.shipping }))),
     h("dl", { class: "facts" },
       fact("kp_keyper", player.keyper_home ? t("kp_keyper_home") : t("kp_keyper_on", { n: keeperAt ? keeperAt.board : "?" })),
-      fact("kp_keep_area", h("span", { class: "keep-area" }, player.keep.length
-        ? player.keep.map((colour) => keypleChip({ colour, standing: true })) : t("none"))),
+      fact("kp_keep_area", h("span", { class: "keep-area" }, player.keep.length ? keepGroups(player.keep) : t("none"))),
       player.keep_tile.length ? fact("kp_keep_tile", h("span", {}, player.keep_tile.map(keypleChip))) : [],
       fact("kp_claimed", player.claimed ? t("kp_board", { n: player.claimed }) : t("none")),
       fact("kp_unbuilt", list(player.unbuilt.map(tileName))),
