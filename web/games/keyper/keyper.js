@@ -367,7 +367,9 @@ function createFlow(play) {
     const panel = byId("flow");
     const waiting = game.view.waiting;
     const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
-    const choices = game.choices || [];
+    const fairs = waiting && waiting.kind === "fairs";
+    // a private fair is named only on its owner's page: the table offers the winter fairs (public) alone
+    const choices = (game.choices || []).filter((move) => !fairs || move.split(" ").slice(1).every((a) => /^W\d+$/.test(a)));
     const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
     if (seat == null && !secret) {
       panel.hidden = true;
@@ -378,7 +380,8 @@ function createFlow(play) {
     if (seat != null) paintSeat(panel, seatColour(game, seat));
     fill("flow-who", seat == null ? t("kp_folding_heading") : [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })]);
     const note = secret ? t("kp_on_seat_page_fold")
-      : waiting && waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) }) : null;
+      : waiting && waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) })
+      : fairs ? t("kp_fairs_on_seat_page", { name: playerName(game, seat) }) : null;
     fill("flow-private", note);
     byId("flow-private").hidden = !note;
     fill("flow-path", pathWords(picked));
