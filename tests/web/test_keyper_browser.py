@@ -11,10 +11,14 @@ English catalog phrase. Screenshots: test-output/screenshots/kp-*.png.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
+from companion.session import Session
+from companion.store import GameStore
+from tests.web.conftest import serving
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, sends_move
 from tests.web.test_german_walk import english_phrases, visible_english
 from tests.web.test_la_granja_browser import Api
@@ -221,7 +225,7 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     check.wait_for()
     assert "End of spring" in watcher.inner_text("#season-end-heading")
     statuses = check.locator("[data-step]").evaluate_all("els => els.map(e => [e.dataset.step, e.dataset.status])")
-    assert [s for _, s in statuses] == ["done"] * 8 + ["now"] or all(s == "done" for _, s in statuses[:8]), statuses
+    assert [s for _, s in statuses] == ["done"] * 9, statuses
     start_line = check.locator("[data-step='start']").inner_text()
     assert "Next start player" in start_line
     claim_line = check.locator("[data-step='claim'] .step-result").inner_text()
@@ -253,3 +257,50 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     de.wait_for_timeout(300)
     assert visible_english(de, english_phrases()) == {}
     assert errors == []
+
+
+def test_a_two_player_game_to_the_end_ranked_with_the_assignment(browser: Any, shots: Path, tmp_path: Path) -> None:
+    """A 2-player game played to its end (random legal moves through the session), then the table: the setup guide
+    names each player's 9th keyple; the final screen ranks the players with farm, village, fairs and shipping points,
+    the best assignment tile by tile as the core scored it (spec 5.2) and the seed."""
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        session = Session.new(store, "keyper", ["Ana", "Ben"], seed="kp-end")
+        rng = random.Random("kp-end")
+        while not session.is_over:
+            session.play(rng.choice(session.game.legal_moves(session.state)))
+        game_id = session.id
+        rows = session.game.score(session.state)
+    with serving(tmp_path) as (port, _):
+        base = f"http://127.0.0.1:{port}"
+        context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+        context.set_default_timeout(TIMEOUT)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        guide = page.request.get(f"{base}/api/games/{game_id}/setup").json()["guide"]
+        assert sorted(guide["ninth"]) == ["0", "1"] and all(len(c) == 1 for c in guide["ninth"].values())
+        page.goto(f"{base}/games/{game_id}/setup")
+        page.locator(".setup-step").first.wait_for()
+        page.click("#setup-next")
+        page.click("#setup-next")
+        ninth = page.locator(".setup-step:not([hidden]) .ninth li").all_inner_texts()
+        assert len(ninth) == 2 and all("also takes:" in line for line in ninth)
+        page.goto(f"{base}/games/{game_id}")
+        final = page.locator("#final")
+        final.locator(".final-row").first.wait_for()
+        order = sorted(range(2), key=lambda seat: (rows[seat]["rank"], seat))
+        assert final.locator(".final-row").evaluate_all("els => els.map(e => Number(e.dataset.seat))") == order
+        for seat in order:
+            row, shown = rows[seat], final.locator(f".final-row[data-seat='{seat}']")
+            assert shown.get_attribute("data-total") == str(row["total"]) and shown.get_attribute("data-rank") == str(row["rank"])
+            text = shown.inner_text()
+            assert f"farm {row['farm']} · village {row['village']} · fairs {row['fairs']} · shipping {row['shipping']}" in text
+            plots = shown.locator(".assignment tbody tr").evaluate_all("els => els.map(e => e.dataset.plot)")
+            assert plots == [tile["plot"] for tile in row["tiles"]]
+            points = shown.locator(".assignment tbody td.total").all_inner_texts()
+            assert points == [str(tile["points"]) for tile in row["tiles"]]
+        seed = page.locator("#final .seed").get_attribute("data-seed")
+        assert seed and seed in page.inner_text("#final")
+        assert "The game is over" in page.inner_text("#turn")
+        page.screenshot(path=str(shots / "kp-07-final.png"), full_page=True)
+        assert errors == []

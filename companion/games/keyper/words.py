@@ -280,9 +280,8 @@ def setup_guide(s: State) -> dict[str, Any]:
         "set_aside": len(s.set_aside), "boats": list(s.boats), "spare_boats": sorted(set(e.boats) - set(s.boats)),
         "each_player": {"keyples": list(rules.START_KEYPLES), "home_tiles": list(p0.unbuilt),
                         "goods": {g: c for g, c in zip(GOODS, p0.goods) if c}},
-        "ninth": {seat: [c for c in p.keep if c not in rules.START_KEYPLES or
-                         p.keep.count(c) > rules.START_KEYPLES.count(c)] for seat, p in enumerate(s.players)}
-        if n == 2 else {},
+        "ninth": {seat: sorted((Counter(p.keep) - Counter(rules.START_KEYPLES)).elements())
+                  for seat, p in enumerate(s.players)} if n == 2 else {},
         "private_fairs": len(SEASONS) - 1, "winter_fairs": len([f for f in e.fairs.values() if f.season == "winter"]),
         "start": s.start,
     }

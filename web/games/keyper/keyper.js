@@ -227,6 +227,12 @@ function renderSeasonEnd(game) {
 
 // ------------------------------------------------------------------ the final screen
 
+/** "2 pig", "3 white keyples": a score row's piece (`keyple_<colour>` for keyples) with its count. */
+function pieceCount(kind, n) {
+  const colour = kind.startsWith("keyple_") ? kind.slice(7) : has(`kp_colours.${kind}`) ? kind : null; // assigned keyples: by colour
+  return colour ? t("kp_keyples_n", { n, colour: colourName(colour) }) : `${n} ${resName(kind)}`;
+}
+
 function renderFinal(game) {
   const el = byId("final");
   const rows = game.view.score;
@@ -245,10 +251,10 @@ function renderFinal(game) {
           h("thead", {}, h("tr", {}, h("th", {}, t("kp_plot")), h("th", {}, t("kp_tile")), h("th", {}, t("kp_assigned")), h("th", {}, t("kp_points")))),
           h("tbody", {}, row.tiles.map((tile) => h("tr", { "data-plot": tile.plot, "data-tile": tile.tile },
             h("td", {}, tile.plot), h("td", {}, tileName(tile.tile), tile.side === "upgraded" ? ` (${t("kp_upgraded")})` : ""),
-            h("td", {}, Object.entries(tile.assigned).map(([k, n]) => `${n} ${resName(k.replace(/^keyple_/, ""))}`).join(", ") || "—"),
+            h("td", {}, Object.entries(tile.assigned).map(([k, n]) => pieceCount(k, n)).join(", ") || "—"),
             h("td", { class: "total" }, String(tile.points)))))),
         Object.keys(row.unassigned).length ? h("p", { class: "muted" }, t("kp_unassigned", {
-          list: Object.entries(row.unassigned).map(([k, n]) => `${n} ${resName(k.replace(/^keyple_/, ""))}`).join(", ") })) : null),
+          list: Object.entries(row.unassigned).map(([k, n]) => pieceCount(k, n)).join(", ") })) : null),
       seatColour(game, seat));
     })),
     h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
