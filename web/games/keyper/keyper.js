@@ -257,7 +257,22 @@ function renderFinal(game) {
           list: Object.entries(row.unassigned).map(([k, n]) => pieceCount(k, n)).join(", ") })) : null),
       seatColour(game, seat));
     })),
+    tieNote(game, rows),
     h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
+}
+
+/** Spec 5.3: when totals are equal, the tie-breakers of the game's house rule decided (or the tie stands). */
+function tieNote(game, rows) {
+  const totals = rows.map((row) => row.total);
+  const tied = [...new Set(totals.filter((total, i) => totals.indexOf(total) !== i))];
+  if (!tied.length) return null;
+  const rule = t(`variants.tiebreak.choice.${game.view.options.tiebreak}`);
+  return h("ul", { class: "tiebreaks" }, tied.map((total) => {
+    const level = rows.filter((row) => row.total === total);
+    const shared = new Set(level.map((row) => row.rank)).size === 1;
+    return h("li", { "data-points": total }, t(shared ? "kp_tie_shared" : "kp_tie_decided",
+      { names: level.map((row) => row.name).join(", "), points: total, rule }));
+  }));
 }
 
 // ------------------------------------------------------------------ composing a move word by word
