@@ -148,6 +148,16 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
         seats.append(seat_page)
     seats[0].screenshot(path=str(shots / "kp-02-seat.png"), full_page=True)
 
+    # a typed move the rules refuse: its rule ID and reason, nothing changes (spec 4.11)
+    lines = len(api.get()["log"])
+    page.click("#expert summary")
+    page.fill("#move", "place orange 9.9")
+    refused = sends_move(page, lambda: page.click("#play"))
+    assert refused["status"] == 422 and refused["error"]["rule"], refused
+    page.locator(f"#error .rule[data-rule='{refused['error']['rule']}']").wait_for()
+    assert len(api.get()["log"]) == lines
+    page.click("#expert summary")
+
     # ---------------------------------------------------------------- spring, decision by decision
     followed = passed = 0
     seen: list[str] = []
