@@ -157,6 +157,7 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
         "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
         "score": game.score(s) if s.over else None,
         "season_end": season_end(s),
+        "fair_tiles": fair_tiles(s, player, open_fairs),
     }
 
 
@@ -298,3 +299,16 @@ def follow_offer(s: State, target: str) -> dict[str, Any] | None:
     return {"placer": resolve.seat, "colour": here[0].colour if here else None,
             "asked": [t.seat for t in reversed(s.tasks) if t.kind == "follow" and t.arg == target],
             "alone": 1 + extra, "together": 2 + extra}
+
+
+def fair_tiles(s: State, player: int | None, open_fairs: bool) -> dict[str, dict[str, Any]]:
+    """What each fair asks and gives, for the fairs ``player`` may know: every winter fair, every fair held, and
+    the private fairs of ``player`` (all of them with ``open_fairs`` or once the game is over)."""
+    known = {f for f, fair in s.edition.fairs.items() if fair.season == "winter"}
+    known |= {f for p in s.players for f, _ in p.held}
+    for seat, p in enumerate(s.players):
+        if open_fairs or seat == player:
+            known |= {f for f in p.private if f}
+    return {f: {"season": fair.season, "requires": dict(fair.requires), "vp": fair.vp,
+                "late_requires": dict(fair.late_requires), "late_vp": fair.late_vp}
+            for f, fair in sorted(s.edition.fairs.items()) if f in known}

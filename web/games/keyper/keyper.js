@@ -38,6 +38,12 @@ export function fieldWords(code) {
   return colour && colour !== "none" ? `${base} (${colourName(colour)})` : base;
 }
 
+/** What a fair asks and gives: "2 clay, 1 cow → 3 points" (a winter fair: its early and late sides). */
+function fairWords(fair) {
+  const side = (requires, vp) => t("kp_fair_needs", { list: Object.entries(requires).map(([k, n]) => `${n} ${resName(k)}`).join(", "), n: vp });
+  return fair.season === "winter" ? `${side(fair.requires, fair.vp)} / ${side(fair.late_requires, fair.late_vp)}` : side(fair.requires, fair.vp);
+}
+
 /** A payment (`stone+timber`, `free`) in words. */
 const payWords = (pay) => (pay === "free" ? t("kp_free") : pay.split("+").map(resName).join(" + "));
 
@@ -172,7 +178,7 @@ function playerCard(game, player, own = false) {
       player.keep_tile.length ? fact("kp_keep_tile", h("span", {}, player.keep_tile.map(keypleChip))) : [],
       fact("kp_claimed", player.claimed ? t("kp_board", { n: player.claimed }) : t("none")),
       fact("kp_unbuilt", list(player.unbuilt.map(tileName))),
-      fact("kp_winter_fairs", list(player.winter_fairs)),
+      fact("kp_winter_fairs", list(player.winter_fairs.map((f) => (view.fair_tiles && view.fair_tiles[f] ? `${f} (${fairWords(view.fair_tiles[f])})` : f)))),
       fact("kp_held", list(player.held.map((x) => `${x.fair} (${seasonName(x.season)})`))),
       fact("kp_private_fairs", own && privateFairs
         ? h("span", { class: "private-fairs" }, list(privateFairs.filter(Boolean)))
@@ -454,7 +460,8 @@ function renderSeat(data, colours) {
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
   fill("my-fairs", (me.private_fairs || []).map((fair, i) => h("li", { class: `chip${fair ? "" : " muted"}`, "data-fair": fair || "" },
-    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair || t("kp_fair_gone")}`)));
+    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair || t("kp_fair_gone")}`,
+    fair && data.view.fair_tiles[fair] ? ` · ${fairWords(data.view.fair_tiles[fair])}` : "")));
   fill("my-board", playerCard(game, me, true));
   if (data.version !== seatVersion) {
     seatVersion = data.version;
