@@ -18,6 +18,8 @@ from tests.web.pagekit import TIMEOUT
 from web.messages import add_web_catalogs
 
 SIZES = {"tablet": (1280, 800), "phone": (390, 844)}
+FLAGS = {"key-harvest": 14, "la-granja": 6, "keyper": 25}
+"""Each game's house rules on the new-game form."""
 JARGON = re.compile(r"\bR-[A-Z]+\d|\b[a-z]+_[a-z_]+\b|§")
 """Spec rule IDs, raw flag or choice names (snake_case) and section signs: never a label, a choice or a help."""
 
@@ -56,14 +58,14 @@ def in_view(page: Any, selector: str) -> bool:
         box["x"] + box["width"] <= size["width"])
 
 
-@pytest.mark.parametrize("game", ["key-harvest", "la-granja"])
+@pytest.mark.parametrize("game", FLAGS)
 @pytest.mark.parametrize("size", SIZES)
 def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any, shots: Path, size: str,
                                                       game: str) -> None:
     page = start_page(browser, server, size)
     page.select_option("#game-select", game)
     page.wait_for_function("n => document.querySelectorAll('#variants [data-option]').length === n",
-                           arg=14 if game == "key-harvest" else 6)
+                           arg=FLAGS[game])
     names = page.locator("#new-game input[name='player']")
     assert names.count() == 4 and page.locator("#new-game input[name='colour']").count() == 4
     assert all(in_view(page, sel) for sel in ("#new-game input[name='player'] >> nth=0",
@@ -79,20 +81,19 @@ def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any,
     page.screenshot(path=str(shots / f"start-{game}-{size}-house-rules.png"), full_page=True)
 
 
-@pytest.mark.parametrize("game", ["key-harvest", "la-granja"])
+@pytest.mark.parametrize("game", FLAGS)
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_house_rules_speak_plain_words(server: int, browser: Any, shots: Path, game: str, language: str) -> None:
     page = start_page(browser, server, "tablet", language)
     page.select_option("#game-select", game)
     page.locator("#variants select").first.wait_for(state="attached")
-    page.wait_for_function("g => document.querySelector('#variants [data-option]') && "
-                           "document.querySelectorAll('#variants [data-option]').length === "
-                           "(g === 'key-harvest' ? 14 : 6)", arg=game)
+    page.wait_for_function("n => document.querySelector('#variants [data-option]') && "
+                           "document.querySelectorAll('#variants [data-option]').length === n", arg=FLAGS[game])
     summary = page.inner_text("#house-rules summary")
     assert summary.startswith("Hausregeln" if language == "de" else "House rules")
     page.click("#house-rules summary")
     fields = page.locator("#variants [data-option]")
-    assert fields.count() == (14 if game == "key-harvest" else 6)
+    assert fields.count() == FLAGS[game]
     for i in range(fields.count()):
         field = fields.nth(i)
         label = field.locator("label").inner_text()

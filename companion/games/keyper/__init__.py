@@ -163,6 +163,9 @@ class Keyper(Game[State, KPMove]):
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         return words.view(self, state, player)
 
+    def setup_guide(self, state: State) -> dict[str, Any] | None:
+        return words.setup_guide(state)
+
     def table_text(self, view: Mapping[str, Any]) -> list[Text]:
         return text.table_text(view)
 

@@ -121,7 +121,8 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
         waiting = {"kind": top.kind, "seat": top.seat if top.kind in rules.DECISIONS else None, "units": top.n
                    if top.kind == "use" else None, "target": top.arg or None,
                    "text": Message("kp.task." + top.kind) if top.kind in TASKS else None,
-                   "deciders": list(game.deciders(s))}
+                   "deciders": list(game.deciders(s)),
+                   "follow": follow_offer(s, top.arg) if top.kind == "follow" else None}
     players = []
     for seat, p in enumerate(s.players):
         mine = player == seat
@@ -155,6 +156,8 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
         "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
         "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
         "score": game.score(s) if s.over else None,
+        "season_end": season_end(s),
+        "fair_tiles": fair_tiles(s, player, open_fairs),
     }
 
 
@@ -207,3 +210,105 @@ def invariant_violations(s: State) -> list[str]:
     if not 0 <= s.season <= 3 or (s.over and s.season != 3):
         out.append(f"season {s.season} (over: {s.over})")
     return out
+
+
+SEASON_END_STEPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("claim", frozenset()), ("fairs", frozenset({"season_end", "fairs"})), ("housing", frozenset({"housing", "house"})),
+    ("collect", frozenset({"collect"})), ("tiles", frozenset({"next_season", "draw"})), ("boats", frozenset({"boats"})),
+    ("fold", frozenset({"fold", "reveal"})), ("team_cap", frozenset({"team_cap", "rest"})),
+    ("start", frozenset({"begin_play"})),
+)
+"""Spec 3.5's end-of-season steps in order, each with the tasks that stand for it while it is under way or to come."""
+PLAY_TASKS = frozenset({"turn", "use", "follow", "pick", "keeptile", "resolve", "end_turn", "refill"})
+
+
+def season_end(s: State) -> dict[str, Any] | None:
+    """The end-of-season checklist from the trigger (the final lay-down round) until the next season's first piece:
+    each step ``done``, ``now``, ``next`` or ``skip`` (winter ends after collecting), with its public result."""
+    untouched = s.season > 0 and all(b.keeper < 0 and not any(b.fields) for b in s.boards)
+    if not s.final and not s.over and not untouched:
+        return None  # from the new season's first piece placed on, until the next trigger
+    kinds = {t.kind for t in s.tasks}
+    playing = bool(kinds & PLAY_TASKS) and s.final and not s.over
+    moved_on = "next_season" not in kinds and "collect" not in kinds and not s.over and not playing \
+        and not kinds & {"season_end", "fairs", "housing", "house"}
+    season = s.season - 1 if moved_on else s.season
+    current = len(SEASON_END_STEPS)
+    if playing:
+        current = 0
+    else:
+        for i, (_, stands_for) in enumerate(SEASON_END_STEPS):
+            if stands_for & kinds:
+                current = i
+                break
+    collected = current > 3
+    steps: list[dict[str, Any]] = []
+    for i, (key, _) in enumerate(SEASON_END_STEPS):
+        status = "done" if i < current else "now" if i == current else "next"
+        if season == 3 and i > 3:
+            status = "skip"
+        steps.append({"step": key, "status": status})
+    names = [p.name for p in s.players]
+    results: dict[str, Any] = {
+        "claim": [{"seat": seat, "board": (p.claimed if collected else rules.claimed_board(s, seat)) + 1 or None}
+                  for seat, p in enumerate(s.players)],
+        "fairs": [{"seat": seat, "fairs": [f for f, when in p.held if when == SEASONS[season]]}
+                  for seat, p in enumerate(s.players)],
+        "housing": [{"seat": seat, "animals": sum(p.animals)} for seat, p in enumerate(s.players)],
+        "collect": [{"seat": seat, "home": p.pieces_home} for seat, p in enumerate(s.players)],
+        "tiles": list(s.display), "boats": list(s.boats),
+        "fold": [{"board": i + 1, "layout": b.layout} for i, b in enumerate(s.boards)],
+        "team_cap": [{"seat": seat, "keep": len(p.keep)} for seat, p in enumerate(s.players)],
+        "start": {"seat": s.start, "name": names[s.start]},
+    }
+    for step in steps:
+        if step["status"] == "done":
+            step["result"] = results[step["step"]]
+    return {"season": SEASONS[season], "steps": steps}
+
+
+def setup_guide(s: State) -> dict[str, Any]:
+    """What to lay out once the setup draws are made (spec 2): every piece named, the draws' outcomes (display,
+    boats, start player, two players' ninth keyples); the private fairs only as a count (each seat's page shows its
+    own)."""
+    e = s.edition
+    n = len(s.players)
+    p0 = s.players[0]
+    return {
+        "players": n, "data": {"name": e.name, "provisional": list(e.provisional)},
+        "boards": [{"board": i + 1, "layout": b.layout} for i, b in enumerate(s.boards)],
+        "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
+        "set_aside": len(s.set_aside), "boats": list(s.boats), "spare_boats": sorted(set(e.boats) - set(s.boats)),
+        "each_player": {"keyples": list(rules.START_KEYPLES), "home_tiles": list(p0.unbuilt),
+                        "goods": {g: c for g, c in zip(GOODS, p0.goods) if c}},
+        "ninth": {seat: sorted((Counter(p.keep) - Counter(rules.START_KEYPLES)).elements())
+                  for seat, p in enumerate(s.players)} if n == 2 else {},
+        "private_fairs": len(SEASONS) - 1, "winter_fairs": len([f for f in e.fairs.values() if f.season == "winter"]),
+        "start": s.start,
+    }
+
+
+def follow_offer(s: State, target: str) -> dict[str, Any] | None:
+    """Spec 4.3, public: who placed on ``target``, who is still to be asked (in order, the one asked now first) and
+    what each gets: alone, or each of the two with a follower (1 or 2, plus the colour bonus)."""
+    resolve = next((t for t in s.tasks if t.kind == "resolve" and t.arg == target), None)
+    if resolve is None:
+        return None
+    here = rules.occupants(s, resolve.seat, target) or ()
+    extra = rules.bonus(here[0].colour, rules.target_colour(s, target)) if here else 0
+    return {"placer": resolve.seat, "colour": here[0].colour if here else None,
+            "asked": [t.seat for t in reversed(s.tasks) if t.kind == "follow" and t.arg == target],
+            "alone": 1 + extra, "together": 2 + extra}
+
+
+def fair_tiles(s: State, player: int | None, open_fairs: bool) -> dict[str, dict[str, Any]]:
+    """What each fair asks and gives, for the fairs ``player`` may know: every winter fair, every fair held, and
+    the private fairs of ``player`` (all of them with ``open_fairs`` or once the game is over)."""
+    known = {f for f, fair in s.edition.fairs.items() if fair.season == "winter"}
+    known |= {f for p in s.players for f, _ in p.held}
+    for seat, p in enumerate(s.players):
+        if open_fairs or seat == player:
+            known |= {f for f in p.private if f}
+    return {f: {"season": fair.season, "requires": dict(fair.requires), "vp": fair.vp,
+                "late_requires": dict(fair.late_requires), "late_vp": fair.late_vp}
+            for f, fair in sorted(s.edition.fairs.items()) if f in known}
