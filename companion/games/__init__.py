@@ -17,6 +17,7 @@ from companion.core.messages import add_catalog_folder, msg
 PACKAGES = (
     "key_harvest",
     "la_granja",
+    "key_market",
 )
 """The games' packages, the default game first; each exports its game class as ``GAME``."""
 
