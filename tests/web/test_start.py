@@ -79,7 +79,7 @@ def test_start_is_in_view_with_the_house_rules_folded(server: int, browser: Any,
     page.screenshot(path=str(shots / f"start-{game}-{size}-house-rules.png"), full_page=True)
 
 
-@pytest.mark.parametrize("game", ["key-harvest", "la-granja"])
+@pytest.mark.parametrize("game", ["key-harvest", "la-granja", "key-market"])
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_the_house_rules_speak_plain_words(server: int, browser: Any, shots: Path, game: str, language: str) -> None:
     page = start_page(browser, server, "tablet", language)
@@ -87,12 +87,12 @@ def test_the_house_rules_speak_plain_words(server: int, browser: Any, shots: Pat
     page.locator("#variants select").first.wait_for(state="attached")
     page.wait_for_function("g => document.querySelector('#variants [data-option]') && "
                            "document.querySelectorAll('#variants [data-option]').length === "
-                           "(g === 'key-harvest' ? 14 : 6)", arg=game)
+                           "({'key-harvest': 14, 'la-granja': 6, 'key-market': 21})[g]", arg=game)
     summary = page.inner_text("#house-rules summary")
     assert summary.startswith("Hausregeln" if language == "de" else "House rules")
     page.click("#house-rules summary")
     fields = page.locator("#variants [data-option]")
-    assert fields.count() == (14 if game == "key-harvest" else 6)
+    assert fields.count() == {"key-harvest": 14, "la-granja": 6, "key-market": 21}[game]
     for i in range(fields.count()):
         field = fields.nth(i)
         label = field.locator("label").inner_text()
