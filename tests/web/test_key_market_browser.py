@@ -12,12 +12,16 @@ prices; the Season End checklist; the next season starts. Screenshots: test-outp
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 from companion.games import find_game
 from companion.games.key_market import market as mk
+from companion.session import Session
+from companion.store import GameStore
+from tests.web.conftest import serving
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -56,23 +60,29 @@ def caught_up(api: Api, *pages: Any) -> None:
         page.wait_for_function(f"() => ({LOG_COUNT})() === {lines}")
 
 
-def tap_flow(page: Any, verb: str) -> dict[str, Any]:
-    """On the shared table: the verb, then the first offered word (or the finishing button) until the move is sent."""
-    with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-        page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{verb}']").click()
-        for _ in range(8):
-            page.wait_for_timeout(60)
-            finish = page.locator("#flow-options .flow-finish")
-            tokens = page.locator("#flow-options .flow-token")
-            if finish.count():
-                finish.click()
+def tap_flow(page: Any, verb: str, answers: list[Any]) -> dict[str, Any]:
+    """On the shared table: the verb, then the first offered word (or the finishing button) until the move is sent;
+    the API's answer (``answers`` collects the page's move responses)."""
+    sent = len(answers)
+    page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{verb}']").click()
+    for _ in range(8):
+        for _ in range(300):  # a move sent, or the next word asked for
+            if len(answers) > sent:
+                answer = answers[-1]
+                data: dict[str, Any] = answer.json()
+                data["status"] = answer.status
+                return data
+            if page.locator("#flow-options .flow-token, #flow-options .flow-finish").count():
                 break
-            if not tokens.count():
-                break  # sent by the verb or the last word
-            tokens.first.click()
-    data: dict[str, Any] = answer.value.json()
-    data["status"] = answer.value.status
-    return data
+            page.wait_for_timeout(50)
+        depth = page.inner_text("#flow-path").count("→")
+        finish = page.locator("#flow-options .flow-finish")
+        (finish if finish.count() else page.locator("#flow-options .flow-token").first).click()
+        for _ in range(300):
+            if len(answers) > sent or page.inner_text("#flow-path").count("→") > depth:
+                break
+            page.wait_for_timeout(50)
+    raise AssertionError("the flow never sent a move")
 
 
 def seat_secret(seat_page: Any, verb: str) -> tuple[dict[str, Any], str]:
@@ -102,6 +112,8 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
         return page
 
     page = new_page(1280, 1000)
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/moves") and r.request.method == "POST" else None)
     page.goto(f"{base}/")
     page.select_option("#game-select", "key-market")
     page.locator("#variants select[name='weather_shape']").wait_for(state="attached")
@@ -212,7 +224,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
             assert shown == f"{price} gold"
             page.locator("#flow-options .flow-token").first.click()
             label = page.locator("#flow-options .flow-token").first.inner_text()
-            assert label == f"1 for {price} gold"
+            assert label == f"sell 1 {ENGLISH[good]} for {price} gold"
             gold = api.private(seat)["view"]["players"][seat]["gold"]
             answer = sends_move(page, lambda: page.locator("#flow-options .flow-token").first.click())
             assert answer["status"] == 200, answer
@@ -228,7 +240,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
                 assert "Market removals" in watcher.inner_text("#season-end")
                 watcher.screenshot(path=str(shots / "km-06-season-end.png"), full_page=True)
                 checked.add("season-end")
-            answer = tap_flow(page, verb)
+            answer = tap_flow(page, verb, answers)
             assert answer["status"] == 200, answer
         watcher.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
         caught_up(api, page, watcher)
@@ -239,3 +251,36 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
     watcher.wait_for_function("() => document.querySelector('#turn').innerText.includes('Year 1, spring')")
     watcher.screenshot(path=str(shots / "km-07-spring.png"), full_page=True)
     assert errors == []
+
+
+def test_the_final_screen_ranks_the_players_with_the_best_split_item_by_item(browser: Any, shots: Path,
+                                                                            tmp_path: Path) -> None:
+    """Spec 5: the players ranked winner first, each with every scoring item (manor, gold, the goods' best split into
+    sets and pairs, guild members) and the total; the seed of the draws."""
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        session = Session.new(store, "key-market", NAMES, seed="km-final")
+        rng = random.Random("km-final")
+        while not session.is_over:
+            session.play(rng.choice(session.game.legal_moves(session.state)))
+        game_id, rows = session.id, session.view(None)["score"]
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    with serving(tmp_path) as (port, _):
+        page.goto(f"http://127.0.0.1:{port}/games/{game_id}")
+        page.locator("#final:not([hidden]) .final-row").first.wait_for()
+        ranked = page.locator("#final .final-row")
+        order = sorted(range(3), key=lambda seat: (rows[seat]["rank"], seat))
+        assert ranked.evaluate_all("els => els.map(e => Number(e.dataset.seat))") == order
+        for shown, seat in enumerate(order):
+            row = ranked.nth(shown)
+            assert row.get_attribute("data-total") == str(rows[seat]["total"])
+            items = row.locator(".final-items li")
+            assert items.evaluate_all("els => els.map(e => Number(e.dataset.vp))") == [i["vp"] for i in rows[seat]["items"]]
+            for item in rows[seat]["items"]:
+                if item["kind"] == "pair":
+                    word = "pair" if item["count"] == 1 else "pairs"
+                    assert f"{item['count']} {word} of {ENGLISH[item['what']]}: {item['vp']} VP" in row.inner_text()
+        assert "km-final" in page.inner_text("#final .seed")
+        page.screenshot(path=str(shots / "km-08-final.png"), full_page=True)
+    context.close()

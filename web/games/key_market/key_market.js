@@ -124,7 +124,7 @@ function harvestList(harvest) {
       h("span", { class: "muted" }, " = ", f.parts.map((part) => `${part.amount >= 0 ? "+" : ""}${part.amount} ${say(part.reason)}`).join(", "))))),
     harvest.extras.length ? h("ul", { class: "harvest-extras" }, harvest.extras.map((e) => h("li", {},
       `+${e.amount} ${goodName(e.good)} · ${say(e.reason)}`))) : null,
-    h("p", { class: "harvest-total" }, t("km_harvest_total", { goods: goodsText(harvest.goods), gold: harvest.gold })),
+    h("p", { class: "harvest-total" }, t("km_harvest_sum", { goods: goodsText(harvest.goods), gold: harvest.gold })),
     short.length ? h("p", { class: "shortage", role: "note" }, t("km_shortage", { goods: goodsText(harvest.shortage) })) : null,
     (harvest.warnings || []).map((w) => h("p", { class: "note" }, say(w))));
 }
@@ -245,7 +245,7 @@ function nextWords(choices, picked) {
 }
 
 /** A word of a move as the players say it (a good, a field, where a worker comes from, a count). */
-function wordLabel(view, picked, word) {
+function wordLabel(view, picked, word, words = null) {
   const verb = picked[0];
   const i = picked.length; // the word's place in the move
   if (GOODS.includes(word)) return goodName(word);
@@ -255,10 +255,13 @@ function wordLabel(view, picked, word) {
     if (i === 3) return t("km_board_turns", { n: word });
     return t("km_board_worker", { at: word });
   }
-  if ((verb === "sell" || verb === "buy") && /^\d+$/.test(word)) {
+  if (verb === "sell" && /^\d+$/.test(word) && words) {  // the core's words: the gold with the seller's guild bonuses
+    return moveText(words, [...picked, word].join(" "));
+  }
+  if (verb === "buy" && /^\d+$/.test(word)) {  // today's buy price; guild 11's discount is the core's to apply
     const row = view.market.find((r) => r.good === picked[1]);
-    const price = row ? (verb === "sell" ? row.sell : row.buy) : null;
-    return price == null ? word : t("km_n_for_gold", { n: Number(word), gold: Number(word) * price });
+    const discounted = view.players[view.to_move]?.workers.some((w) => w.startsWith("g:11:"));
+    return row && !discounted ? t("km_n_for_gold", { n: Number(word), gold: Number(word) * row.buy }) : word;
   }
   if (["pool", "key"].includes(word) || /^g\d+$/.test(word) || /^-?\d+,-?\d+$/.test(word)) return whereText(view, word);
   return word;
@@ -337,7 +340,7 @@ function createFlow(play) {
     }
     const { next, complete } = nextWords(choices, picked);
     const buttons = next.map((word) => {
-      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word));
+      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word, game.words));
       button.addEventListener("click", () => pick(word));
       return button;
     });
