@@ -186,9 +186,11 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
                 html = watcher.content()
                 assert "Brought to market" not in text and "bring to market" not in text
                 assert move not in html and "data-picked" not in html
+                assert f"{NAMES[seat]} chose in secret" in watcher.inner_text("#log")  # the log masks it too
                 public = api.get()["view"]["players"][seat]
                 assert public["secret"] is None and public["goods"] is None
-                assert "You bring to market" in seats[seat].inner_text("#my-secret") or stage == "pay"
+                own = "You bring to market" if stage == "commit" else "Your farmhouse payment"
+                seats[seat].locator("#my-secret").get_by_text(own).wait_for()  # the maker's own page shows it
                 if stage == "commit" and "commit" not in checked:
                     watcher.screenshot(path=str(shots / "km-03-secret-commit-watcher.png"), full_page=True)
                     seats[seat].screenshot(path=str(shots / "km-04-secret-commit-seat.png"), full_page=True)
