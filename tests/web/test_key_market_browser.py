@@ -286,3 +286,44 @@ def test_the_final_screen_ranks_the_players_with_the_best_split_item_by_item(bro
         assert "km-final" in page.inner_text("#final .seed")
         page.screenshot(path=str(shots / "km-08-final.png"), full_page=True)
     context.close()
+
+
+def test_every_stage_draws_for_two_and_four_players(browser: Any, tmp_path: Path) -> None:
+    """Tables of 2 players (the small board, no favour track) and 4, caught at every stage of the calendar (spec 3):
+    the table and a seat page draw without a script error, with no identifier or placeholder shown raw."""
+    caught: list[tuple[str, int]] = []
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        for players in (2, 4):
+            session = Session.new(store, "key-market", NAMES[:players] + ["Dora"][:players - 3], seed=f"km-{players}")
+            rng = random.Random(players)
+            stages: set[str] = set()
+            while not session.is_over and len(stages) < 7:
+                stage = session.state.stage
+                if stage not in stages:
+                    stages.add(stage)
+                    copy = Session.new(store, "key-market", session.players, seed=f"km-{players}")
+                    for move in session.history:
+                        if not move.is_chance:
+                            copy.play(move)
+                    caught.append((copy.id, players))
+                session.play(rng.choice(session.game.legal_moves(session.state)))
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with serving(tmp_path) as (port, _):
+        base = f"http://127.0.0.1:{port}"
+        for game_id, players in caught:
+            api = Api(page, base, game_id)
+            for path in (f"/games/{game_id}", api.seats[0]["page"]):
+                page.goto(base + path)
+                page.locator("#log li").first.wait_for()
+                page.wait_for_timeout(300)
+                text = page.inner_text("body")
+                assert not re.findall(r"\bkm_\w+|\b(?:ui|km)\.\w+\.[\w.]+|\{\w+\}|\[object \w+\]|undefined|NaN", text), (players, path)
+            page.goto(f"{base}/games/{game_id}")
+            page.locator("#market tr[data-good]").first.wait_for()
+            assert page.locator("#market tr[data-good]").count() == 6
+            assert page.locator("#players .km-player").count() == players
+    assert errors == [] and len(caught) >= 10
