@@ -240,6 +240,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
             if stage == "upkeep" and "season-end" not in checked:
                 watcher.locator("#season-end:not([hidden]) .check.order li").first.wait_for()
                 assert "Market removals" in watcher.inner_text("#season-end")
+                assert "deciding now" in watcher.inner_text(f"#season-end li[data-seat='{seat}'][data-upkeep='deciding']")
                 watcher.screenshot(path=str(shots / "km-06-season-end.png"), full_page=True)
                 checked.add("season-end")
             answer = tap_flow(page, verb, answers)

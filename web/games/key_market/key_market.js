@@ -166,6 +166,15 @@ function renderOrder(game) {
     : h("li", { class: "muted" }, t("km_no_favour")));
 }
 
+/** At the upkeep, in turn order: a player before the decider has paid or released, the decider decides, the others
+ * wait; before the upkeep everyone waits. */
+function upkeepState(view, seat) {
+  if (view.stage !== "upkeep") return "waiting";
+  const at = view.turn_order.indexOf(view.to_move);
+  const mine = view.turn_order.indexOf(seat);
+  return mine < at ? "decided" : mine === at ? "deciding" : "waiting";
+}
+
 /** The Season End as a checklist: market removals, each player's upkeep, the new turn order with how ties broke. */
 function renderSeasonEnd(game) {
   const view = game.view;
@@ -178,9 +187,11 @@ function renderSeasonEnd(game) {
     h("li", { class: "check removals" }, h("strong", {}, t("km_check_removals")), " ",
       removals.length ? removals.map((row) => t("km_removal_of", { n: row.removal, good: goodName(row.good) })).join(", ") : t("km_nothing")),
     h("li", { class: "check upkeep" }, h("strong", {}, t("km_check_upkeep")),
-      h("ul", {}, view.players.map((p) => h("li", { "data-seat": p.seat }, seatDot(game, p.seat), p.name, ": ",
+      h("ul", {}, view.players.map((p) => h("li", { "data-seat": p.seat, "data-upkeep": upkeepState(view, p.seat) },
+        seatDot(game, p.seat), p.name, ": ",
         view.upkeep && view.upkeep[p.seat] ? [t("km_gold", { n: view.upkeep[p.seat].gold }), " · ", say(view.upkeep[p.seat].reason)]
-          : t("km_no_upkeep"))))),
+          : t("km_no_upkeep"),
+        view.stage === "upkeep" ? h("span", { class: "badge" }, t(`km_upkeep_state.${upkeepState(view, p.seat)}`)) : null)))),
     h("li", { class: "check order" }, h("strong", {}, t("km_check_order")),
       h("ol", { class: "next-order" }, view.next_order.map((line) => h("li", {}, say(line))))));
 }
