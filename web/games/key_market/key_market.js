@@ -86,6 +86,29 @@ function renderMarket(game) {
   h("p", { class: "muted supply" }, t("km_supply", { goods: goodsText(view.supply) })));
 }
 
+/** The territory as laid: each field at its place (x right, y down) with its good, its shape and the worker on it,
+ * so the fields the flow names by place ("field -3,0") can be found on the table. */
+function renderTerritory(game) {
+  const view = game.view;
+  if (!view.fields.length) return fill("territory", h("p", { class: "muted" }, t("km_no_boards")));
+  const xs = view.fields.map((f) => f.at[0]);
+  const ys = view.fields.map((f) => f.at[1]);
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const workers = new Map();
+  for (const p of view.players) for (const w of p.workers) if (w.startsWith("f:")) workers.set(w.slice(2), p.seat);
+  const grid = h("div", { class: "territory-grid", style: `grid-template-columns: repeat(${Math.max(...xs) - x0 + 1}, minmax(0, 1fr))` },
+    view.fields.map((f) => {
+      const at = f.at.join(",");
+      const seat = workers.get(at);
+      const cell = h("div", { class: `field ${f.shape} good-${f.good}${seat != null ? " worked" : ""}`, "data-at": at,
+                              "data-good": f.good, "data-board": f.board, style: `grid-column: ${f.at[0] - x0 + 1}; grid-row: ${f.at[1] - y0 + 1}` },
+        h("span", { class: "at" }, at), h("span", { class: "good" }, goodName(f.good)),
+        seat != null ? h("span", { class: "worker", "data-seat": seat }, seatDot(game, seat), playerName(game, seat)) : null);
+      return seat != null ? paintSeat(cell, seatColour(game, seat)) : cell;
+    }));
+  return fill("territory", grid);
+}
+
 /** The weather of the year: each season's two markers and the goods they favour or spoil; year 2's face down. */
 function renderWeather(game) {
   const view = game.view;
@@ -381,6 +404,7 @@ function renderTable(game) {
   renderStatus(game);
   renderMarket(game);
   renderSeasonEnd(game);
+  renderTerritory(game);
   renderPlayers(game);
   renderOrder(game);
   renderWeather(game);
