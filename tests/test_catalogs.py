@@ -22,7 +22,7 @@ from companion.games import games
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = (ROOT / "companion", ROOT / "firmware_bridge")
 """Where the identifiers are written: the core and the games, and the button panel (its ``core.panel.*``)."""
-PREFIXES = ("core", "kh", "lg", "kp")
+PREFIXES = ("core", "kh", "lg", "kp", "km")
 """The namespaces of the identifiers under ``companion/`` (the web's ``web.*``/``ui.*`` are the web's tests')."""
 ID = re.compile(rf"^(?:{'|'.join(PREFIXES)})\.[a-z_]+(?:\.[A-Za-z0-9_]+)*$")
 UNFILLED = re.compile(r"\{[A-Za-z_]\w*\}")

@@ -498,9 +498,9 @@ def test_score_refuses_bad_options_and_layouts(cli: Run, tmp_path: Path, args: t
 
 
 def test_score_refuses_unknown_games_and_missing_files(cli: Run, tmp_path: Path) -> None:
-    status, out, err = cli("score", "key-market", write(tmp_path, ex1()))
+    status, out, err = cli("score", "chess", write(tmp_path, ex1()))
     assert (status, out) == (2, "")
-    assert err.startswith("companion: error: unknown game 'key-market' for score; known: key-harvest")
+    assert err.startswith("companion: error: unknown game 'chess' for score; known: key-harvest")
     status, out, err = cli("score", "key-harvest", str(tmp_path / "missing.json"))
     assert (status, out) == (2, "")
     assert err == f"companion: error: cannot read {tmp_path / 'missing.json'}: No such file or directory\n"

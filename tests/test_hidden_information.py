@@ -29,7 +29,7 @@ from companion.store import GameStore
 from firmware_bridge.lights import lights_for
 from web.table import public_game, setup_state
 
-GAMES = {"key-harvest": (2, 3, 4), "la-granja": (2, 3, 4), "keyper": (2, 3, 4)}
+GAMES = {"key-harvest": (2, 3, 4), "la-granja": (2, 3, 4), "keyper": (2, 3, 4), "key-market": (2, 3, 4)}
 PAIRS_PER_GAME = 200
 POINTS_PER_GAME = 10
 """How many prefixes of each random game are compared (the pairs come from ``PAIRS_PER_GAME / POINTS`` games)."""

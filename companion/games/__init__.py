@@ -18,6 +18,7 @@ PACKAGES = (
     "key_harvest",
     "la_granja",
     "keyper",
+    "key_market",
 )
 """The games' packages, the default game first; each exports its game class as ``GAME``."""
 

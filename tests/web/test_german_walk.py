@@ -24,7 +24,8 @@ from web.messages import add_web_catalogs
 
 PLACEHOLDER = re.compile(r"\{\w+\}")
 GAMES = {"key-harvest": ("kh", "layout", "add wheat"), "la-granja": ("lg", "cards", "deliver 9"),
-         "keyper": ("kp", "boards", "place orange 9.9")}
+         "keyper": ("kp", "boards", "place orange 9.9"),
+         "key-market": ("km", "market", "sell lux 9")}
 """Each game: its screenshots' prefix, a data form to open and a move the rules refuse."""
 VIEWPORTS = {"wide": (1280, 800), "phone": (390, 844)}
 

@@ -31,14 +31,14 @@ from companion.store import GameStore
 from tests.web.conftest import serving
 from tests.web.pagekit import TIMEOUT
 
-GAMES = ("key-harvest", "la-granja", "keyper")
+GAMES = ("key-harvest", "la-granja", "keyper", "key-market")
 PLAYERS = ["Ana", "Ben", "Cleo"]
 SIZES = {"tablet": (1280, 800), "phone": (390, 844)}
 LANGUAGES = ("en", "de")
 MID_GAME_MOVES = 25
 """Player moves made on the mid-game table (chance steps are drawn by the session in between)."""
 
-RAW = re.compile(r"\b(?:ui|web|core|kh|lg|kp)\.[a-z_]+\.[\w.-]*[a-z_]\b|\{[a-z_]\w*\}|\[object \w+\]")
+RAW = re.compile(r"\b(?:ui|web|core|kh|lg|kp|km)\.[a-z_]+\.[\w.-]*[a-z_]\b|\{[a-z_]\w*\}|\[object \w+\]")
 """What a player must never read: a catalog identifier shown as it is, an unfilled placeholder, an object."""
 
 OVERFLOW = """() => {

@@ -211,6 +211,20 @@ class KeyMarket(Game[State, KMMove]):
             "score": self.score(state) if state.over else None,
         }
 
+    def setup_guide(self, state: State) -> dict[str, Any]:
+        """What to lay out once the first draws are made (spec 2.2, 2.3): the market's starting rows, each
+        player's resources, year 1's weather markers (year 2's stay face down), the turn order, the favour track,
+        the farmhouse tiles and the first territory board dealt; later boards and the guilds show on the table."""
+        return {
+            "players": state.n, "market": as_dict(state.market), "supply": as_dict(state.supply),
+            "resources": as_dict(state.seat(0).goods) if state.seats else {},
+            "weather": [list(pair) for pair in state.weather],
+            "weather_goods": [[state.edition.markers[m].good for m in pair] for pair in state.weather],
+            "turn_order": list(state.order), "favour": list(state.favour) if state.favour is not None else None,
+            "farmhouses": [me.tile or None for me in state.seats],
+            "dealt": list(state.dealt) if state.dealt else None, "small_board": state.n == 2,
+        }
+
     def _next_order(self, state: State) -> list[Text] | None:
         """At Market Day and the Season End: the next turn order as it stands, each place with how it was decided
         (spec 3.9), as the Season End's checklist shows it."""

@@ -1,0 +1,508 @@
+// Key Market on the tablet: the shared table (/games/<id>) and a seat's private page, from the JSON API
+// (docs/api.md). The table shows the public view only: the market's rows and prices, the coming harvests with
+// their reasons, the Season End as a checklist, and the decider's public `choices` as a tap flow (a verb, then
+// its words one at a time). The secret choices (the farmhouse payment, the goods brought to Market Day) and
+// everything paid from behind a screen are made on the seat pages. Data is always inserted as text.
+
+import { has, say, t } from "../../js/i18n.js";
+import {
+  byId, fill, h, moveText, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour,
+  seatDot, withoutEach,
+} from "../../js/ui.js";
+
+export const GOODS = ["fruit", "veg", "wheat", "sheep", "fish", "lux"];
+const LEVEL_WORD = { A: "apprentice", J: "journeyman", M: "master" };
+/** Verbs offered first on the table, then the others, then these last. */
+const FIRST_VERBS = ["board", "sell", "mixed", "buy", "gold", "move", "hire", "produce", "release"];
+const LAST_VERBS = ["done", "pass"];
+/** Verbs naming goods from behind a screen: made on the seat page only. */
+const PRIVATE_VERBS = ["pay", "commit", "apprentice", "promote", "retire", "manor", "swap"];
+/** Secret choices made by every seat at once: their goods are picked one tap each, then sent as one move. */
+const SET_VERBS = ["pay", "commit"];
+
+/** A known key's text, else the fallback. */
+const known = (key, fallback, vars = {}) => (has(key) ? t(key, vars) : fallback);
+export const goodName = (good) => say({ id: `km.good.${good}`, params: {} });
+export const seasonName = (season) => say({ id: `km.season.${season}`, params: {} });
+export const guildName = (guild) => say({ id: `km.guild.${guild}`, params: {} });
+const verbName = (verb) => known(`km_verbs.${verb}`, verb);
+const stageName = (stage) => known(`km_stages.${stage}`, stage);
+
+/** Goods `{good: n}` as "2 Fruit, 1 Fish" (market row order), or "nothing". */
+export function goodsText(goods) {
+  const parts = GOODS.filter((g) => goods && goods[g]).map((g) => t("km_count_good", { n: goods[g], good: goodName(g) }));
+  return parts.length ? parts.join(", ") : t("km_nothing");
+}
+
+/** A field `x,y` in words: its good and shape where the territory shows it. */
+function fieldText(view, token) {
+  const field = (view.fields || []).find((f) => f.at.join(",") === token);
+  return field ? t("km_field", { at: token, good: goodName(field.good), shape: t(`km_shapes.${field.shape}`) }) : token;
+}
+
+/** Where a worker comes from (`pool`, `key`, `gN`) or a field, in words. */
+function whereText(view, token) {
+  if (token === "pool") return t("km_from_pool");
+  if (token === "key") return t("km_from_key");
+  if (/^g\d+$/.test(token)) return guildName(token.slice(1));
+  return fieldText(view, token);
+}
+
+// ------------------------------------------------------------------ the shared table's cards
+
+function renderStatus(game) {
+  const view = game.view;
+  const over = view.stage === "over" || game.to_move == null;
+  const winners = (view.score || []).filter((row) => row.rank === 1).map((row) => row.name);
+  fill("turn", over ? [h("strong", {}, t("game_over")), winners.length ? ` · ${t("km_winners", { names: winners.join(", ") })}` : null]
+    : [h("strong", {}, t("km_year_season", { year: view.year, season: seasonName(view.season) })), " · ", stageName(view.stage)]);
+  const el = fill("pending", over ? null : pendingText(game));
+  el.dataset.stage = view.stage;
+}
+
+function pendingText(game) {
+  const view = game.view;
+  if (view.to_move === "simultaneous") {
+    const list = view.players.map((p) => h("span", { class: `chooser${p.chosen ? " chosen" : ""}`, "data-seat": p.seat,
+                                                     "data-chosen": String(p.chosen) },
+      seatDot(game, p.seat), p.name, " ", p.chosen ? t("km_chosen") : t("km_choosing")));
+    return [t(view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"), " ", ...list];
+  }
+  if (view.to_move === "chance" || typeof view.to_move !== "number") return t("companion_draws");
+  return [seatDot(game, view.to_move), t("km_to_move", { name: playerName(game, view.to_move), stage: stageName(view.stage) })];
+}
+
+/** The market board: each row's count, today's buy and sell price, and what the Season End takes off it. */
+function renderMarket(game) {
+  const view = game.view;
+  fill("market", h("table", { class: "km-market" },
+    h("thead", {}, h("tr", {}, ["km_good", "km_in_row", "km_buy", "km_sell", "km_removal"].map((key) => h("th", { scope: "col" }, t(key))))),
+    h("tbody", {}, view.market.map((row) => h("tr", { "data-good": row.good, "data-n": row.n, "data-buy": row.buy, "data-sell": row.sell },
+      h("th", { scope: "row" }, goodName(row.good)),
+      h("td", { class: "n" }, String(row.n)),
+      h("td", { class: "buy" }, t("km_gold", { n: row.buy })),
+      h("td", { class: "sell" }, t("km_gold", { n: row.sell }), row.covered ? h("small", {}, ` ${t("km_covered")}`) : null),
+      h("td", { class: "removal" }, row.removal ? `−${row.removal}` : "—"))))),
+  h("p", { class: "muted supply" }, t("km_supply", { goods: goodsText(view.supply) })));
+}
+
+/** The territory as laid: each field at its place (x right, y down) with its good, its shape and the worker on it,
+ * so the fields the flow names by place ("field -3,0") can be found on the table. */
+function renderTerritory(game) {
+  const view = game.view;
+  if (!view.fields.length) return fill("territory", h("p", { class: "muted" }, t("km_no_boards")));
+  const xs = view.fields.map((f) => f.at[0]);
+  const ys = view.fields.map((f) => f.at[1]);
+  const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+  const workers = new Map();
+  for (const p of view.players) for (const w of p.workers) if (w.startsWith("f:")) workers.set(w.slice(2), p.seat);
+  const grid = h("div", { class: "territory-grid", style: `grid-template-columns: repeat(${Math.max(...xs) - x0 + 1}, minmax(0, 1fr))` },
+    view.fields.map((f) => {
+      const at = f.at.join(",");
+      const seat = workers.get(at);
+      const cell = h("div", { class: `field ${f.shape} good-${f.good}${seat != null ? " worked" : ""}`, "data-at": at,
+                              "data-good": f.good, "data-board": f.board, style: `grid-column: ${f.at[0] - x0 + 1}; grid-row: ${f.at[1] - y0 + 1}` },
+        h("span", { class: "at" }, at), h("span", { class: "good" }, goodName(f.good)),
+        seat != null ? h("span", { class: "worker", "data-seat": seat }, seatDot(game, seat), playerName(game, seat)) : null);
+      return seat != null ? paintSeat(cell, seatColour(game, seat)) : cell;
+    }));
+  return fill("territory", grid);
+}
+
+/** The weather of the year: each season's two markers and the goods they favour or spoil; year 2's face down. */
+function renderWeather(game) {
+  const view = game.view;
+  const seasons = ["spring", "summer", "autumn"];
+  const rows = [];
+  for (const year of [1, 2]) {
+    seasons.forEach((season, i) => {
+      const pair = view.weather[(year - 1) * 3 + i];
+      const goods = view.weather_goods[(year - 1) * 3 + i];
+      const now = view.year === year && view.season === season;
+      rows.push(h("li", { class: `weather${now ? " now" : ""}`, "data-year": year, "data-season": season },
+        h("strong", {}, t("km_year_season", { year, season: seasonName(season) })), " ",
+        pair ? t("km_weather_pair", { square: pair[0], round: pair[1], square_good: goodName(goods[0]), round_good: goodName(goods[1]) })
+          : h("span", { class: "muted" }, t("km_weather_hidden"))));
+    });
+  }
+  fill("weather", rows);
+}
+
+function renderGuilds(game) {
+  const view = game.view;
+  fill("guilds", view.guilds.length ? view.guilds.map((g) => {
+    const members = view.players.flatMap((p) => p.workers.filter((w) => w.startsWith(`g:${g}:`))
+      .map((w) => `${p.name} (${t(`km_levels.${LEVEL_WORD[w.split(":")[2]]}`)})`));
+    return h("li", { "data-guild": g }, h("strong", {}, guildName(g)), members.length ? ` · ${members.join(", ")}` : "");
+  }) : h("li", { class: "muted" }, t("km_guilds_later")));
+}
+
+/** A harvest: per field its good, total and each part with its reason; extras; the shortage shown before it happens. */
+function harvestList(harvest) {
+  if (!harvest) return null;
+  const short = Object.keys(harvest.shortage || {}).filter((g) => harvest.shortage[g]);
+  return h("div", { class: "harvest" },
+    h("ul", { class: "harvest-fields" }, harvest.fields.map((f) => h("li", { "data-field": f.field, "data-total": f.total },
+      h("strong", {}, `${f.field} ${goodName(f.good)}: ${f.total}`),
+      h("span", { class: "muted" }, " = ", f.parts.map((part) => `${part.amount >= 0 ? "+" : ""}${part.amount} ${say(part.reason)}`).join(", "))))),
+    harvest.extras.length ? h("ul", { class: "harvest-extras" }, harvest.extras.map((e) => h("li", {},
+      `+${e.amount} ${goodName(e.good)} · ${say(e.reason)}`))) : null,
+    h("p", { class: "harvest-total" }, t("km_harvest_sum", { goods: goodsText(harvest.goods), gold: harvest.gold })),
+    short.length ? h("p", { class: "shortage", role: "note" }, t("km_shortage", { goods: goodsText(harvest.shortage) })) : null,
+    (harvest.warnings || []).map((w) => h("p", { class: "note" }, say(w))));
+}
+
+function playerCard(game, player) {
+  const view = game.view;
+  const deciding = view.to_move === player.seat;
+  const onFields = player.workers.filter((w) => w.startsWith("f:")).map((w) => w.slice(2));
+  const pool = player.workers.filter((w) => w === "pool").length;
+  const retired = player.workers.filter((w) => w === "retired").length;
+  const fact = (key, value) => (value == null || value === "" ? [] : [h("dt", {}, t(key)), h("dd", {}, value)]);
+  const secretStage = view.to_move === "simultaneous";
+  const card = h("article", { class: `card board km-player${deciding ? " to-move" : ""}`, "data-seat": player.seat },
+    h("header", { class: "board-head" }, h("h3", {}, seatDot(game, player.seat), player.name),
+      deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
+      secretStage ? h("span", { class: "badge secret", "data-chosen": String(player.chosen) }, player.chosen ? t("km_chosen") : t("km_choosing")) : null),
+    h("dl", { class: "facts" },
+      fact("km_farmhouse", player.tile ? t("km_farmhouse_tile", { n: player.tile, good: player.farmhouse ? goodName(player.farmhouse) : "?" }) : null),
+      fact("km_manor", player.manor ? t("km_manor_built") : t("km_manor_none")),
+      fact("km_on_territory", onFields.length ? onFields.map((f) => fieldText(view, f)).join("; ") : t("km_nothing")),
+      fact("km_pool", String(pool)),
+      retired ? fact("km_retired", String(retired)) : [],
+      fact("km_committed", Object.values(player.committed || {}).some(Boolean) ? goodsText(player.committed) : null),
+      player.gold != null ? fact("km_gold_label", t("km_gold", { n: player.gold })) : [],
+      player.goods != null ? fact("km_behind_screen", goodsText(player.goods)) : [],
+      view.upkeep && view.upkeep[player.seat] ? fact("km_upkeep", [t("km_gold", { n: view.upkeep[player.seat].gold }), " · ", say(view.upkeep[player.seat].reason)]) : []),
+    view.harvests && view.harvests[player.seat] ? [h("h4", {}, t("km_coming_harvest")), harvestList(view.harvests[player.seat])] : null);
+  return paintSeat(card, seatColour(game, player.seat));
+}
+
+function renderPlayers(game) {
+  fill("players", game.view.players.map((player) => playerCard(game, player)));
+}
+
+function renderOrder(game) {
+  const view = game.view;
+  fill("turn-order", view.turn_order.map((seat) => h("li", { "data-seat": seat }, seatDot(game, seat), playerName(game, seat))));
+  fill("favour", view.favour ? view.favour.map((seat) => h("li", { "data-seat": seat }, seatDot(game, seat), playerName(game, seat)))
+    : h("li", { class: "muted" }, t("km_no_favour")));
+}
+
+/** At the upkeep, in turn order: a player before the decider has paid or released, the decider decides, the others
+ * wait; before the upkeep everyone waits. */
+function upkeepState(view, seat) {
+  if (view.stage !== "upkeep") return "waiting";
+  const at = view.turn_order.indexOf(view.to_move);
+  const mine = view.turn_order.indexOf(seat);
+  return mine < at ? "decided" : mine === at ? "deciding" : "waiting";
+}
+
+/** The Season End as a checklist: market removals, each player's upkeep, the new turn order with how ties broke. */
+function renderSeasonEnd(game) {
+  const view = game.view;
+  const box = byId("season-end");
+  const shown = Boolean(view.next_order);
+  box.hidden = !shown;
+  if (!shown) return fill("season-end-list");
+  const removals = view.market.filter((row) => row.removal);
+  return fill("season-end-list",
+    h("li", { class: "check removals" }, h("strong", {}, t("km_check_removals")), " ",
+      removals.length ? removals.map((row) => t("km_removal_of", { n: row.removal, good: goodName(row.good) })).join(", ") : t("km_nothing")),
+    h("li", { class: "check upkeep" }, h("strong", {}, t("km_check_upkeep")),
+      h("ul", {}, view.players.map((p) => h("li", { "data-seat": p.seat, "data-upkeep": upkeepState(view, p.seat) },
+        seatDot(game, p.seat), p.name, ": ",
+        view.upkeep && view.upkeep[p.seat] ? [t("km_gold", { n: view.upkeep[p.seat].gold }), " · ", say(view.upkeep[p.seat].reason)]
+          : t("km_no_upkeep"),
+        view.stage === "upkeep" ? h("span", { class: "badge" }, t(`km_upkeep_state.${upkeepState(view, p.seat)}`)) : null)))),
+    h("li", { class: "check order" }, h("strong", {}, t("km_check_order")),
+      h("ol", { class: "next-order" }, view.next_order.map((line) => h("li", {}, say(line))))));
+}
+
+/** A score item in words: "2 pairs of Fish: 10 VP". */
+function itemText(item) {
+  const what = GOODS.includes(item.what) ? goodName(item.what)
+    : /^\d+[AJM]$/.test(item.what) ? `${guildName(item.what.slice(0, -1))} (${t(`km_levels.${LEVEL_WORD[item.what.slice(-1)]}`)})`
+      : item.what in LEVEL_WORD ? t(`km_levels.${LEVEL_WORD[item.what]}`) : "";
+  return t(`km_items.${item.kind}`, { n: item.count, what, vp: item.vp });
+}
+
+function rankOrder(rows) {
+  return rows.map((_, seat) => seat).sort((a, b) => (rows[a].rank - rows[b].rank) || a - b);
+}
+
+/** The final screen: the players ranked, each with every scoring item (the best split of the goods item by item),
+ * the tie-break and the seed of the draws. */
+function renderFinal(game) {
+  const el = byId("final");
+  const rows = game.view.score;
+  const over = game.to_move == null && rows && rows.every((row) => row.rank);
+  el.hidden = !over;
+  if (!over) return fill("final");
+  const order = rankOrder(rows);
+  const winners = order.filter((seat) => rows[seat].rank === 1);
+  const totals = rows.map((row) => row.total);
+  const tied = totals.length !== new Set(totals).size;
+  return fill("final",
+    h("h2", {}, t("km_final_heading")),
+    h("p", { class: "winner-line" }, winners.map((seat) => seatDot(game, seat)),
+      t("km_final_winner", { names: winners.map((seat) => rows[seat].name).join(", "), points: rows[winners[0]].total })),
+    h("ol", { class: "final-ranking" }, order.map((seat) => {
+      const row = rows[seat];
+      return paintSeat(h("li", { class: `final-row${row.rank === 1 ? " winner" : ""}`, "data-seat": seat, "data-rank": row.rank, "data-total": row.total },
+        h("strong", { class: "final-name" }, `${row.rank}. `, seatDot(game, seat), row.name, " · ", t("km_vp", { n: row.total })),
+        h("ul", { class: "final-items" }, row.items.length ? row.items.map((item) => h("li", { "data-kind": item.kind, "data-vp": item.vp }, itemText(item)))
+          : h("li", { class: "muted" }, t("km_nothing")))), seatColour(game, seat));
+    })),
+    h("p", { class: "tiebreak" }, t(tied ? "km_tiebreak_favour" : "km_tiebreak_none")),
+    h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
+}
+
+// ------------------------------------------------------------------ the tap flow on the shared table
+
+function verbRank(verb) {
+  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
+  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
+}
+
+/** The distinct next words after `picked`, and whether `picked` is itself a whole move. */
+function nextWords(choices, picked) {
+  const next = [];
+  let complete = null;
+  for (const move of choices) {
+    const words = move.split(" ");
+    if (!picked.every((word, i) => words[i] === word)) continue;
+    if (words.length === picked.length) complete = move;
+    else if (!next.includes(words[picked.length])) next.push(words[picked.length]);
+  }
+  return { next, complete };
+}
+
+/** A word of a move as the players say it (a good, a field, where a worker comes from, a count). */
+function wordLabel(view, picked, word, words = null) {
+  const verb = picked[0];
+  const i = picked.length; // the word's place in the move
+  if (GOODS.includes(word)) return goodName(word);
+  if (verb === "board") {
+    if (i === 1) return t("km_board_column", { n: word });
+    if (i === 2) return t("km_board_row", { n: word });
+    if (i === 3) return t("km_board_turns", { n: word });
+    return t("km_board_worker", { at: word });
+  }
+  if (verb === "sell" && /^\d+$/.test(word) && words) {  // the core's words: the gold with the seller's guild bonuses
+    return moveText(words, [...picked, word].join(" "));
+  }
+  if (verb === "buy" && /^\d+$/.test(word)) {  // today's buy price; guild 11's discount is the core's to apply
+    const row = view.market.find((r) => r.good === picked[1]);
+    const discounted = view.players[view.to_move]?.workers.some((w) => w.startsWith("g:11:"));
+    return row && !discounted ? t("km_n_for_gold", { n: Number(word), gold: Number(word) * row.buy }) : word;
+  }
+  if (["pool", "key"].includes(word) || /^g\d+$/.test(word) || /^-?\d+,-?\d+$/.test(word)) return whereText(view, word);
+  return word;
+}
+
+function createFlow(play) {
+  let game = null;
+  let shown = -1;
+  let picked = [];
+  let busy = false;
+
+  const send = async (move) => {
+    busy = true;
+    try {
+      await play(move);
+    } finally {
+      busy = false;
+      picked = [];
+      if (game) render(game);
+    }
+  };
+
+  const pick = (word) => {
+    if (busy || !game) return;
+    const words = [...picked, word];
+    const { next, complete } = nextWords(game.choices || [], words);
+    if (complete && !next.length) {
+      send(complete);
+      return;
+    }
+    picked = words;
+    render(game);
+  };
+
+  function render(newGame) {
+    if (newGame.version !== shown) {
+      shown = newGame.version;
+      if (!busy) picked = [];
+    }
+    game = newGame;
+    const view = game.view;
+    const panel = byId("flow");
+    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
+    const choices = game.choices || [];
+    const secret = view.to_move === "simultaneous";
+    panel.hidden = seat == null && !secret;
+    if (panel.hidden) return;
+    if (secret) {
+      fill("flow-who", t(view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"));
+      fill("flow-private", t("km_on_seat_pages"));
+      byId("flow-private").hidden = false;
+      fill("flow-path");
+      byId("flow-back").hidden = true;
+      fill("flow-options");
+      return;
+    }
+    panel.dataset.seat = String(seat);
+    paintSeat(panel, seatColour(game, seat));
+    fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
+    fill("flow-private", t("km_private_note", { name: playerName(game, seat) }));
+    byId("flow-private").hidden = false;
+    fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])),
+      ...picked.slice(1).map((w, i) => ` → ${wordLabel(view, picked.slice(0, i + 1), w)}`)] : null);
+    byId("flow-back").hidden = !picked.length;
+    if (!choices.length) return fill("flow-options");
+    if (!picked.length) {
+      const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
+      return fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
+        h("div", { class: "flow-verbs" }, verbs.map((verb) => {
+          const whole = nextWords(choices, [verb]);
+          const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`, "data-verb": verb },
+            verbName(verb));
+          button.addEventListener("click", () => pick(verb));
+          return button;
+        })));
+    }
+    const { next, complete } = nextWords(choices, picked);
+    const buttons = next.map((word) => {
+      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word, game.words));
+      button.addEventListener("click", () => pick(word));
+      return button;
+    });
+    let finish = null;
+    if (complete) {
+      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": complete },
+        t("flow_finish", { move: moveText(game.words, complete) }));
+      finish.title = complete;
+      finish.addEventListener("click", () => send(complete));
+    }
+    return fill("flow-options", h("p", { class: "flow-prompt" }, t("km_choose_next", { verb: verbName(picked[0]) })),
+      h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
+  }
+
+  byId("flow-back").addEventListener("click", () => {
+    picked = picked.slice(0, -1);
+    render(game);
+  });
+  return { render };
+}
+
+function renderTable(game) {
+  const title = t("game_line", { title: game.title, players: game.players.join(", ") });
+  document.title = title;
+  fill("game-title", title);
+  renderWarnings(game.warnings);
+  renderStatus(game);
+  renderMarket(game);
+  renderSeasonEnd(game);
+  renderTerritory(game);
+  renderPlayers(game);
+  renderOrder(game);
+  renderWeather(game);
+  renderGuilds(game);
+  renderFinal(game);
+  renderLog(game.log);
+  const over = game.to_move == null;
+  for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
+  document.body.classList.toggle("over", over);
+}
+
+// ------------------------------------------------------------------ a seat's private page
+
+let seatPicks = {}; // per secret verb, the goods picked so far
+let seatLegal = [];
+let seatWords = {};
+let seatView = null;
+
+function moveButton(move, label) {
+  const words = moveText(seatWords, move);
+  return h("button", { type: "button", class: "move", "data-move": move, title: move }, words === move ? label : words);
+}
+
+/** The secret payment or commitment: goods one tap each in any order, then one button sends them together. */
+function secretComposer(verb, moves) {
+  const goodsOf = (move) => move.split(" ").slice(2);
+  const picked = seatPicks[verb] || [];
+  const fits = moves.filter((move) => withoutEach(goodsOf(move), picked) != null);
+  const next = GOODS.filter((g) => fits.some((move) => (withoutEach(goodsOf(move), picked) || []).includes(g)));
+  const complete = fits.find((move) => withoutEach(goodsOf(move), picked).length === 0) || null;
+  const tokens = next.map((good) => {
+    const button = h("button", { type: "button", class: "move-token", "data-token": good }, goodName(good));
+    button.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: [...picked, good] }; renderLegal(seatLegal); });
+    return button;
+  });
+  const back = picked.length ? h("button", { type: "button", class: "move-back" }, t("flow_back")) : null;
+  if (back) back.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: picked.slice(0, -1) }; renderLegal(seatLegal); });
+  const counts = {};
+  for (const g of picked) counts[g] = (counts[g] || 0) + 1;
+  return [
+    h("p", { class: "muted" }, t(verb === "pay" ? "km_pay_help" : "km_commit_help")),
+    h("p", { class: "flow-path", "data-picked": picked.join(" ") }, t("km_picked", { goods: goodsText(counts) })),
+    h("div", { class: "moves" }, tokens),
+    h("p", {}, complete ? moveButton(complete, t("flow_finish", { move: complete })) : null, back),
+  ];
+}
+
+function renderLegal(legal) {
+  seatLegal = legal;
+  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
+  const groups = new Map();
+  for (const move of legal) {
+    const verb = move.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(move);
+  }
+  const order = [...groups].sort(([a], [b]) => (PRIVATE_VERBS.includes(b) - PRIVATE_VERBS.includes(a)) || verbRank(a) - verbRank(b));
+  return fill("legal", order.map(([verb, moves]) => {
+    const body = SET_VERBS.includes(verb) ? secretComposer(verb, moves)
+      : h("div", { class: "moves" }, moves.map((move) => moveButton(move, move)));
+    const section = h("section", { class: "move-group", "data-verb": verb }, h("h3", {}, verbName(verb)));
+    if (!SET_VERBS.includes(verb) && moves.length > 12) {
+      section.append(h("details", {}, h("summary", {}, t("km_n_moves", { n: moves.length })), body));
+    } else section.append(...[body].flat());
+    return section;
+  }));
+}
+
+/** The seat's own secrets: its goods and gold behind the screen, its secret choice (before and after the reveal). */
+function renderSecrets(game, me) {
+  const view = game.view;
+  fill("my-goods", t("km_behind_screen_line", { goods: goodsText(me.goods), gold: me.gold ?? 0 }));
+  const secret = me.secret;
+  const label = view.stage === "pay" ? "km_my_payment" : "km_my_commitment";
+  fill("my-secret", view.to_move === "simultaneous"
+    ? (secret ? t(label, { goods: goodsText(Object.fromEntries(GOODS.map((g) => [g, secret.filter((x) => x === g).length]))) })
+      : t("km_my_secret_none"))
+    : Object.values(me.committed || {}).some(Boolean) ? t("km_my_committed", { goods: goodsText(me.committed) }) : null);
+}
+
+function renderSeat(data, colours) {
+  const game = { players: data.view.players.map((p) => p.name), colours, view: data.view, to_move: data.view.to_move };
+  const me = data.view.players[data.seat];
+  document.title = t("seat_title", { name: data.name });
+  const header = fill("seat-name", seatDot(game, data.seat), t("seat_title", { name: data.name }));
+  paintSeat(header.closest(".card"), seatColour(game, data.seat));
+  renderStatus(game);
+  if (seatView && (seatView.stage !== data.view.stage || seatView.season !== data.view.season)) seatPicks = {};
+  seatView = data.view;
+  seatWords = data.words || {};
+  renderSecrets(game, me);
+  fill("my-board", playerCard(game, me));
+  renderLegal(data.legal);
+  renderLog(data.log);
+}
+
+// ------------------------------------------------------------------ start (companion.js has set the language)
+
+const PAGES = { "km-table": () => runTablePage(renderTable, createFlow), "km-seat": () => runSeatPage(renderSeat) };
+const init = PAGES[document.body.dataset.page];
+if (init) init();
