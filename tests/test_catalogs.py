@@ -50,8 +50,10 @@ def written_ids() -> Iterator[tuple[str, set[str] | None, Path]]:
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "msg" and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 called[id(node.args[0])] = {k.arg for k in node.keywords if k.arg}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and ID.match(node.value):
+        parts = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+        for node in ast.walk(tree):  # an f-string's first part ("km.refuse.now_") is a prefix: dynamic_prefixes
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and ID.match(node.value)
+                    and id(node) not in parts):
                 yield node.value, called.get(id(node)), path
 
 

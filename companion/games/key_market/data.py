@@ -32,7 +32,7 @@ ABILITY_VALUES: tuple[str, ...] = (
     "resources", "first_sale_bonus", "buy_discount", "set_size", "sale_bonus", "gold", "per_worker", "per_board",
     "take", "retire_gold", "mixed_max", "buy_kinds", "flex")
 """The numbers a guild ability may state (``guild_abilities`` values)."""
-SECTIONS: tuple[str, ...] = ("boards", "small_board", "weather", "farmhouses", "guild_tiles", "guild_abilities",
+SECTIONS: tuple[str, ...] = ("territory_boards", "small_board", "weather", "farmhouses", "guild_tiles", "guild_abilities",
                              "market", "season_board")
 GUILDS = 16
 LARGE_BOARDS = 4
@@ -160,7 +160,7 @@ def _cell(raw: Mapping[str, Any]) -> Cell:
 def _boards(data: Mapping[str, Any]) -> dict[tuple[int, str], tuple[Cell, ...]]:
     """The 4 large boards' 2 sides: 3x3 fields each, the village in the centre and round, 8 resource fields."""
     found: dict[tuple[int, str], list[Cell]] = {}
-    for raw in data["boards"]["fields"]:
+    for raw in data["territory_boards"]["fields"]:
         found.setdefault((int(raw["board"]), str(raw["side"])), []).append(_cell(raw))
     wanted = {(b, s) for b in range(1, LARGE_BOARDS + 1) for s in SIDES}
     if set(found) != wanted:

@@ -19,7 +19,7 @@ def shipped() -> dict[str, Any]:
 
 
 def test_the_shipped_pack_fits_its_schema_and_names_its_provisional_sections(edition: Edition) -> None:
-    assert DATA.provisional(DATA.shipped()) == ["boards", "small_board", "weather", "farmhouses", "guild_tiles",
+    assert DATA.provisional(DATA.shipped()) == ["territory_boards", "small_board", "weather", "farmhouses", "guild_tiles",
                                                 "market"]
     assert edition.provisional == tuple(DATA.provisional(DATA.shipped()))
     for section in DATA.shipped().values():
@@ -49,9 +49,9 @@ def test_install_and_use_a_corrected_pack(tmp_path: Path) -> None:
 def broken(change: str) -> dict[str, Any]:
     raw = shipped()
     if change == "village":
-        raw["boards"]["fields"][0]["good"] = "lux"
+        raw["territory_boards"]["fields"][0]["good"] = "lux"
     elif change == "board":
-        raw["boards"]["fields"] = raw["boards"]["fields"][:-1]
+        raw["territory_boards"]["fields"] = raw["territory_boards"]["fields"][:-1]
     elif change == "markers":
         raw["weather"]["markers"][0]["year2"] = True
     elif change == "guild":
@@ -63,7 +63,7 @@ def broken(change: str) -> dict[str, Any]:
     elif change == "removal":
         raw["market"]["removal"] = [0, 1]
     elif change == "choice":
-        raw["boards"]["fields"][0]["shape"] = "hexagon"
+        raw["territory_boards"]["fields"][0]["shape"] = "hexagon"
     return raw
 
 
