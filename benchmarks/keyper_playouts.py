@@ -1,0 +1,85 @@
+"""Keyper benchmarks: random 2-, 3- and 4-player playouts per second on one core, and fingerprints.
+
+Run: ``.venv/bin/python benchmarks/keyper_playouts.py`` (one process, so one core). Prints, per player count, the
+best and median games per second over several rounds of seeded games (chance by weight, player moves uniformly
+from ``legal_moves``; the issue's goal is >= 100 four-player games/s) and the moves per game; docs/benchmarks.md
+records them. ``--fingerprint SEEDS PLAYERS`` prints the fingerprints tests/games/keyper/test_fingerprints.py
+holds; ``--profile PLAYERS`` prints a cProfile of 20 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import time
+
+from companion.core.game import CHANCE, TERMINAL
+from companion.games.keyper import Keyper
+from companion.games.keyper.data import load_edition
+from companion.simulate import random_playout
+
+GAME = Keyper(load_edition())
+
+
+def fingerprint(seed: int, players: int = 4, options: dict[str, str] | None = None) -> str:
+    """The hash of one seeded random playout: every legal-move list offered (in order), every move, the scores."""
+    digest = hashlib.sha256()
+    rng = random.Random(seed)
+    state = GAME.setup([f"P{n}" for n in range(players)], GAME.options(options))
+    while (who := GAME.current_player(state)) != TERMINAL:
+        if who == CHANCE:
+            move = GAME.sample_chance(state, rng)
+        else:
+            legal = GAME.legal_moves(state)
+            digest.update("|".join(map(str, legal)).encode())
+            move = rng.choice(legal)
+        digest.update(f"{move}\n".encode())
+        state = GAME.apply(state, move)
+    digest.update(json.dumps(GAME.score(state), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def playout_rate(players: int, rounds: int, games: int) -> tuple[float, float, float]:
+    """(best, median) games per second over ``rounds`` rounds of ``games`` seeded games, and moves per game."""
+    rates, moves = [], 0
+    for r in range(rounds):
+        started = time.perf_counter()
+        moves = sum(random_playout(GAME, players, r * games + seed)[1] for seed in range(games))
+        rates.append(games / (time.perf_counter() - started))
+    return max(rates), statistics.median(rates), moves / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per player count (default 5)")
+    parser.add_argument("--games", type=int, default=20, help="games per round (default 20)")
+    parser.add_argument("--fingerprint", type=int, nargs=2, metavar=("SEEDS", "PLAYERS"))
+    parser.add_argument("--profile", type=int, metavar="PLAYERS")
+    args = parser.parse_args()
+    if args.fingerprint:
+        seeds, players = args.fingerprint
+        for seed in range(seeds):
+            print(seed, fingerprint(seed, players))
+        return
+    if args.profile:
+        import cProfile
+        import pstats
+
+        with cProfile.Profile() as profile:
+            for seed in range(20):
+                random_playout(GAME, args.profile, seed)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+        return
+    random_playout(GAME, 4, 999)  # warm up (data pack, caches)
+    for players in (2, 3, 4):
+        best, median, per_game = playout_rate(players, args.rounds, args.games)
+        goal = " (goal >= 100 games/s)" if players == 4 else ""
+        print(f"random {players}-player playouts, one core: best {best:6.1f}, median {median:6.1f} games/s "
+              f"({per_game:.0f} moves per game){goal}")
+
+
+if __name__ == "__main__":
+    main()
