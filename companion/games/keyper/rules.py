@@ -305,7 +305,7 @@ def settle(s: State) -> State:
             s = _end_use(_pop(s), top)
         elif kind == "follow" and not _follow_options(s, top):
             s = _pop(s)
-        elif kind == "turn" and not legal_turn(s, top.seat) and s.options["no_target"] == "skip":
+        elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
             s = _push(_pop(s), Task("end_turn", top.seat))
         elif kind == "season_end":
@@ -659,8 +659,11 @@ def pays(p: Player, symbols: Sequence[str], pay: Sequence[str]) -> bool:
 # ------------------------------------------------------------------ building and upgrading
 
 
+PLOT_LABELS = {"farm": tuple(f"F{i + 1}" for i in range(64)), "village": tuple(f"V{i + 1}" for i in range(64))}
+
+
 def _plot_label(area: str, index: int) -> str:
-    return f"{'F' if area == 'farm' else 'V'}{index + 1}"
+    return PLOT_LABELS[area][index]
 
 
 def free_plots(s: State, seat: int) -> set[str]:
@@ -726,14 +729,22 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out = []
     p = s.players[seat]
+    most = 1 if s.options["overbuild"] == "once" else 2
+    free_over = s.options["plot_overbuild"] == "yes"
     for tile in sorted(set(p.unbuilt)):
-        for plot in build_spots(s, seat, tile):
-            if empty_only:
-                area, _, index = parse_target(plot)
-                if p.plots(area)[index].keyples:
-                    continue
-            for pay in build_costs(s, seat, tile, plot, how, free, cache):
-                out.append((tile, plot, joined(pay)))
+        area = s.edition.tiles[tile].area
+        labels = PLOT_LABELS[area]
+        paid: list[str] | None = None  # what it costs on a plot that is not free (the same on every such plot)
+        for i, plot in enumerate(p.plots(area)):
+            if len(plot.tiles) > most or plot.top == tile or (empty_only and plot.keyples):
+                continue  # build_spots
+            label = labels[i]
+            if label in free and (not plot.tiles or free_over):
+                out.append((tile, label, "free"))  # A13
+                continue
+            if paid is None:
+                paid = [joined(pay) for pay in build_costs(s, seat, tile, label, how, set(), cache)]
+            out += [(tile, label, pay) for pay in paid]
     return out
 
 
@@ -782,7 +793,20 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
 # ------------------------------------------------------------------ the moves of each task
 
 
+MOVES_CACHE = "_legal_moves"
+"""Where ``legal_moves`` memoises its answer on a state (``dataclasses.replace`` never copies it)."""
+
+
 def legal_moves(s: State) -> list[KPMove]:
+    """Every legal move; worked out once per (immutable) state."""
+    cached: list[KPMove] | None = s.__dict__.get(MOVES_CACHE)
+    if cached is None:
+        cached = s.__dict__[MOVES_CACHE] = generate(s)  # a fresh list, never handed out
+    return cached.copy()
+
+
+def generate(s: State) -> list[KPMove]:
+    """Every legal move, worked out."""
     top = s.top
     if top is None or s.over:
         return []
@@ -803,31 +827,64 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
            if p.keyper_home and board.keeper < 0]
     builds = build_options(s, seat, "full", empty_only=True)
+    room = _open_targets(s, seat)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour, builds)
+        out += place_moves(s, seat, colour, builds, room)
     return out
+
+
+def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
+    """(index, kind, colour) of every field but the keep field of configuration ``layout``, worked out once."""
+    key = ("fields", layout)
+    found: tuple[tuple[int, str, str], ...] | None = edition.derived.get(key)
+    if found is None:
+        found = edition.derived[key] = tuple(
+            (i, f.kind, f.colour) for i, f in enumerate(edition.layouts[layout].fields) if f.kind != "keep")
+    return found
+
+
+FIELD_LABELS = tuple(tuple(f"{b + 1}.{i + 1}" for i in range(15)) for b in range(4))
 
 
 def _targets(s: State, seat: int) -> list[str]:
     """Every field (but keep fields) and every plot of ``seat`` with a building."""
-    out = [f"{b + 1}.{i + 1}" for b in range(len(s.boards)) for i in range(15) if field_of(s, b, i).kind != "keep"]
+    out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
     p = s.players[seat]
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
 
 
-def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v))."""
+Room = list[tuple[str, tuple[PK, ...], str, str]]
+
+
+def _open_targets(s: State, seat: int) -> Room:
+    """(target, its keyples, its kind, its colour) of every target (``_targets``) with room for a keyple."""
+    out: Room = []
+    for b, board in enumerate(s.boards):
+        labels, fields = FIELD_LABELS[b], board.fields
+        for i, kind, colour in layout_fields(s.edition, board.layout):
+            here = fields[i]
+            if len(here) < 2:
+                out.append((labels[i], here, kind, colour))
+    p = s.players[seat]
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        out += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
+                if plot.tiles and len(plot.keyples) < 2]
+    return out
+
+
+def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None,
+                room: Room | None = None) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
+    ``room``: ``_open_targets``, if known)."""
     out = []
-    for target in _targets(s, seat):
-        here = occupants(s, seat, target) or ()
-        if len(here) >= 2:
-            continue
+    for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
         if not here:
-            if _kind_at(s, seat, target) == "river":
+            if kind == "river":
                 out += [KPMove("place", (colour, target, "boat", boat)) for boat in free_boats(s)]
             else:
                 out.append(KPMove("place", (colour, target)))
-        elif join_ok(s, colour, here[0], target_colour(s, target)):
+        elif join_ok(s, colour, here[0], target_colour_):
             out.append(KPMove("place", (colour, target)))
             if here[0].standing:
                 out.append(KPMove("place", (colour, target, "lay")))
@@ -861,18 +918,6 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
     return out
-
-
-def legal_turn(s: State, seat: int) -> bool:
-    """Whether ``seat`` has any legal turn (a quick look: a free keep field, a field a keyple may go to, or a
-    keyple to lay down)."""
-    p = s.players[seat]
-    if not p.pieces_home:
-        return bool(lay_targets(s, seat))
-    if p.keyper_home and any(b.keeper < 0 for b in s.boards):
-        return True
-    return any(place_moves(s, seat, colour, []) for colour in set(p.keep)) or bool(
-        build_options(s, seat, "full", True))
 
 
 def _follow_options(s: State, top: Task) -> list[str]:
@@ -1226,7 +1271,8 @@ def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
 
 def validate(s: State, move: KPMove) -> IllegalMoveError | None:
     """``None`` if ``move`` is legal now, else the first item of checklist 4.11 it fails, with its reason."""
-    if move in legal_moves(s):
+    legal = s.__dict__.get(MOVES_CACHE)
+    if move in (legal_moves(s) if legal is None else legal):
         return None
     return diagnose(s, move)
 
