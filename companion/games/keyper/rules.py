@@ -13,7 +13,6 @@ import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -24,7 +23,9 @@ from companion.games.keyper.data import (
     ANIMALS, FIN_TO_RAW, FINISHED, GEMS, GOODS, KEYPLE_COLOURS, RAW, SEASONS, Edition, Field,
 )
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
-from companion.games.keyper.state import ANIMAL_INDEX, GOOD_INDEX, PK, Board, Plot, Player, State, Task
+from companion.games.keyper.state import (
+    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve,
+)
 from companion.games.keyper.variants import UNPLAYED
 
 START_KEYPLES = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
@@ -114,11 +115,11 @@ def _err(rule: str, key: str, move: KPMove, **params: object) -> IllegalMoveErro
 
 def _push(s: State, *tasks: Task) -> State:
     """Push ``tasks``; the first given runs first."""
-    return replace(s, tasks=s.tasks + tuple(reversed(tasks)))
+    return evolve(s, tasks=s.tasks + tuple(reversed(tasks)))
 
 
 def _pop(s: State) -> State:
-    return replace(s, tasks=s.tasks[:-1])
+    return evolve(s, tasks=s.tasks[:-1])
 
 
 def _left_of(s: State, seat: int) -> list[int]:
@@ -131,10 +132,10 @@ def _add(p: Player, kind: str, delta: int) -> Player:
     if kind in GOOD_INDEX:
         goods = list(p.goods)
         goods[GOOD_INDEX[kind]] += delta
-        return replace(p, goods=tuple(goods))
+        return evolve(p, goods=tuple(goods))
     animals = list(p.animals)
     animals[ANIMAL_INDEX[kind]] += delta
-    return replace(p, animals=tuple(animals))
+    return evolve(p, animals=tuple(animals))
 
 
 def _supply_index(kind: str) -> int:
@@ -159,7 +160,7 @@ def _gain(s: State, seat: int, kind: str, n: int = 1) -> State:
         supply[_supply_index(kind)] -= n
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
-    return replace(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players))
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
@@ -171,7 +172,7 @@ def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
             supply[_supply_index(kind)] += 1
     players = list(s.players)
     players[seat] = p
-    return replace(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players))
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
@@ -240,7 +241,7 @@ def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> S
         fields[index] = keyples
         return s.board(board, fields=tuple(fields))
     plots = list(s.players[seat].plots(kind))
-    plots[index] = replace(plots[index], keyples=keyples)
+    plots[index] = evolve(plots[index], keyples=keyples)
     return s.player(seat, **{kind: tuple(plots)})
 
 
@@ -287,7 +288,7 @@ def settle(s: State) -> State:
         kind = top.kind
         if kind == "begin_play":
             s = _pop(s)
-            s = replace(s, active=s.start, final=False, last_placer=-1)
+            s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, Task("turn", s.start))
         elif kind == "end_turn":
             s = _end_turn(_pop(s), top.seat)
@@ -317,7 +318,7 @@ def settle(s: State) -> State:
         elif kind == "next_season":
             s = _next_season(_pop(s))
         elif kind == "fold" and not fold_deciders(s):
-            s = replace(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+            s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
         elif kind == "team_cap":
             s = _pop(s)
             s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
@@ -330,9 +331,9 @@ def settle(s: State) -> State:
 def _recycle(s: State) -> State:
     """Spec 3.7: an empty bag takes the set-aside stack in spring, the discard pile later."""
     if s.season == 0 and s.set_aside:
-        return replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+        return evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
     if s.season > 0 and s.discard:
-        return replace(s, bag=s.bag.add(*s.discard), discard=())
+        return evolve(s, bag=s.bag.add(*s.discard), discard=())
     return s
 
 
@@ -348,15 +349,15 @@ def _last_action(s: State) -> bool:
 def _end_turn(s: State, seat: int) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
     if s.options["gain_ship_scope"] == "turn":
-        s = replace(s, gained=frozenset(), shipped=frozenset())
+        s = evolve(s, gained=frozenset(), shipped=frozenset())
     if s.final:
         return s
     if all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
-        s = replace(s, final=True, last_placer=last)
+        s = evolve(s, final=True, last_placer=last)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    return _push(replace(s, active=nxt), Task("turn", nxt))
+    return _push(evolve(s, active=nxt), Task("turn", nxt))
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -446,7 +447,7 @@ def _end_use(s: State, top: Task) -> State:
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
     if s.options["gain_ship_scope"] == "use":
-        s = replace(s, gained=frozenset(), shipped=frozenset())
+        s = evolve(s, gained=frozenset(), shipped=frozenset())
     return s
 
 
@@ -539,25 +540,25 @@ def _collect(s: State) -> State:
         got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
         if board >= 0:
             got += [k.colour for f in s.boards[board].fields for k in f]
-        players[seat] = replace(
+        players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=tuple(replace(x, keyples=()) for x in p.farm), village=tuple(replace(x, keyples=()) for x in p.village))
+            farm=tuple(evolve(x, keyples=()) for x in p.farm), village=tuple(evolve(x, keyples=()) for x in p.village))
     for i, b in enumerate(boards):
-        boards[i] = replace(b, keeper=-1, fields=((),) * 15, boat="")
-    s = replace(s, players=tuple(players), boards=tuple(boards))
+        boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
+    s = evolve(s, players=tuple(players), boards=tuple(boards))
     if s.season == 3:  # step 5: the game ends; unheld winter fairs go to the box
-        players = [replace(p, winter_fairs=()) for p in s.players]
-        return replace(s, players=tuple(players), over=True, tasks=())
-    s = replace(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
+        players = [evolve(p, winter_fairs=()) for p in s.players]
+        return evolve(s, players=tuple(players), over=True, tasks=())
+    s = evolve(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
     if s.season == 0 and s.set_aside:  # step 7
-        s = replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+        s = evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
     return _push(s, Task("next_season"))
 
 
 def _next_season(s: State) -> State:
     """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
     player (the last to play a piece from the keep area on their own turn)."""
-    s = replace(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
+    s = evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
     return _push(s, *[Task("draw")] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play"))
 
 
@@ -590,25 +591,25 @@ def _chance(s: State, move: KPMove) -> State:
     s = _pop(s)
     verb, args = move.verb, move.args
     if verb == "draw":
-        return replace(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
     if verb == "boats":
-        return replace(s, boats=tuple(args))
+        return evolve(s, boats=tuple(args))
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
         private = list(s.players[seat].private)
         private[top.n] = fair
         stacks = list(s.fair_stacks)
         stacks[top.n] = tuple(f for f in stacks[top.n] if f != fair)
-        s = replace(s, fair_stacks=tuple(stacks))
+        s = evolve(s, fair_stacks=tuple(stacks))
         if top.n == 2 and top.seat == len(s.players) - 1:
-            s = replace(s, fair_stacks=((), (), ()))  # the rest go back to the box
+            s = evolve(s, fair_stacks=((), (), ()))  # the rest go back to the box
         return s.player(seat, private=tuple(private))
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
-        s = replace(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
+        s = evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
         return s.player(seat, keep=tuple(sorted((*s.players[seat].keep, colour))))
     if verb == "start":
-        return replace(s, start=int(args[0]) - 1)
+        return evolve(s, start=int(args[0]) - 1)
     if verb == "reveal":
         for seat, option in enumerate(s.folds):
             board = s.players[seat].claimed
@@ -690,21 +691,14 @@ def build_spots(s: State, seat: int, tile: str) -> list[str]:
             if len(plot.tiles) <= most and plot.top != tile]
 
 
-def build_costs(s: State, seat: int, tile: str, plot: str, how: str,
-                free: set[str] | None = None, cache: dict[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
                 ) -> list[tuple[str, ...]]:
-    """The payments for building ``tile`` on ``plot`` by ``how``: ``full`` (a build field, a keyple on the tile),
-    ``discount`` (a discount field), ``builder``, ``labourer``. ``free`` and ``cache`` spare recomputing the free
-    plots and the payments of one cost when called for many tiles."""
+    """The payments for building ``tile`` on a plot that is not free by ``how``: ``full`` (a build field, a keyple
+    on the tile), ``discount`` (a discount field), ``builder``, ``labourer``. ``cache`` spares recomputing the
+    payments of one cost when called for many tiles."""
     p = s.players[seat]
-    area, _, index = parse_target(plot)
-    occupied = bool(p.plots(area)[index].tiles)
-    if plot in (free_plots(s, seat) if free is None else free) and (not occupied or s.options["plot_overbuild"] == "yes"):
-        return [()]  # A13: free means free, with any build action
     if how == "labourer":
         return [()] if s.edition.tiles[tile].area == "farm" else []
-    cache = {} if cache is None else cache
-
     def pay(symbols: tuple[str, ...]) -> list[tuple[str, ...]]:
         if symbols not in cache:
             cache[symbols] = payments(s, p, symbols)
@@ -727,24 +721,19 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     keyples, for a keyple placed on the tile it builds)."""
     free = free_plots(s, seat)
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    out = []
+    out: list[tuple[str, str, str]] = []
     p = s.players[seat]
     most = 1 if s.options["overbuild"] == "once" else 2
     free_over = s.options["plot_overbuild"] == "yes"
     for tile in sorted(set(p.unbuilt)):
         area = s.edition.tiles[tile].area
         labels = PLOT_LABELS[area]
-        paid: list[str] | None = None  # what it costs on a plot that is not free (the same on every such plot)
-        for i, plot in enumerate(p.plots(area)):
-            if len(plot.tiles) > most or plot.top == tile or (empty_only and plot.keyples):
-                continue  # build_spots
-            label = labels[i]
-            if label in free and (not plot.tiles or free_over):
-                out.append((tile, label, "free"))  # A13
-                continue
-            if paid is None:
-                paid = [joined(pay) for pay in build_costs(s, seat, tile, label, how, set(), cache)]
-            out += [(tile, label, pay) for pay in paid]
+        spots = [(labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13: free means free
+                 for i, plot in enumerate(p.plots(area))  # build_spots
+                 if len(plot.tiles) <= most and plot.top != tile and not (empty_only and plot.keyples)]
+        if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
+            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
+        out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
     return out
 
 
@@ -776,7 +765,7 @@ def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> Sta
     area, _, index = parse_target(plot)
     p = s.players[seat]
     plots = list(p.plots(area))
-    plots[index] = replace(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
+    plots[index] = evolve(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
     unbuilt = list(p.unbuilt)
     unbuilt.remove(tile)
     return s.player(seat, unbuilt=tuple(unbuilt), **{area: tuple(plots)})
@@ -786,15 +775,11 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
     s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
     plots = list(s.players[seat].plots(area))
-    plots[index] = replace(plots[index], upgraded=True)
+    plots[index] = evolve(plots[index], upgraded=True)
     return s.player(seat, **{area: tuple(plots)})
 
 
 # ------------------------------------------------------------------ the moves of each task
-
-
-MOVES_CACHE = "_legal_moves"
-"""Where ``legal_moves`` memoises its answer on a state (``dataclasses.replace`` never copies it)."""
 
 
 def legal_moves(s: State) -> list[KPMove]:
@@ -878,19 +863,34 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
     ``room``: ``_open_targets``, if known)."""
     out = []
+    get = _PLACES.get
+    args: tuple[str, ...]
     for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
         if not here:
             if kind == "river":
-                out += [KPMove("place", (colour, target, "boat", boat)) for boat in free_boats(s)]
+                for boat in free_boats(s):
+                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
             else:
-                out.append(KPMove("place", (colour, target)))
+                out.append(get(args := (colour, target)) or _place(args))
         elif join_ok(s, colour, here[0], target_colour_):
-            out.append(KPMove("place", (colour, target)))
+            out.append(get(args := (colour, target)) or _place(args))
             if here[0].standing:
-                out.append(KPMove("place", (colour, target, "lay")))
+                out.append(get(args := (colour, target, "lay")) or _place(args))
     for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
-        out.append(KPMove("place", (colour, plot, "build", tile, pay)))
+        out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
     return out
+
+
+_PLACES: dict[tuple[str, ...], KPMove] = {}
+"""Placements made so far, by their arguments: a turn offers hundreds, mostly the same from turn to turn."""
+
+
+def _place(args: tuple[str, ...]) -> KPMove:
+    """The placement ``place ARGS`` (one object per text, kept in ``_PLACES``)."""
+    if len(_PLACES) >= 100_000:
+        _PLACES.clear()
+    move = _PLACES[args] = KPMove("place", args)
+    return move
 
 
 def free_boats(s: State) -> list[str]:
@@ -1040,9 +1040,13 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
-    tile = s.players[top.seat].keep_tile[-top.n:]
-    choices = [s.edition.keep_tile[k.colour] for k in tile]
-    return [KPMove("keep", combo) for combo in itertools.product(*choices)] + [KPMove("done")]
+    colours = tuple(k.colour for k in s.players[top.seat].keep_tile[-top.n:])
+    key = ("keep", colours)
+    found: list[KPMove] | None = s.edition.derived.get(key)
+    if found is None:  # the same for every keep tile of these colours: worked out once
+        choices = [s.edition.keep_tile[c] for c in colours]
+        found = s.edition.derived[key] = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+    return [*found, KPMove("done")]
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
@@ -1114,7 +1118,7 @@ def apply(s: State, move: KPMove) -> State:
     if verb == "fold":
         folds = list(s.folds)
         folds[int(args[0]) - 1] = args[1]
-        return settle(replace(s, folds=tuple(folds)))
+        return settle(evolve(s, folds=tuple(folds)))
     seat = top.seat
     if top.kind == "turn":
         s = _turn(_pop(s), seat, move)
@@ -1125,8 +1129,8 @@ def apply(s: State, move: KPMove) -> State:
     elif top.kind == "use":
         s = _pop(s)
         if verb != "done":
-            used = replace(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            s = _unit(replace(s, tasks=s.tasks + (used,)), seat, move)
+            used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
+            s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
         else:
             s = _end_use(s, top)
     elif top.kind == "pick":
@@ -1140,7 +1144,7 @@ def apply(s: State, move: KPMove) -> State:
                 s = s.player(seat, winter_fairs=tuple(sorted((*p.winter_fairs, tile))))
             else:
                 s = s.player(seat, unbuilt=tuple(sorted((*p.unbuilt, tile))))
-            s = replace(s, display=tuple(display))
+            s = evolve(s, display=tuple(display))
     elif top.kind == "keeptile":
         s = _pop(s)
         for kind in args if verb == "keep" else ():
@@ -1169,7 +1173,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     if verb == "keyper":
         board = int(args[0]) - 1
         s = s.board(board, keeper=seat).player(seat, keyper_home=False)
-        s = replace(s, last_placer=seat)
+        s = evolve(s, last_placer=seat)
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
@@ -1177,7 +1181,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         return _push(s, Task("end_turn", seat))
     if verb == "place":
         colour, target = args[0], args[1]
-        s = replace(_take_from_keep(s, seat, colour), last_placer=seat)
+        s = evolve(_take_from_keep(s, seat, colour), last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
@@ -1222,10 +1226,10 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     here = occupants(s, seat, target) or ()
     s = _set_keyples(s, seat, target, (*here, PK(colour)))
     tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [replace(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = replace(s, tasks=tuple(tasks))
+    tasks = [evolve(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
+    s = evolve(s, tasks=tuple(tasks))
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
-        s = replace(s, last_placer=seat)
+        s = evolve(s, last_placer=seat)
     return s
 
 
@@ -1245,11 +1249,11 @@ def _unit(s: State, seat: int, move: KPMove) -> State:
     if verb == "upgrade":
         return _upgrade(s, seat, args[0], pieces(args[1]))
     if verb == "work":
-        return replace(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
+        return evolve(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return replace(s, shipped=s.shipped | {(seat, args[0])})
+        return evolve(s, shipped=s.shipped | {(seat, args[0])})
     raise AssertionError(move)
 
 
