@@ -1043,10 +1043,16 @@ def keeptile_moves(s: State, top: Task) -> list[KPMove]:
     colours = tuple(k.colour for k in s.players[top.seat].keep_tile[-top.n:])
     key = ("keep", colours)
     found: list[KPMove] | None = s.edition.derived.get(key)
-    if found is None:  # the same for every keep tile of these colours: worked out once
+    if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
         choices = [s.edition.keep_tile[c] for c in colours]
-        found = s.edition.derived[key] = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+        found = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+        if len(found) <= KEEP_MEMO_MOST:
+            s.edition.derived[key] = found
     return [*found, KPMove("done")]
+
+
+KEEP_MEMO_MOST = 5000
+"""The longest list of keep-tile choices remembered (a tile of 11 keyples offers 400,000)."""
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
