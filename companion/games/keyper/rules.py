@@ -634,7 +634,21 @@ def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
 
 def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
     """Every way ``p`` can pay ``symbols`` (as sorted piece lists); with ``payment=cheapest`` only those that use
-    the fewest finished goods for raw symbols and the least wheat (spec 6 #1)."""
+    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by what ``p`` holds."""
+    key = (p.goods, tuple(symbols), s.options["payment"])
+    found = _PAYMENTS.get(key)
+    if found is None:
+        if len(_PAYMENTS) >= 50_000:
+            _PAYMENTS.clear()
+        found = _PAYMENTS[key] = _payments(s, p, symbols)
+    return found.copy()
+
+
+_PAYMENTS: dict[tuple[tuple[int, ...], tuple[str, ...], str], list[tuple[str, ...]]] = {}
+
+
+def _payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
+    """``payments`` worked out (the pieces are goods: only ``p.goods`` matters)."""
     found: set[tuple[str, ...]] = set()
     options = [[x for x in symbol_pieces(sym) if p.good(x) > 0] for sym in symbols]
     for combo in itertools.product(*options):
@@ -688,7 +702,12 @@ def build_spots(s: State, seat: int, tile: str) -> list[str]:
     area = s.edition.tiles[tile].area
     most = 1 if s.options["overbuild"] == "once" else 2
     return [_plot_label(area, i) for i, plot in enumerate(s.players[seat].plots(area))
-            if len(plot.tiles) <= most and plot.top != tile]
+            if _spot_open(plot, most) and plot.top != tile]
+
+
+def _spot_open(plot: Plot, most: int) -> bool:
+    """Whether a building may go on ``plot`` (unless it is the same tile): at most ``most`` tiles there (A18)."""
+    return len(plot.tiles) <= most
 
 
 def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
@@ -725,12 +744,14 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     p = s.players[seat]
     most = 1 if s.options["overbuild"] == "once" else 2
     free_over = s.options["plot_overbuild"] == "yes"
-    for tile in sorted(set(p.unbuilt)):
-        area = s.edition.tiles[tile].area
+    open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
+    for area in ("farm", "village"):
         labels = PLOT_LABELS[area]
-        spots = [(labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13: free means free
-                 for i, plot in enumerate(p.plots(area))  # build_spots
-                 if len(plot.tiles) <= most and plot.top != tile and not (empty_only and plot.keyples)]
+        open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
+                       for i, plot in enumerate(p.plots(area))
+                       if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+    for tile in sorted(set(p.unbuilt)):
+        spots = [(label, is_free) for top, label, is_free in open_[s.edition.tiles[tile].area] if top != tile]
         if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
             paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
