@@ -832,11 +832,30 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         return lay_moves(s, seat)
     out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
            if p.keyper_home and board.keeper < 0]
-    builds = build_options(s, seat, "full", empty_only=True)
+    builds, by_colour = _turn_builds(s, seat)
     room = _open_targets(s, seat)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour, builds, room)
+        out += place_moves(s, seat, colour, [], room)
+        placed = by_colour.get(colour)
+        if placed is None:
+            placed = by_colour[colour] = [_PLACES.get(args := (colour, plot, "build", tile, pay)) or _place(args)
+                                          for tile, plot, pay in builds]
+        out += placed
     return out
+
+
+def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
+    """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
+    remembered by what they depend on (a seat's tiles, plots and goods, three flags)."""
+    p, o = s.players[seat], s.options
+    key = (p.unbuilt, p.farm, p.village, p.goods, o["overbuild"], o["plot_overbuild"], o["payment"])
+    memo = s.edition.derived.setdefault("turn builds", {})
+    found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+    if found is None:
+        if len(memo) >= 20_000:
+            memo.clear()
+        found = memo[key] = (build_options(s, seat, "full", empty_only=True), {})
+    return found
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
