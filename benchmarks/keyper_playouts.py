@@ -4,7 +4,13 @@ Run: ``.venv/bin/python benchmarks/keyper_playouts.py`` (one process, so one cor
 best and median games per second over several rounds of seeded games (chance by weight, player moves uniformly
 from ``legal_moves``; the issue's goal is >= 100 four-player games/s) and the moves per game; docs/benchmarks.md
 records them. ``--fingerprint SEEDS PLAYERS`` prints the fingerprints tests/games/keyper/test_fingerprints.py
-holds; ``--profile PLAYERS`` prints a cProfile of 20 games.
+holds; ``--profile PLAYERS`` prints a cProfile of 20 games. ``--playouts N`` only plays N seeded 4-player games (no
+timing), for counting instructions with callgrind, which is repeatable on a loaded machine:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/keyper_playouts.py --playouts 10
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/keyper_playouts.py --playouts 0
+
+The difference of the two ``I refs`` totals divided by 10 is the instructions per game.
 """
 
 from __future__ import annotations
@@ -60,7 +66,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per round (default 20)")
     parser.add_argument("--fingerprint", type=int, nargs=2, metavar=("SEEDS", "PLAYERS"))
     parser.add_argument("--profile", type=int, metavar="PLAYERS")
+    parser.add_argument("--playouts", type=int, metavar="N", help="only play N seeded 4-player games, untimed")
     args = parser.parse_args()
+    if args.playouts is not None:
+        moves = sum(random_playout(GAME, 4, 1000 + seed)[1] for seed in range(args.playouts))
+        print(f"{args.playouts} random 4-player games, {moves} moves")
+        return
     if args.fingerprint:
         seeds, players = args.fingerprint
         for seed in range(seeds):

@@ -24,7 +24,7 @@ from companion.games.keyper.data import (
 )
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve,
+    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve, with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
 
@@ -115,11 +115,11 @@ def _err(rule: str, key: str, move: KPMove, **params: object) -> IllegalMoveErro
 
 def _push(s: State, *tasks: Task) -> State:
     """Push ``tasks``; the first given runs first."""
-    return evolve(s, tasks=s.tasks + tuple(reversed(tasks)))
+    return with_tasks(s, s.tasks + tasks[::-1])
 
 
 def _pop(s: State) -> State:
-    return evolve(s, tasks=s.tasks[:-1])
+    return with_tasks(s, s.tasks[:-1])
 
 
 def _left_of(s: State, seat: int) -> list[int]:
@@ -349,7 +349,8 @@ def _last_action(s: State) -> bool:
 def _end_turn(s: State, seat: int) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
     if s.options["gain_ship_scope"] == "turn":
-        s = evolve(s, gained=frozenset(), shipped=frozenset())
+        if s.gained or s.shipped:
+            s = evolve(s, gained=frozenset(), shipped=frozenset())
     if s.final:
         return s
     if all(p.pieces_home == 0 for p in s.players):
@@ -447,7 +448,8 @@ def _end_use(s: State, top: Task) -> State:
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
     if s.options["gain_ship_scope"] == "use":
-        s = evolve(s, gained=frozenset(), shipped=frozenset())
+        if s.gained or s.shipped:
+            s = evolve(s, gained=frozenset(), shipped=frozenset())
     return s
 
 
@@ -542,7 +544,7 @@ def _collect(s: State) -> State:
             got += [k.colour for f in s.boards[board].fields for k in f]
         players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=tuple(evolve(x, keyples=()) for x in p.farm), village=tuple(evolve(x, keyples=()) for x in p.village))
+            farm=tuple(_emptied(x) for x in p.farm), village=tuple(_emptied(x) for x in p.village))
     for i, b in enumerate(boards):
         boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
     s = evolve(s, players=tuple(players), boards=tuple(boards))
@@ -553,6 +555,10 @@ def _collect(s: State) -> State:
     if s.season == 0 and s.set_aside:  # step 7
         s = evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
     return _push(s, Task("next_season"))
+
+
+def _emptied(plot: Plot) -> Plot:
+    return evolve(plot, keyples=()) if plot.keyples else plot
 
 
 def _next_season(s: State) -> State:
