@@ -860,7 +860,8 @@ def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[
     if found is None:
         if len(memo) >= 20_000:
             memo.clear()
-        found = memo[key] = (build_options(s, seat, "full", empty_only=True), {})
+        builds = build_options(s, seat, "full", empty_only=True)
+        found = memo[key] = (builds, memo.setdefault(tuple(builds), {}))  # the same builds, the same placements
     return found
 
 
@@ -911,10 +912,11 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     out = []
     get = _PLACES.get
     args: tuple[str, ...]
+    boats = free_boats(s)
     for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
         if not here:
             if kind == "river":
-                for boat in free_boats(s):
+                for boat in boats:
                     out.append(get(args := (colour, target, "boat", boat)) or _place(args))
             else:
                 out.append(get(args := (colour, target)) or _place(args))
