@@ -724,6 +724,7 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
     p = s.players[seat]
     if how == "labourer":
         return [()] if s.edition.tiles[tile].area == "farm" else []
+
     def pay(symbols: tuple[str, ...]) -> list[tuple[str, ...]]:
         if symbols not in cache:
             cache[symbols] = payments(s, p, symbols)
@@ -858,10 +859,12 @@ def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[
     memo = s.edition.derived.setdefault("turn builds", {})
     found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
     if found is None:
-        if len(memo) >= 20_000:
+        placements = s.edition.derived.setdefault("build placements", {})
+        if len(memo) >= 10_000:
             memo.clear()
+            placements.clear()
         builds = build_options(s, seat, "full", empty_only=True)
-        found = memo[key] = (builds, memo.setdefault(tuple(builds), {}))  # the same builds, the same placements
+        found = memo[key] = (builds, placements.setdefault(tuple(builds), {}))  # the same builds, the same placements
     return found
 
 
