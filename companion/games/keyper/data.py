@@ -141,6 +141,8 @@ class Edition:
     keep_tile: dict[str, tuple[str, ...]]
     provisional: tuple[str, ...]
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the rules work out once from this data and keep (the fields of each configuration, moves by key)."""
 
     @property
     def farm_plots(self) -> int:

@@ -22,10 +22,12 @@ from companion.core.errors import MalformedInputError
 from companion.core.game import VerbMove, split_move
 from companion.core.messages import msg
 
+KEEP_TILE_MOST = 24
+"""The most keyples a keep tile can hold: all 32 of a 4-player game but the 8 of the team cap (spec 2.3)."""
 VERBS: dict[str, tuple[int, int]] = {
     "keyper": (1, 1), "place": (2, 5), "lay": (1, 2), "follow": (1, 1), "pass": (0, 0),
     "take": (1, 1), "process": (1, 1), "trade": (2, 2), "build": (3, 3), "upgrade": (2, 2), "work": (1, 1),
-    "ship": (1, 1), "convert": (2, 2), "pick": (1, 1), "done": (0, 0), "keep": (1, 12), "fairs": (0, 9),
+    "ship": (1, 1), "convert": (2, 2), "pick": (1, 1), "done": (0, 0), "keep": (1, KEEP_TILE_MOST), "fairs": (0, 9),
     "release": (1, 48), "fold": (2, 2), "rest": (1, 32),
     "draw": (1, 1), "boats": (4, 4), "fair": (2, 2), "ninth": (2, 2), "start": (1, 1), "reveal": (2, 4),
 }

@@ -13,7 +13,6 @@ import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -24,7 +23,9 @@ from companion.games.keyper.data import (
     ANIMALS, FIN_TO_RAW, FINISHED, GEMS, GOODS, KEYPLE_COLOURS, RAW, SEASONS, Edition, Field,
 )
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
-from companion.games.keyper.state import ANIMAL_INDEX, GOOD_INDEX, PK, Board, Plot, Player, State, Task
+from companion.games.keyper.state import (
+    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve, with_tasks,
+)
 from companion.games.keyper.variants import UNPLAYED
 
 START_KEYPLES = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
@@ -114,11 +115,11 @@ def _err(rule: str, key: str, move: KPMove, **params: object) -> IllegalMoveErro
 
 def _push(s: State, *tasks: Task) -> State:
     """Push ``tasks``; the first given runs first."""
-    return replace(s, tasks=s.tasks + tuple(reversed(tasks)))
+    return with_tasks(s, s.tasks + tasks[::-1])
 
 
 def _pop(s: State) -> State:
-    return replace(s, tasks=s.tasks[:-1])
+    return with_tasks(s, s.tasks[:-1])
 
 
 def _left_of(s: State, seat: int) -> list[int]:
@@ -131,10 +132,10 @@ def _add(p: Player, kind: str, delta: int) -> Player:
     if kind in GOOD_INDEX:
         goods = list(p.goods)
         goods[GOOD_INDEX[kind]] += delta
-        return replace(p, goods=tuple(goods))
+        return evolve(p, goods=tuple(goods))
     animals = list(p.animals)
     animals[ANIMAL_INDEX[kind]] += delta
-    return replace(p, animals=tuple(animals))
+    return evolve(p, animals=tuple(animals))
 
 
 def _supply_index(kind: str) -> int:
@@ -159,7 +160,7 @@ def _gain(s: State, seat: int, kind: str, n: int = 1) -> State:
         supply[_supply_index(kind)] -= n
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
-    return replace(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players))
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
@@ -171,7 +172,7 @@ def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
             supply[_supply_index(kind)] += 1
     players = list(s.players)
     players[seat] = p
-    return replace(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players))
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
@@ -240,7 +241,7 @@ def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> S
         fields[index] = keyples
         return s.board(board, fields=tuple(fields))
     plots = list(s.players[seat].plots(kind))
-    plots[index] = replace(plots[index], keyples=keyples)
+    plots[index] = evolve(plots[index], keyples=keyples)
     return s.player(seat, **{kind: tuple(plots)})
 
 
@@ -287,7 +288,7 @@ def settle(s: State) -> State:
         kind = top.kind
         if kind == "begin_play":
             s = _pop(s)
-            s = replace(s, active=s.start, final=False, last_placer=-1)
+            s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, Task("turn", s.start))
         elif kind == "end_turn":
             s = _end_turn(_pop(s), top.seat)
@@ -305,7 +306,7 @@ def settle(s: State) -> State:
             s = _end_use(_pop(s), top)
         elif kind == "follow" and not _follow_options(s, top):
             s = _pop(s)
-        elif kind == "turn" and not legal_turn(s, top.seat) and s.options["no_target"] == "skip":
+        elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
             s = _push(_pop(s), Task("end_turn", top.seat))
         elif kind == "season_end":
@@ -317,7 +318,7 @@ def settle(s: State) -> State:
         elif kind == "next_season":
             s = _next_season(_pop(s))
         elif kind == "fold" and not fold_deciders(s):
-            s = replace(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+            s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
         elif kind == "team_cap":
             s = _pop(s)
             s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
@@ -330,9 +331,9 @@ def settle(s: State) -> State:
 def _recycle(s: State) -> State:
     """Spec 3.7: an empty bag takes the set-aside stack in spring, the discard pile later."""
     if s.season == 0 and s.set_aside:
-        return replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+        return evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
     if s.season > 0 and s.discard:
-        return replace(s, bag=s.bag.add(*s.discard), discard=())
+        return evolve(s, bag=s.bag.add(*s.discard), discard=())
     return s
 
 
@@ -348,15 +349,16 @@ def _last_action(s: State) -> bool:
 def _end_turn(s: State, seat: int) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
     if s.options["gain_ship_scope"] == "turn":
-        s = replace(s, gained=frozenset(), shipped=frozenset())
+        if s.gained or s.shipped:
+            s = evolve(s, gained=frozenset(), shipped=frozenset())
     if s.final:
         return s
     if all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
-        s = replace(s, final=True, last_placer=last)
+        s = evolve(s, final=True, last_placer=last)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    return _push(replace(s, active=nxt), Task("turn", nxt))
+    return _push(evolve(s, active=nxt), Task("turn", nxt))
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -446,7 +448,8 @@ def _end_use(s: State, top: Task) -> State:
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
     if s.options["gain_ship_scope"] == "use":
-        s = replace(s, gained=frozenset(), shipped=frozenset())
+        if s.gained or s.shipped:
+            s = evolve(s, gained=frozenset(), shipped=frozenset())
     return s
 
 
@@ -539,25 +542,29 @@ def _collect(s: State) -> State:
         got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
         if board >= 0:
             got += [k.colour for f in s.boards[board].fields for k in f]
-        players[seat] = replace(
+        players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=tuple(replace(x, keyples=()) for x in p.farm), village=tuple(replace(x, keyples=()) for x in p.village))
+            farm=tuple(_emptied(x) for x in p.farm), village=tuple(_emptied(x) for x in p.village))
     for i, b in enumerate(boards):
-        boards[i] = replace(b, keeper=-1, fields=((),) * 15, boat="")
-    s = replace(s, players=tuple(players), boards=tuple(boards))
+        boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
+    s = evolve(s, players=tuple(players), boards=tuple(boards))
     if s.season == 3:  # step 5: the game ends; unheld winter fairs go to the box
-        players = [replace(p, winter_fairs=()) for p in s.players]
-        return replace(s, players=tuple(players), over=True, tasks=())
-    s = replace(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
+        players = [evolve(p, winter_fairs=()) for p in s.players]
+        return evolve(s, players=tuple(players), over=True, tasks=())
+    s = evolve(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
     if s.season == 0 and s.set_aside:  # step 7
-        s = replace(s, bag=s.bag.add(*s.set_aside), set_aside=())
+        s = evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
     return _push(s, Task("next_season"))
+
+
+def _emptied(plot: Plot) -> Plot:
+    return evolve(plot, keyples=()) if plot.keyples else plot
 
 
 def _next_season(s: State) -> State:
     """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
     player (the last to play a piece from the keep area on their own turn)."""
-    s = replace(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
+    s = evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
     return _push(s, *[Task("draw")] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play"))
 
 
@@ -590,25 +597,25 @@ def _chance(s: State, move: KPMove) -> State:
     s = _pop(s)
     verb, args = move.verb, move.args
     if verb == "draw":
-        return replace(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
     if verb == "boats":
-        return replace(s, boats=tuple(args))
+        return evolve(s, boats=tuple(args))
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
         private = list(s.players[seat].private)
         private[top.n] = fair
         stacks = list(s.fair_stacks)
         stacks[top.n] = tuple(f for f in stacks[top.n] if f != fair)
-        s = replace(s, fair_stacks=tuple(stacks))
+        s = evolve(s, fair_stacks=tuple(stacks))
         if top.n == 2 and top.seat == len(s.players) - 1:
-            s = replace(s, fair_stacks=((), (), ()))  # the rest go back to the box
+            s = evolve(s, fair_stacks=((), (), ()))  # the rest go back to the box
         return s.player(seat, private=tuple(private))
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
-        s = replace(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
+        s = evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
         return s.player(seat, keep=tuple(sorted((*s.players[seat].keep, colour))))
     if verb == "start":
-        return replace(s, start=int(args[0]) - 1)
+        return evolve(s, start=int(args[0]) - 1)
     if verb == "reveal":
         for seat, option in enumerate(s.folds):
             board = s.players[seat].claimed
@@ -633,7 +640,21 @@ def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
 
 def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
     """Every way ``p`` can pay ``symbols`` (as sorted piece lists); with ``payment=cheapest`` only those that use
-    the fewest finished goods for raw symbols and the least wheat (spec 6 #1)."""
+    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by what ``p`` holds."""
+    key = (p.goods, tuple(symbols), s.options["payment"])
+    found = _PAYMENTS.get(key)
+    if found is None:
+        if len(_PAYMENTS) >= 50_000:
+            _PAYMENTS.clear()
+        found = _PAYMENTS[key] = _payments(s, p, symbols)
+    return found.copy()
+
+
+_PAYMENTS: dict[tuple[tuple[int, ...], tuple[str, ...], str], list[tuple[str, ...]]] = {}
+
+
+def _payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
+    """``payments`` worked out (the pieces are goods: only ``p.goods`` matters)."""
     found: set[tuple[str, ...]] = set()
     options = [[x for x in symbol_pieces(sym) if p.good(x) > 0] for sym in symbols]
     for combo in itertools.product(*options):
@@ -659,8 +680,11 @@ def pays(p: Player, symbols: Sequence[str], pay: Sequence[str]) -> bool:
 # ------------------------------------------------------------------ building and upgrading
 
 
+PLOT_LABELS = {"farm": tuple(f"F{i + 1}" for i in range(64)), "village": tuple(f"V{i + 1}" for i in range(64))}
+
+
 def _plot_label(area: str, index: int) -> str:
-    return f"{'F' if area == 'farm' else 'V'}{index + 1}"
+    return PLOT_LABELS[area][index]
 
 
 def free_plots(s: State, seat: int) -> set[str]:
@@ -684,23 +708,22 @@ def build_spots(s: State, seat: int, tile: str) -> list[str]:
     area = s.edition.tiles[tile].area
     most = 1 if s.options["overbuild"] == "once" else 2
     return [_plot_label(area, i) for i, plot in enumerate(s.players[seat].plots(area))
-            if len(plot.tiles) <= most and plot.top != tile]
+            if _spot_open(plot, most) and plot.top != tile]
 
 
-def build_costs(s: State, seat: int, tile: str, plot: str, how: str,
-                free: set[str] | None = None, cache: dict[tuple[str, ...], list[tuple[str, ...]]] | None = None,
+def _spot_open(plot: Plot, most: int) -> bool:
+    """Whether a building may go on ``plot`` (unless it is the same tile): at most ``most`` tiles there (A18)."""
+    return len(plot.tiles) <= most
+
+
+def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
                 ) -> list[tuple[str, ...]]:
-    """The payments for building ``tile`` on ``plot`` by ``how``: ``full`` (a build field, a keyple on the tile),
-    ``discount`` (a discount field), ``builder``, ``labourer``. ``free`` and ``cache`` spare recomputing the free
-    plots and the payments of one cost when called for many tiles."""
+    """The payments for building ``tile`` on a plot that is not free by ``how``: ``full`` (a build field, a keyple
+    on the tile), ``discount`` (a discount field), ``builder``, ``labourer``. ``cache`` spares recomputing the
+    payments of one cost when called for many tiles."""
     p = s.players[seat]
-    area, _, index = parse_target(plot)
-    occupied = bool(p.plots(area)[index].tiles)
-    if plot in (free_plots(s, seat) if free is None else free) and (not occupied or s.options["plot_overbuild"] == "yes"):
-        return [()]  # A13: free means free, with any build action
     if how == "labourer":
         return [()] if s.edition.tiles[tile].area == "farm" else []
-    cache = {} if cache is None else cache
 
     def pay(symbols: tuple[str, ...]) -> list[tuple[str, ...]]:
         if symbols not in cache:
@@ -724,16 +747,21 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     keyples, for a keyple placed on the tile it builds)."""
     free = free_plots(s, seat)
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    out = []
+    out: list[tuple[str, str, str]] = []
     p = s.players[seat]
+    most = 1 if s.options["overbuild"] == "once" else 2
+    free_over = s.options["plot_overbuild"] == "yes"
+    open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
+                       for i, plot in enumerate(p.plots(area))
+                       if _spot_open(plot, most) and not (empty_only and plot.keyples)]
     for tile in sorted(set(p.unbuilt)):
-        for plot in build_spots(s, seat, tile):
-            if empty_only:
-                area, _, index = parse_target(plot)
-                if p.plots(area)[index].keyples:
-                    continue
-            for pay in build_costs(s, seat, tile, plot, how, free, cache):
-                out.append((tile, plot, joined(pay)))
+        spots = [(label, is_free) for top, label, is_free in open_[s.edition.tiles[tile].area] if top != tile]
+        if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
+            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
+        out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
     return out
 
 
@@ -765,7 +793,7 @@ def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> Sta
     area, _, index = parse_target(plot)
     p = s.players[seat]
     plots = list(p.plots(area))
-    plots[index] = replace(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
+    plots[index] = evolve(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
     unbuilt = list(p.unbuilt)
     unbuilt.remove(tile)
     return s.player(seat, unbuilt=tuple(unbuilt), **{area: tuple(plots)})
@@ -775,7 +803,7 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
     s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
     plots = list(s.players[seat].plots(area))
-    plots[index] = replace(plots[index], upgraded=True)
+    plots[index] = evolve(plots[index], upgraded=True)
     return s.player(seat, **{area: tuple(plots)})
 
 
@@ -783,6 +811,15 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
 
 
 def legal_moves(s: State) -> list[KPMove]:
+    """Every legal move; worked out once per (immutable) state."""
+    cached: list[KPMove] | None = s.__dict__.get(MOVES_CACHE)
+    if cached is None:
+        cached = s.__dict__[MOVES_CACHE] = generate(s)  # a fresh list, never handed out
+    return cached.copy()
+
+
+def generate(s: State) -> list[KPMove]:
+    """Every legal move, worked out."""
     top = s.top
     if top is None or s.over:
         return []
@@ -802,38 +839,109 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         return lay_moves(s, seat)
     out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
            if p.keyper_home and board.keeper < 0]
-    builds = build_options(s, seat, "full", empty_only=True)
+    builds, by_colour = _turn_builds(s, seat)
+    room = _open_targets(s, seat)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour, builds)
+        out += place_moves(s, seat, colour, [], room)
+        placed = by_colour.get(colour)
+        if placed is None:
+            placed = by_colour[colour] = [_PLACES.get(args := (colour, plot, "build", tile, pay)) or _place(args)
+                                          for tile, plot, pay in builds]
+        out += placed
     return out
+
+
+def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
+    """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
+    remembered by what they depend on (a seat's tiles, plots and goods, three flags)."""
+    p, o = s.players[seat], s.options
+    key = (p.unbuilt, p.farm, p.village, p.goods, o["overbuild"], o["plot_overbuild"], o["payment"])
+    memo = s.edition.derived.setdefault("turn builds", {})
+    found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+    if found is None:
+        placements = s.edition.derived.setdefault("build placements", {})
+        if len(memo) >= 10_000:
+            memo.clear()
+            placements.clear()
+        builds = build_options(s, seat, "full", empty_only=True)
+        found = memo[key] = (builds, placements.setdefault(tuple(builds), {}))  # the same builds, the same placements
+    return found
+
+
+def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
+    """(index, kind, colour) of every field but the keep field of configuration ``layout``, worked out once."""
+    key = ("fields", layout)
+    found: tuple[tuple[int, str, str], ...] | None = edition.derived.get(key)
+    if found is None:
+        found = edition.derived[key] = tuple(
+            (i, f.kind, f.colour) for i, f in enumerate(edition.layouts[layout].fields) if f.kind != "keep")
+    return found
+
+
+FIELD_LABELS = tuple(tuple(f"{b + 1}.{i + 1}" for i in range(15)) for b in range(4))
 
 
 def _targets(s: State, seat: int) -> list[str]:
     """Every field (but keep fields) and every plot of ``seat`` with a building."""
-    out = [f"{b + 1}.{i + 1}" for b in range(len(s.boards)) for i in range(15) if field_of(s, b, i).kind != "keep"]
+    out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
     p = s.players[seat]
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
 
 
-def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v))."""
-    out = []
-    for target in _targets(s, seat):
-        here = occupants(s, seat, target) or ()
-        if len(here) >= 2:
-            continue
-        if not here:
-            if _kind_at(s, seat, target) == "river":
-                out += [KPMove("place", (colour, target, "boat", boat)) for boat in free_boats(s)]
-            else:
-                out.append(KPMove("place", (colour, target)))
-        elif join_ok(s, colour, here[0], target_colour(s, target)):
-            out.append(KPMove("place", (colour, target)))
-            if here[0].standing:
-                out.append(KPMove("place", (colour, target, "lay")))
-    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
-        out.append(KPMove("place", (colour, plot, "build", tile, pay)))
+Room = list[tuple[str, tuple[PK, ...], str, str]]
+
+
+def _open_targets(s: State, seat: int) -> Room:
+    """(target, its keyples, its kind, its colour) of every target (``_targets``) with room for a keyple."""
+    out: Room = []
+    for b, board in enumerate(s.boards):
+        labels, fields = FIELD_LABELS[b], board.fields
+        for i, kind, colour in layout_fields(s.edition, board.layout):
+            here = fields[i]
+            if len(here) < 2:
+                out.append((labels[i], here, kind, colour))
+    p = s.players[seat]
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        out += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
+                if plot.tiles and len(plot.keyples) < 2]
     return out
+
+
+def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None,
+                room: Room | None = None) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
+    ``room``: ``_open_targets``, if known)."""
+    out = []
+    get = _PLACES.get
+    args: tuple[str, ...]
+    boats = free_boats(s)
+    for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
+        if not here:
+            if kind == "river":
+                for boat in boats:
+                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
+            else:
+                out.append(get(args := (colour, target)) or _place(args))
+        elif join_ok(s, colour, here[0], target_colour_):
+            out.append(get(args := (colour, target)) or _place(args))
+            if here[0].standing:
+                out.append(get(args := (colour, target, "lay")) or _place(args))
+    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
+        out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
+    return out
+
+
+_PLACES: dict[tuple[str, ...], KPMove] = {}
+"""Placements made so far, by their arguments: a turn offers hundreds, mostly the same from turn to turn."""
+
+
+def _place(args: tuple[str, ...]) -> KPMove:
+    """The placement ``place ARGS`` (one object per text, kept in ``_PLACES``)."""
+    if len(_PLACES) >= 100_000:
+        _PLACES.clear()
+    move = _PLACES[args] = KPMove("place", args)
+    return move
 
 
 def free_boats(s: State) -> list[str]:
@@ -861,18 +969,6 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
     return out
-
-
-def legal_turn(s: State, seat: int) -> bool:
-    """Whether ``seat`` has any legal turn (a quick look: a free keep field, a field a keyple may go to, or a
-    keyple to lay down)."""
-    p = s.players[seat]
-    if not p.pieces_home:
-        return bool(lay_targets(s, seat))
-    if p.keyper_home and any(b.keeper < 0 for b in s.boards):
-        return True
-    return any(place_moves(s, seat, colour, []) for colour in set(p.keep)) or bool(
-        build_options(s, seat, "full", True))
 
 
 def _follow_options(s: State, top: Task) -> list[str]:
@@ -995,9 +1091,19 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
-    tile = s.players[top.seat].keep_tile[-top.n:]
-    choices = [s.edition.keep_tile[k.colour] for k in tile]
-    return [KPMove("keep", combo) for combo in itertools.product(*choices)] + [KPMove("done")]
+    colours = tuple(k.colour for k in s.players[top.seat].keep_tile[-top.n:])
+    key = ("keep", colours)
+    found: list[KPMove] | None = s.edition.derived.get(key)
+    if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
+        choices = [s.edition.keep_tile[c] for c in colours]
+        found = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+        if len(found) <= KEEP_MEMO_MOST:
+            s.edition.derived[key] = found
+    return [*found, KPMove("done")]
+
+
+KEEP_MEMO_MOST = 5000
+"""The longest list of keep-tile choices remembered (a tile of 11 keyples offers 400,000)."""
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
@@ -1069,7 +1175,7 @@ def apply(s: State, move: KPMove) -> State:
     if verb == "fold":
         folds = list(s.folds)
         folds[int(args[0]) - 1] = args[1]
-        return settle(replace(s, folds=tuple(folds)))
+        return settle(evolve(s, folds=tuple(folds)))
     seat = top.seat
     if top.kind == "turn":
         s = _turn(_pop(s), seat, move)
@@ -1080,8 +1186,8 @@ def apply(s: State, move: KPMove) -> State:
     elif top.kind == "use":
         s = _pop(s)
         if verb != "done":
-            used = replace(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            s = _unit(replace(s, tasks=s.tasks + (used,)), seat, move)
+            used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
+            s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
         else:
             s = _end_use(s, top)
     elif top.kind == "pick":
@@ -1095,7 +1201,7 @@ def apply(s: State, move: KPMove) -> State:
                 s = s.player(seat, winter_fairs=tuple(sorted((*p.winter_fairs, tile))))
             else:
                 s = s.player(seat, unbuilt=tuple(sorted((*p.unbuilt, tile))))
-            s = replace(s, display=tuple(display))
+            s = evolve(s, display=tuple(display))
     elif top.kind == "keeptile":
         s = _pop(s)
         for kind in args if verb == "keep" else ():
@@ -1124,7 +1230,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     if verb == "keyper":
         board = int(args[0]) - 1
         s = s.board(board, keeper=seat).player(seat, keyper_home=False)
-        s = replace(s, last_placer=seat)
+        s = evolve(s, last_placer=seat)
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
@@ -1132,7 +1238,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         return _push(s, Task("end_turn", seat))
     if verb == "place":
         colour, target = args[0], args[1]
-        s = replace(_take_from_keep(s, seat, colour), last_placer=seat)
+        s = evolve(_take_from_keep(s, seat, colour), last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
@@ -1177,10 +1283,10 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     here = occupants(s, seat, target) or ()
     s = _set_keyples(s, seat, target, (*here, PK(colour)))
     tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [replace(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = replace(s, tasks=tuple(tasks))
+    tasks = [evolve(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
+    s = evolve(s, tasks=tuple(tasks))
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
-        s = replace(s, last_placer=seat)
+        s = evolve(s, last_placer=seat)
     return s
 
 
@@ -1200,11 +1306,11 @@ def _unit(s: State, seat: int, move: KPMove) -> State:
     if verb == "upgrade":
         return _upgrade(s, seat, args[0], pieces(args[1]))
     if verb == "work":
-        return replace(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
+        return evolve(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return replace(s, shipped=s.shipped | {(seat, args[0])})
+        return evolve(s, shipped=s.shipped | {(seat, args[0])})
     raise AssertionError(move)
 
 
@@ -1226,7 +1332,8 @@ def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
 
 def validate(s: State, move: KPMove) -> IllegalMoveError | None:
     """``None`` if ``move`` is legal now, else the first item of checklist 4.11 it fails, with its reason."""
-    if move in legal_moves(s):
+    legal = s.__dict__.get(MOVES_CACHE)
+    if move in (legal_moves(s) if legal is None else legal):
         return None
     return diagnose(s, move)
 

@@ -1,4 +1,4 @@
-"""Keyper's state (spec 3.0): frozen dataclasses, changed only by making new ones (``dataclasses.replace``).
+"""Keyper's state (spec 3.0): frozen dataclasses, changed only by making new ones (``evolve``).
 
 Seats are clockwise. A country board is ``boards[i]`` (printed player-count symbol ``i + 1``); its fields are
 numbered 1-15 in the order of its configuration in the data pack (``Layout.fields``). A field is written
@@ -7,11 +7,16 @@ numbered 1-15 in the order of its configuration in the data pack (``Layout.field
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from companion.core.bag import Bag
 from companion.core.options import Options
 from companion.games.keyper.data import ANIMALS, GOODS, Edition
+
+T = TypeVar("T")
+MOVES_CACHE = "_legal_moves"
+"""Where ``rules.legal_moves`` memoises its answer on a state (``evolve`` never copies it)."""
 
 GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 ANIMAL_INDEX = {a: i for i, a in enumerate(ANIMALS)}
@@ -134,10 +139,45 @@ class State:
     def player(self, seat: int, **changes: object) -> State:
         """This state with seat ``seat``'s player changed."""
         players = list(self.players)
-        players[seat] = replace(players[seat], **changes)  # type: ignore[arg-type]
-        return replace(self, players=tuple(players))
+        players[seat] = evolve(players[seat], **changes)
+        return evolve(self, players=tuple(players))
 
     def board(self, index: int, **changes: object) -> State:
         boards = list(self.boards)
-        boards[index] = replace(boards[index], **changes)  # type: ignore[arg-type]
-        return replace(self, boards=tuple(boards))
+        boards[index] = evolve(boards[index], **changes)
+        return evolve(self, boards=tuple(boards))
+
+
+FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in fields(cls))
+                                      for cls in (PK, Plot, Board, Player, Task, State)}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of one of the frozen dataclasses here with some fields changed: ``dataclasses.replace`` without
+    re-running ``__init__`` (the engine's most frequent step). A state's memoised legal moves are not copied."""
+    cls = type(obj)
+    if not changes.keys() <= FIELDS[cls]:
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - FIELDS[cls]))}")
+    new = _new(cls)
+    held = getattr(obj, "__dict__", None)
+    if held is None:  # slots
+        for name in cls.__slots__:  # type: ignore[attr-defined]
+            _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    else:
+        fresh = held.copy()
+        fresh.pop(MOVES_CACHE, None)
+        fresh.update(changes)
+        _set(new, "__dict__", fresh)
+    return new
+
+
+def with_tasks(s: State, tasks: tuple[Task, ...]) -> State:
+    """``evolve(s, tasks=tasks)``, faster (a state's tasks change at nearly every step)."""
+    fresh = s.__dict__.copy()
+    fresh.pop(MOVES_CACHE, None)
+    fresh["tasks"] = tasks
+    new = _new(State)
+    _set(new, "__dict__", fresh)
+    return new

@@ -5,6 +5,7 @@ a saved game reloads and replays exactly."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from companion.simulate import simulate
 from companion.store import GameStore
 
 GAME = Keyper(load_edition())
-GAMES = 25
+GAMES = int(os.environ.get("KP_PLAYOUTS", "25"))
+"""Random games per player count (``KP_PLAYOUTS=1000`` for the issue's 1,000 per player count)."""
 
 
 @pytest.mark.playout
