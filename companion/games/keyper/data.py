@@ -30,6 +30,16 @@ ANIMALS: tuple[str, ...] = ("chicken", "cow", "deer", "goat", "horse", "pig", "s
 GOODS: tuple[str, ...] = (*RAW, *FINISHED, "wheat", *GEMS)
 """Everything kept in a player's stores (spec 1.2): raw, finished, wheat, gems."""
 RESOURCES: tuple[str, ...] = (*GOODS, *ANIMALS)
+def colour(name: str) -> Text:
+    """A keyple's colour in words (``kp.colour.<name>``)."""
+    return Message(f"kp.colour.{name}") if name in KEYPLE_COLOURS else name
+
+
+def piece(name: str) -> Text:
+    """A resource or animal in words (``kp.piece.<name>``); other notation as it is."""
+    return Message(f"kp.piece.{name}") if name in RESOURCES else name
+
+
 COST_SYMBOLS: tuple[str, ...] = (*GOODS, "raw3", "fin3", "raw_any", "fin_any", "gem_any")
 """A cost symbol: a specific piece, a 3-colour symbol (any of the class, never wheat), a white symbol (any of the
 class, wheat allowed for raw and finished) or any gem (spec 1.2)."""

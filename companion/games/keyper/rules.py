@@ -20,8 +20,9 @@ from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.messages import Message, msg
 from companion.core.options import Options
 from companion.games.keyper.data import (
-    ANIMALS, FIN_TO_RAW, FINISHED, GEMS, GOODS, KEYPLE_COLOURS, RAW, SEASONS, Edition, Field,
+    ANIMALS, FIN_TO_RAW, FINISHED, GEMS, GOODS, KEYPLE_COLOURS, RAW, SEASONS, Edition, Field, piece,
 )
+from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
     ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve, with_tasks,
@@ -1359,7 +1360,7 @@ def diagnose(s: State, move: KPMove) -> IllegalMoveError:
     if top.kind == "turn":
         return _diagnose_turn(s, seat, p, move)
     if top.kind == "follow":
-        return _err("4.11-5", "follow_colour", move, colour=args[0] if args else "")
+        return _err("4.11-5", "follow_colour", move, colour=colour_text(args[0]) if args else "")
     if top.kind == "use":
         return _diagnose_use(s, top, p, move)
     if top.kind == "pick":
@@ -1396,7 +1397,7 @@ def _diagnose_turn(s: State, seat: int, p: Player, move: KPMove) -> IllegalMoveE
         return _err("4.11-3", "keep_taken", move, board=args[0])
     colour, target = args[0], args[1]
     if colour not in p.keep:
-        return _err("4.11-4", "no_keyple", move, colour=colour)
+        return _err("4.11-4", "no_keyple", move, colour=colour_text(colour))
     kind, board, index = parse_target(target)
     here = occupants(s, seat, target)
     if here is None:
@@ -1410,7 +1411,7 @@ def _diagnose_turn(s: State, seat: int, p: Player, move: KPMove) -> IllegalMoveE
     if len(here) >= 2:
         return _err("4.11-4", "full", move, target=target)
     if here and not join_ok(s, colour, here[0], target_colour(s, target)):
-        return _err("4.11-4", "join", move, target=target, colour=colour)
+        return _err("4.11-4", "join", move, target=target, colour=colour_text(colour))
     if not here and kind == "field" and field_of(s, board, index).kind == "river":
         return _err("4.11-8", "boat", move, boats=", ".join(free_boats(s)) or "-")
     return _err("4.11-4", "place_form", move, target=target)
@@ -1424,8 +1425,8 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
             return _err("4.11-7", "not_this_field", move, target=top.arg)
         x = args[0]
         if (top.seat, x) in (s.shipped if verb == "work" else s.gained):
-            return _err("4.11-8", "gain_and_ship", move, kind=x)
-        return _err("4.11-8", "boat_types", move, kind=x)
+            return _err("4.11-8", "gain_and_ship", move, kind=piece(x))
+        return _err("4.11-8", "boat_types", move, kind=piece(x))
     if verb == "build":
         tile, plot = args[0], args[1]
         if tile not in p.unbuilt:
@@ -1441,5 +1442,5 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
             return _err("4.11-10", "upgraded", move, target=args[0])
         return _err("4.11-10", "upgrade_cost", move, target=args[0])
     if verb in ("take", "process") and _limited(s) and args[0] in SUPPLY and _in_supply(s, args[0]) <= 0:
-        return _err("4.11-7", "supply", move, kind=args[0])
+        return _err("4.11-7", "supply", move, kind=piece(args[0]))
     return _err("4.11-7", "not_this_field", move, target=top.arg)

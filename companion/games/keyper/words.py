@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.messages import Message, Text, msg
 from companion.games.keyper import rules
-from companion.games.keyper.data import ANIMALS, GOODS, SEASONS
+from companion.games.keyper.data import ANIMALS, GOODS, KEYPLE_COLOURS, RESOURCES, SEASONS, colour, piece
 from companion.games.keyper.moves import KPMove, pieces
 from companion.games.keyper.state import State
 
@@ -22,6 +22,11 @@ def _list(items: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items) if items else "-"
 
 
+def _pieces(names: tuple[str, ...] | list[str]) -> list[Text] | str:
+    """Pieces in words, as a list the catalog joins; ``-`` for none."""
+    return [piece(name) for name in names] if names else "-"
+
+
 def move_text(s: State, move: KPMove) -> Text:
     """What ``move`` does, in words."""
     verb, a = move.verb, move.args
@@ -31,35 +36,35 @@ def move_text(s: State, move: KPMove) -> Text:
         return msg("kp.move.keyper", board=a[0])
     if verb == "place":
         if len(a) >= 5 and a[2] == "build":
-            return msg("kp.move.place_build", colour=a[0], target=a[1], tile=a[3], pay=_list(pieces(a[4])))
+            return msg("kp.move.place_build", colour=colour(a[0]), target=a[1], tile=a[3], pay=_pieces(pieces(a[4])))
         if len(a) == 4:
-            return msg("kp.move.place_boat", colour=a[0], target=a[1], boat=a[3])
+            return msg("kp.move.place_boat", colour=colour(a[0]), target=a[1], boat=a[3])
         if len(a) == 3:
-            return msg("kp.move.place_lay", colour=a[0], target=a[1])
-        return msg("kp.move.place", colour=a[0], target=a[1])
+            return msg("kp.move.place_lay", colour=colour(a[0]), target=a[1])
+        return msg("kp.move.place", colour=colour(a[0]), target=a[1])
     if verb == "lay":
         return msg("kp.move.lay_both" if len(a) == 2 else "kp.move.lay", target=a[0])
     if verb == "follow":
-        return msg("kp.move.follow", colour=a[0])
+        return msg("kp.move.follow", colour=colour(a[0]))
     if verb in ("take", "process", "work", "ship", "pick"):
-        return {"take": msg("kp.move.take", kind=a[0]), "process": msg("kp.move.process", kind=a[0]),
-                "work": msg("kp.move.work", kind=a[0]), "ship": msg("kp.move.ship", kind=a[0]),
+        return {"take": msg("kp.move.take", kind=piece(a[0])), "process": msg("kp.move.process", kind=piece(a[0])),
+                "work": msg("kp.move.work", kind=piece(a[0])), "ship": msg("kp.move.ship", kind=piece(a[0])),
                 "pick": msg("kp.move.pick", tile=a[0])}[verb]
     if verb in ("trade", "convert"):
-        return msg("kp.move.convert", give=_list(pieces(a[0]) if verb == "convert" else (a[0],)),
-                   get=_list(pieces(a[1])))
+        return msg("kp.move.convert", give=_pieces(pieces(a[0]) if verb == "convert" else (a[0],)),
+                   get=_pieces(pieces(a[1])))
     if verb == "build":
-        return msg("kp.move.build", tile=a[0], target=a[1], pay=_list(pieces(a[2])))
+        return msg("kp.move.build", tile=a[0], target=a[1], pay=_pieces(pieces(a[2])))
     if verb == "upgrade":
-        return msg("kp.move.upgrade", target=a[0], pay=_list(pieces(a[1])))
+        return msg("kp.move.upgrade", target=a[0], pay=_pieces(pieces(a[1])))
     if verb == "keep":
-        return msg("kp.move.keep", kinds=_list(a))
+        return msg("kp.move.keep", kinds=_pieces(a))
     if verb == "fairs":
         return msg("kp.move.fairs", fairs=_list(a)) if a else msg("kp.move.fairs_none")
     if verb == "release":
-        return msg("kp.move.release", animals=_list(a))
+        return msg("kp.move.release", animals=_pieces(a))
     if verb == "rest":
-        return msg("kp.move.rest", colours=_list(a))
+        return msg("kp.move.rest", colours=[colour(c) for c in a] if a else "-")
     if verb == "fold":
         return msg("kp.move.fold", option=a[1])
     return chance_text(s, move)
@@ -75,7 +80,7 @@ def chance_text(s: State, move: KPMove) -> Text:
     if verb == "fair":
         return msg("kp.log.fair", name=names[int(a[0]) - 1], fair=a[1])
     if verb == "ninth":
-        return msg("kp.log.ninth", name=names[int(a[0]) - 1], colour=a[1])
+        return msg("kp.log.ninth", name=names[int(a[0]) - 1], colour=colour(a[1]))
     if verb == "start":
         return msg("kp.log.start", name=names[int(a[0]) - 1])
     if verb == "reveal":
@@ -104,7 +109,8 @@ def message_ids() -> set[str]:
     from companion.games.keyper.data import SECTIONS
 
     return ({"kp.season." + season for season in SEASONS} | {"kp.section." + section for section in SECTIONS}
-            | {"kp.task." + kind for kind in TASKS})
+            | {"kp.task." + kind for kind in TASKS} | {"kp.colour." + name for name in KEYPLE_COLOURS}
+            | {"kp.piece." + name for name in RESOURCES})
 
 
 TASKS = ("turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest", "fold")
