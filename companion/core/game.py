@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from companion.core.errors import IllegalMoveError, MalformedInputError, UnknownGameError, UnsupportedError
 from companion.core.messages import Text, msg
@@ -318,3 +318,50 @@ class Game(ABC, Generic[S, M]):
         if error is not None:
             raise error
         return self.apply(state, move)
+
+
+class Edition(Protocol):
+    """A game's printed data read from its data pack: the pack's JSON (``raw``) and what is still provisional."""
+
+    @property
+    def raw(self) -> Mapping[str, Any]: ...
+
+    def warnings(self) -> list[Text]: ...
+
+
+E = TypeVar("E", bound=Edition)
+
+
+class GameOnEdition(Game[S, M], Generic[S, M, E]):
+    """A game that plays on an ``Edition`` of its printed data: the one given, else the one installed in the data
+    folder, else the shipped provisional one. Each stored game keeps the edition it started with."""
+
+    def __init__(self, edition: E | None = None) -> None:
+        self._edition = edition
+
+    @abstractmethod
+    def read_edition(self, raw: Any) -> E:
+        """The edition in the pack ``raw`` (the game's loader; ``MalformedInputError`` says what is wrong)."""
+
+    @property
+    def data(self) -> E:
+        """The edition this game plays on."""
+        if self._edition is None:
+            from companion.paths import default_data_dir
+
+            self._edition = self.with_installed_data(default_data_dir()).data
+        return self._edition
+
+    def with_installed_data(self, data_dir: Path) -> Self:
+        game = super().with_installed_data(data_dir)
+        assert isinstance(game, type(self))
+        return game
+
+    def edition(self) -> dict[str, Any]:
+        return {"data": dict(self.data.raw)}
+
+    def with_edition(self, edition: Mapping[str, Any]) -> Self:
+        return type(self)(self.read_edition(edition["data"])) if "data" in edition else self
+
+    def data_warnings(self) -> list[Text]:
+        return self.data.warnings()

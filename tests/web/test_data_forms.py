@@ -253,7 +253,8 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     page.screenshot(path=str(shots / "data-01-siesta-form.png"), full_page=True)
     page.click("#data-save")
     page.locator("#data-saved").wait_for()
-    assert page.is_hidden("#provisional-warning") and page.is_hidden("#data-error")
+    page.locator("#provisional-warning").wait_for(state="hidden")  # the page hides it once the answer is in
+    assert page.is_hidden("#data-error")
 
     page.goto(f"{base}/data")
     assert "PROVISIONAL" not in page.inner_text("li[data-section='siesta']")

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, GameOnEdition
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
 from companion.core.rng import weighted_choice
@@ -43,7 +42,7 @@ HIDDEN_REASONS = frozenset({"km.refuse.cannot_pay", "km.refuse.gold", "km.refuse
 """Refusals whose reason tells what lies behind a screen."""
 
 
-class KeyMarket(Game[State, KMMove]):
+class KeyMarket(GameOnEdition[State, KMMove, Edition]):
     """Key Market for 2 to 4 players (spec ../shared/rules/key-market.md)."""
 
     name = "key-market"
@@ -59,34 +58,11 @@ class KeyMarket(Game[State, KMMove]):
         "10 workers each; one player marker; a favour-track worker with 3-4 players",
     )
 
-    def __init__(self, edition: Edition | None = None) -> None:
-        self._edition = edition
-
-    @property
-    def data(self) -> Edition:
-        """The given data pack, else the one installed in the data folder, else the shipped provisional one."""
-        if self._edition is None:
-            from companion.paths import default_data_dir
-
-            self._edition = self.with_installed_data(default_data_dir()).data
-        return self._edition
+    def read_edition(self, raw: Any) -> Edition:
+        return Edition.from_json(raw)
 
     def data_pack(self) -> DataPack[KeyMarket]:
         return DATA
-
-    def with_installed_data(self, data_dir: Path) -> KeyMarket:
-        game = super().with_installed_data(data_dir)
-        assert isinstance(game, KeyMarket)
-        return game
-
-    def edition(self) -> dict[str, Any]:
-        return {"data": dict(self.data.raw)}
-
-    def with_edition(self, edition: Mapping[str, Any]) -> KeyMarket:
-        return KeyMarket(Edition.from_json(edition["data"])) if "data" in edition else self
-
-    def data_warnings(self) -> list[Text]:
-        return self.data.warnings()
 
     # ------------------------------------------------------------ protocol
 

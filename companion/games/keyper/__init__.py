@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import SIMULTANEOUS, Game
+from companion.core.game import SIMULTANEOUS, GameOnEdition
 from companion.core.messages import Text, add_catalog_folder, msg
 from companion.core.options import Options
 from companion.games.keyper import rules, text, words
@@ -28,7 +28,7 @@ __all__ = ["GAME", "Keyper", "State", "KPMove", "Edition"]
 add_catalog_folder(Path(__file__).resolve().parent / "locale")  # the registry adds it too, once registered
 
 
-class Keyper(Game[State, KPMove]):
+class Keyper(GameOnEdition[State, KPMove, Edition]):
     """Keyper for 2 to 4 players."""
 
     name = "keyper"
@@ -44,34 +44,11 @@ class Keyper(Game[State, KPMove]):
         "seasons in order; the game ends only after winter",
     )
 
-    def __init__(self, edition: Edition | None = None) -> None:
-        self._edition = edition
-
-    @property
-    def data(self) -> Edition:
-        """The given data pack, else the one installed in the data folder, else the provisional one."""
-        if self._edition is None:
-            from companion.paths import default_data_dir
-
-            self._edition = self.with_installed_data(default_data_dir()).data
-        return self._edition
+    def read_edition(self, raw: Any) -> Edition:
+        return Edition.from_json(raw)
 
     def data_pack(self) -> DataPack[Keyper]:
         return DATA
-
-    def with_installed_data(self, data_dir: Path) -> Keyper:
-        game = super().with_installed_data(data_dir)
-        assert isinstance(game, Keyper)
-        return game
-
-    def edition(self) -> dict[str, Any]:
-        return {"data": dict(self.data.raw)}
-
-    def with_edition(self, edition: Mapping[str, Any]) -> Keyper:
-        return Keyper(Edition.from_json(edition["data"])) if "data" in edition else self
-
-    def data_warnings(self) -> list[Text]:
-        return self.data.warnings()
 
     # ------------------------------------------------------------ protocol
 

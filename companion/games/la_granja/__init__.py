@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, Game
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, GameOnEdition
 from companion.core.messages import Text, msg
 from companion.core.options import Options
 from companion.games.la_granja import guide, rules, text, upgrade, words
@@ -26,7 +25,7 @@ from companion.games.la_granja.data import (
 )
 from companion.games.la_granja.moves import LGMove, parse_move
 from companion.games.la_granja.scoring import Holdings, conversion, rank
-from companion.games.la_granja.state import LEDGER_SOURCES, NEUTRAL, State
+from companion.games.la_granja.state import NEUTRAL, State
 from companion.games.la_granja.variants import VARIANT_FLAGS
 
 __all__ = ["GAME", "LaGranja", "State", "LGMove", "Edition", "load_edition"]
@@ -34,7 +33,7 @@ __all__ = ["GAME", "LaGranja", "State", "LGMove", "Edition", "load_edition"]
 _SIESTA_DONE = rules.STAGES.index("siesta") + 1
 
 
-class LaGranja(Game[State, LGMove]):
+class LaGranja(GameOnEdition[State, LGMove, Edition]):
     """La Granja for 1 (solo) to 4 players (spec ../shared/rules/la-granja.md)."""
 
     name = "la-granja"
@@ -56,35 +55,11 @@ class LaGranja(Game[State, LGMove]):
         "at most 25 markers in use per player once any excess is freed (A-19, marker_limit=enforce)",
     )
 
-    def __init__(self, edition: Edition | None = None) -> None:
-        self._edition = edition
-
-    @property
-    def data(self) -> Edition:
-        """The given data pack, else the one installed in the data folder, else the provisional one."""
-        if self._edition is None:
-            from companion.paths import default_data_dir
-
-            self._edition = self.with_installed_data(default_data_dir()).data
-        return self._edition
+    def read_edition(self, raw: Any) -> Edition:
+        return Edition.from_json(raw)
 
     def data_pack(self) -> DataPack[LaGranja]:
         return DATA
-
-    def with_installed_data(self, data_dir: Path) -> LaGranja:
-        """The game on the pack installed in ``data_dir`` (typed as La Granja: callers read its ``data``)."""
-        game = super().with_installed_data(data_dir)
-        assert isinstance(game, LaGranja)
-        return game
-
-    def edition(self) -> dict[str, Any]:
-        return {"data": dict(self.data.raw)}
-
-    def with_edition(self, edition: Mapping[str, Any]) -> LaGranja:
-        return LaGranja(Edition.from_json(edition["data"])) if "data" in edition else self
-
-    def data_warnings(self) -> list[Text]:
-        return self.data.warnings()
 
     # ------------------------------------------------------------ protocol
 
