@@ -339,7 +339,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     for (path, image), (_, found), name in zip(images, photos, names):
         read, _ = second_look(image, found, registry, boards, read_codes)
         if read.conflicts:
-            raise MalformedInputError(f"{path}: " + "; ".join(c.message for c in read.conflicts))
+            raise MalformedInputError(f"{path}: " + "; ".join(render(c.message) for c in read.conflicts))
         for detection, reason in read.others:
             _warn(f"{path}: {detection.code} not placed: {reason}")
         players.append(boards.player(name, read, hidden.get(name)))

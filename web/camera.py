@@ -36,7 +36,7 @@ from companion.core.boards import BoardReader
 from companion.core.errors import (CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError,
                                    UnsupportedError)
 from companion.core.game import Game
-from companion.core.messages import Text
+from companion.core.messages import Message, Text, msg
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
@@ -287,7 +287,7 @@ def _alone(read: BoardRead, game: Game[Any, Any], boards: BoardReader) -> dict[s
     try:
         player = boards.player("photo", read)
     except CompanionError as exc:
-        return {"player": None, "score": None, "score_error": str(exc), "disagreements": None}
+        return {"player": None, "score": None, "score_error": exc.text, "disagreements": None}
     if read.conflicts:
         return {"player": player, "score": None, "score_error": _conflict_text(read), "disagreements": None}
     (row,) = game.score_snapshot(boards.snapshot([player]))["players"]
@@ -305,15 +305,15 @@ def _against_game(read: BoardRead, boards: BoardReader, session: Session, seat: 
     try:
         rows = session.game.score_snapshot(table, dict(session.options))["players"]
     except CompanionError as exc:
-        result["score_error"] = str(exc)
+        result["score_error"] = exc.text
         return result
     # what the score tells of the screens is shown only at the end, as on the table page
     result["score"] = rows[seat] if session.is_over else boards.screened(rows[seat])
     return result
 
 
-def _conflict_text(read: BoardRead) -> str:
-    return "cannot score this photo: " + "; ".join(c.message for c in read.conflicts)
+def _conflict_text(read: BoardRead) -> Message:
+    return msg("core.camera.cannot_score", conflicts=[c.message for c in read.conflicts])
 
 
 @bp.get("/station")

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.messages import Text
+
 from companion.core.errors import UnsupportedError
 
 Coord = tuple[int, int]
@@ -35,11 +37,11 @@ class Piece:
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
-    """Something on the photo that cannot be turned into a board: a clear sentence and the codes involved."""
+    """Something on the photo that cannot be turned into a board: a clear message and the codes involved."""
 
     kind: str
     """``duplicate``, ``both-sides``, ``same-space``, ``off-space`` or ``duplicate-worker``."""
-    message: str
+    message: Text
     codes: tuple[str, ...]
 
 

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece
 from companion.core.errors import UnknownCodeError
+from companion.core.messages import msg
 from companion.vision.detection import Detection, Point
 from companion.vision.markers import BORDER_MODULES, marker_dictionary, sticker_modules
 
@@ -454,13 +455,13 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: 
     found: list[Conflict] = []
     for piece, residual in zip(pieces, residuals):
         if residual > OFF_SPACE:
-            found.append(Conflict("off-space", f"{piece.code} at pixel ({piece.center[0]:.0f}, {piece.center[1]:.0f}) "
-                                  f"lies between spaces ({residual:.2f} of a space from the nearest)", (piece.code,)))
+            found.append(Conflict("off-space", msg("core.camera.off_space", code=piece.code,
+                                                   x=f"{piece.center[0]:.0f}", y=f"{piece.center[1]:.0f}",
+                                                   off=f"{residual:.2f}"), (piece.code,)))
     for code, count in Counter(p.code for p in pieces).items():
         if count > 1:
             where = ", ".join(_at(p.at) for p in pieces if p.code == code)
-            found.append(Conflict("duplicate", f"sticker {code} is seen {count} times (at {where}); "
-                                  "one tile has one sticker per side", (code,)))
+            found.append(Conflict("duplicate", msg("core.camera.duplicate", code=code, n=count, where=where), (code,)))
     sides: dict[tuple[str, str], dict[str, str]] = {}
     for piece in pieces:
         if piece.side is not None:
@@ -468,7 +469,7 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: 
     for (_, key), seen in sides.items():
         if len(seen) > 1:
             names = sorted(seen)
-            found.append(Conflict("both-sides", f"tile {key} shows both sides at once ({' and '.join(names)})",
+            found.append(Conflict("both-sides", msg("core.camera.both_sides", tile=key, sides=names),
                                   tuple(seen[n] for n in names)))
     at: dict[Coord, list[Piece]] = {}
     for piece in pieces:
@@ -476,7 +477,8 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: 
     for coord, here in at.items():
         codes = sorted({p.code for p in here})
         if len(codes) > 1:
-            found.append(Conflict("same-space", f"space {_at(coord)} holds {' and '.join(codes)}", tuple(codes)))
+            found.append(Conflict("same-space", msg("core.camera.same_space", space=_at(coord), codes=codes),
+                                  tuple(codes)))
     sets: dict[tuple[str, str], set[str]] = {}
     for piece in pieces:
         if piece.kind not in tile_kinds:
@@ -484,8 +486,8 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: 
     for (kind, key), printed in sets.items():
         if len(printed) > 1:
             codes = sorted(printed)
-            found.append(Conflict("duplicate-worker", f"{kind} {key} of {len(codes)} sets is on one board "
-                                  f"({', '.join(codes)})", tuple(codes)))
+            found.append(Conflict("duplicate-worker", msg("core.camera.duplicate_worker", kind=kind, key=key,
+                                                          n=len(codes), codes=codes), tuple(codes)))
     return found
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from companion.core.messages import render
 from companion.codes import load_registry
 from companion.games.key_harvest import KeyHarvest
 from companion.games.key_harvest.board import load_layout
@@ -142,11 +143,14 @@ def test_conflicts_are_named_clearly() -> None:
              (tile("C3"), (2, 1)), (tile("C4"), (2, 1)),       # two tiles on one space
              ("KH:L:1:A", (3, 0)), ("KH:L:2:A", (3, 1))]       # labourer A of two sets
     seen = detections(board, camera(5, 45))
-    kinds = {c.kind: c.message for c in read_board(seen, REGISTRY, BOARDS).conflicts}
+    kinds = {c.kind: render(c.message) for c in read_board(seen, REGISTRY, BOARDS).conflicts}
     assert "sticker KH:F:A1:U is seen 2 times" in kinds["duplicate"]
-    assert kinds["both-sides"] == "tile B2 shows both sides at once (harvested and unharvested)"
-    assert kinds["same-space"].endswith("holds KH:F:C3:U and KH:F:C4:U")
+    assert kinds["both-sides"] == "tile B2 shows both sides at once (harvested, unharvested)"
+    assert kinds["same-space"].endswith("holds KH:F:C3:U, KH:F:C4:U")
     assert "labourer A of 2 sets" in kinds["duplicate-worker"]
+    german = {c.kind: render(c.message, "de") for c in read_board(seen, REGISTRY, BOARDS).conflicts}
+    assert german["both-sides"].startswith("Plättchen B2 zeigt beide Seiten zugleich")  # the camera page's language
+    assert "2-mal zu sehen" in german["duplicate"] and "aus 2 Sätzen" in german["duplicate-worker"]
 
 
 def test_a_tile_lying_between_spaces_is_a_conflict() -> None:
@@ -157,4 +161,4 @@ def test_a_tile_lying_between_spaces_is_a_conflict() -> None:
     seen[9] = type(nudged)(nudged.code, 0, tuple((x + half, y) for x, y in nudged.corners))  # type: ignore[arg-type]
     conflicts = read_board(seen, REGISTRY, BOARDS).conflicts
     assert [c.kind for c in conflicts] == ["off-space"]
-    assert conflicts[0].codes == (board[9][0],) and "lies between spaces" in conflicts[0].message
+    assert conflicts[0].codes == (board[9][0],) and "lies between spaces" in render(conflicts[0].message)

@@ -141,6 +141,6 @@ def test_scan_board_refuses_an_ambiguous_board_naming_the_problem(tmp_path: Path
     photo = str(save(render_scene(stickers, REGISTRY, "easy", seed=4).image, tmp_path / "odd.jpg"))
     status, out, err = run(capsys, "scan", photo, "--board")
     assert status == 2 and out == ""
-    assert f"{photo}: tile A1 shows both sides at once (harvested and unharvested)" in err
+    assert f"{photo}: tile A1 shows both sides at once (harvested, unharvested)" in err
     status, _, err = run(capsys, "scan", photo, "--game", "la-granja")
     assert status == 2 and "unknown game 'la-granja' for scan" in err

@@ -17,7 +17,7 @@ from tests.web.apikit import claim_seat
 from web import create_app
 from web.camera import get_camera
 from tests.vision.photos import BOARD, board_photo, save, tile_photo
-from tests.web.apikit import post_move
+from tests.web.apikit import english, post_move
 
 
 def make_app(tmp_path: Path, camera: str) -> Flask:
@@ -131,7 +131,7 @@ def test_the_board_against_a_game_lists_what_differs_and_scores_the_table(photo_
     assert board["player"]["name"] == "Alice" and board["seat"] == 0
     on_bobs_board = sorted(set(on_photo) & {t["label"] for t in tracked[1]["tiles"]})
     if on_bobs_board:  # the photo shows a tile the game has on Bob's board: no score, and why
-        assert board["score"] is None and f"tile {on_bobs_board[0]} is also on Alice's board" in board["score_error"]
+        assert board["score"] is None and f"tile {on_bobs_board[0]} is also on Alice's board" in english(board["score_error"])
     else:  # Alice's board as photographed: workers 2 + 4, groups 3 + 2 x 1; majorities hidden until the end
         score = board["score"]
         assert (score["worker_points"], score["largest_group_points"], score["second_group_points"]) == (6, 3, 2)

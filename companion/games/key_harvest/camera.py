@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from companion.codes.registry import Component
 from companion.core.boards import BoardPhoto, BoardReader, Calibration
 from companion.core.errors import MalformedInputError, UnknownCodeError
+from companion.core.messages import render
 from companion.games.key_harvest.board import LAYOUT_SECTION, Crop, Layout, pack_of_layout
 from companion.vision.calibrate import align
 
@@ -162,7 +163,7 @@ def calibrated_layout(board: BoardPhoto, current: Layout, source: str = "a photo
     tile ``current`` does not know.
     """
     if board.conflicts:
-        raise MalformedInputError("cannot calibrate from this photo: " + "; ".join(c.message for c in board.conflicts))
+        raise MalformedInputError("cannot calibrate from this photo: " + "; ".join(render(c.message) for c in board.conflicts))
     where = {piece.key: piece.at for piece in board.tiles}
     missing = [label for label in current.labels if label not in where]
     if missing:

@@ -80,9 +80,9 @@ function showBoard(board) {
                                                                       board.game ? s("hidden_until_end") : "–"),
                  scoreRow(s("score_total"), sc.total, "total"));
   }
-  byId("cam-score-note").textContent = board.score_error || (board.game ? s("game_note") : s("alone_note"));
+  byId("cam-score-note").textContent = say(board.score_error) || (board.game ? s("game_note") : s("alone_note"));
   const conflicts = byId("cam-conflicts");
-  conflicts.replaceChildren(...read.conflicts.map((c) => el("li", c.message)),
+  conflicts.replaceChildren(...read.conflicts.map((c) => el("li", say(c.message))),
                             ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: say(o.reason) })}`)));
   const box = byId("cam-diff-box");
   const diff = byId("cam-diff");
