@@ -282,8 +282,9 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
         assert len(headers) == 7 and "Rank" in headers and "Majorities" in headers, headers
         body = final.locator("tbody tr")
         assert body.count() == 2
-        for seat, row in enumerate(rows):
-            cells = [c.strip() for c in body.nth(seat).locator("th, td").all_text_contents()]
+        ranked = sorted(rows, key=lambda row: (row["rank"], rows.index(row)))  # winner first, ties in seat order
+        for place, row in enumerate(ranked):
+            cells = [c.strip() for c in body.nth(place).locator("th, td").all_text_contents()]
             assert cells == [str(row["rank"]), row["name"], str(row["worker_points"]), str(row["largest_group_points"]),
                              str(row["second_group_points"]), str(row["majority_points"]), str(row["total"])]
             assert row["total"] == (row["worker_points"] + row["largest_group_points"] + row["second_group_points"]
