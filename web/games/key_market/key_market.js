@@ -6,8 +6,8 @@
 
 import { has, say, t } from "../../js/i18n.js";
 import {
-  byId, fill, h, moveText, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour,
-  seatDot, withoutEach,
+  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
+  runTablePage, seatColour, seatDot, withoutEach,
 } from "../../js/ui.js";
 
 export const GOODS = ["fruit", "veg", "wheat", "sheep", "fish", "lux"];
@@ -265,19 +265,6 @@ function verbRank(verb) {
   return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
 }
 
-/** The distinct next words after `picked`, and whether `picked` is itself a whole move. */
-function nextWords(choices, picked) {
-  const next = [];
-  let complete = null;
-  for (const move of choices) {
-    const words = move.split(" ");
-    if (!picked.every((word, i) => words[i] === word)) continue;
-    if (words.length === picked.length) complete = move;
-    else if (!next.includes(words[picked.length])) next.push(words[picked.length]);
-  }
-  return { next, complete };
-}
-
 /** A word of a move as the players say it (a good, a field, where a worker comes from, a count). */
 function wordLabel(view, picked, word, words = null) {
   const verb = picked[0];
@@ -301,99 +288,60 @@ function wordLabel(view, picked, word, words = null) {
   return word;
 }
 
-function createFlow(play) {
-  let game = null;
-  let shown = -1;
-  let picked = [];
-  let busy = false;
+/** A word sends the move at once when it completes one that nothing longer extends. */
+function endsMove(game, words) {
+  const { next, complete } = nextWords(game.choices || [], words);
+  return complete && !next.length ? complete : null;
+}
 
-  const send = async (move) => {
-    busy = true;
-    try {
-      await play(move);
-    } finally {
-      busy = false;
-      picked = [];
-      if (game) render(game);
-    }
-  };
-
-  const pick = (word) => {
-    if (busy || !game) return;
-    const words = [...picked, word];
-    const { next, complete } = nextWords(game.choices || [], words);
-    if (complete && !next.length) {
-      send(complete);
-      return;
-    }
-    picked = words;
-    render(game);
-  };
-
-  function render(newGame) {
-    if (newGame.version !== shown) {
-      shown = newGame.version;
-      if (!busy) picked = [];
-    }
-    game = newGame;
-    const view = game.view;
-    const panel = byId("flow");
-    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
-    const choices = game.choices || [];
-    const secret = view.to_move === "simultaneous";
-    panel.hidden = seat == null && !secret;
-    if (panel.hidden) return;
-    if (secret) {
-      fill("flow-who", t(view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"));
-      fill("flow-private", t("km_on_seat_pages"));
-      byId("flow-private").hidden = false;
-      fill("flow-path");
-      byId("flow-back").hidden = true;
-      fill("flow-options");
-      return;
-    }
-    panel.dataset.seat = String(seat);
-    paintSeat(panel, seatColour(game, seat));
-    fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
-    fill("flow-private", t("km_private_note", { name: playerName(game, seat) }));
+function drawFlow(game, flow) {
+  const { picked } = flow;
+  const view = game.view;
+  const panel = byId("flow");
+  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
+  const choices = game.choices || [];
+  const secret = view.to_move === "simultaneous";
+  panel.hidden = seat == null && !secret;
+  if (panel.hidden) return;
+  if (secret) {
+    fill("flow-who", t(view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"));
+    fill("flow-private", t("km_on_seat_pages"));
     byId("flow-private").hidden = false;
-    fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])),
-      ...picked.slice(1).map((w, i) => ` → ${wordLabel(view, picked.slice(0, i + 1), w)}`)] : null);
-    byId("flow-back").hidden = !picked.length;
-    if (!choices.length) return fill("flow-options");
-    if (!picked.length) {
-      const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
-      return fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
-        h("div", { class: "flow-verbs" }, verbs.map((verb) => {
-          const whole = nextWords(choices, [verb]);
-          const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`, "data-verb": verb },
-            verbName(verb));
-          button.addEventListener("click", () => pick(verb));
-          return button;
-        })));
-    }
-    const { next, complete } = nextWords(choices, picked);
-    const buttons = next.map((word) => {
-      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word, game.words));
-      button.addEventListener("click", () => pick(word));
-      return button;
-    });
-    let finish = null;
-    if (complete) {
-      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": complete },
-        t("flow_finish", { move: moveText(game.words, complete) }));
-      finish.title = complete;
-      finish.addEventListener("click", () => send(complete));
-    }
-    return fill("flow-options", h("p", { class: "flow-prompt" }, t("km_choose_next", { verb: verbName(picked[0]) })),
-      h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
+    fill("flow-path");
+    byId("flow-back").hidden = true;
+    fill("flow-options");
+    return;
   }
-
-  byId("flow-back").addEventListener("click", () => {
-    picked = picked.slice(0, -1);
-    render(game);
+  panel.dataset.seat = String(seat);
+  paintSeat(panel, seatColour(game, seat));
+  fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
+  fill("flow-private", t("km_private_note", { name: playerName(game, seat) }));
+  byId("flow-private").hidden = false;
+  fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])),
+    ...picked.slice(1).map((w, i) => ` → ${wordLabel(view, picked.slice(0, i + 1), w)}`)] : null);
+  byId("flow-back").hidden = !picked.length;
+  if (!choices.length) return fill("flow-options");
+  if (!picked.length) {
+    const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
+    return fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
+      h("div", { class: "flow-verbs" }, verbs.map((verb) => {
+        const whole = nextWords(choices, [verb]);
+        const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`, "data-verb": verb },
+          verbName(verb));
+        button.addEventListener("click", () => flow.pick(verb));
+        return button;
+      })));
+  }
+  const { next, complete } = nextWords(choices, picked);
+  const buttons = next.map((word) => {
+    const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word, game.words));
+    button.addEventListener("click", () => flow.pick(word));
+    return button;
   });
-  return { render };
+  const finish = complete ? h("button", { type: "button", class: "primary flow-finish", "data-move": complete, title: complete },
+    t("flow_finish", { move: moveText(game.words, complete) })) : null;
+  return fill("flow-options", h("p", { class: "flow-prompt" }, t("km_choose_next", { verb: verbName(picked[0]) })),
+    h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
 }
 
 function renderTable(game) {
@@ -503,6 +451,6 @@ function renderSeat(data, colours) {
 
 // ------------------------------------------------------------------ start (companion.js has set the language)
 
-const PAGES = { "km-table": () => runTablePage(renderTable, createFlow), "km-seat": () => runSeatPage(renderSeat) };
+const PAGES = { "km-table": () => runTablePage(renderTable, (play) => createFlow(play, drawFlow, endsMove)), "km-seat": () => runSeatPage(renderSeat) };
 const init = PAGES[document.body.dataset.page];
 if (init) init();

@@ -7,8 +7,8 @@
 
 import { has, say, t } from "../../js/i18n.js";
 import {
-  byId, fill, h, moveText, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour,
-  seatDot,
+  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
+  runTablePage, seatColour, seatDot,
 } from "../../js/ui.js";
 
 const FIRST_VERBS = ["keyper", "place", "lay", "follow", "take", "process", "trade", "convert", "build", "upgrade",
@@ -288,25 +288,15 @@ function verbRank(verb) {
   return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
 }
 
-/** The distinct next words after `picked` (each with the whole move it makes, if it ends one), and whether
- * `picked` is itself a whole move. */
-function nextWords(choices, picked) {
-  const next = new Map();
-  let complete = false;
-  for (const move of choices) {
-    const words = move.split(" ");
-    if (!picked.every((word, i) => words[i] === word)) continue;
-    if (words.length === picked.length) complete = true;
-    else if (!next.has(words[picked.length])) next.set(words[picked.length], null);
-  }
-  for (const word of next.keys()) {
-    const deeper = nextWords.shallow(choices, [...picked, word]);
-    if (deeper) next.set(word, deeper);
-  }
-  return { next, complete };
+/** The distinct next words after `picked`, each with the whole move it makes if it ends one, and the move `picked`
+ * makes by itself (or null). */
+function nextMoves(choices, picked) {
+  const { next, complete } = nextWords(choices, picked);
+  return { next: new Map(next.map((word) => [word, shallowMove(choices, [...picked, word])])), complete };
 }
+
 /** The one move `picked` makes when no longer move starts with it, else null. */
-nextWords.shallow = (choices, picked) => {
+function shallowMove(choices, picked) {
   const text = picked.join(" ");
   let whole = false;
   for (const move of choices) {
@@ -314,7 +304,7 @@ nextWords.shallow = (choices, picked) => {
     else if (move.startsWith(`${text} `)) return null;
   }
   return whole ? text : null;
-};
+}
 
 function wordLabel(verb, word, picked) {
   if (/^\d+\.\d+$/.test(word) || /^[FV]\d+$/.test(word)) return targetWords(word);
@@ -334,14 +324,14 @@ function composer(choices, picked, words, pick) {
   if (!picked.length) {
     const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
     return h("div", { class: "flow-verbs" }, verbs.map((verb) => {
-      const whole = nextWords.shallow(choices, [verb]);
+      const whole = shallowMove(choices, [verb]);
       const button = h("button", { type: "button", class: `flow-verb${whole ? " direct" : ""}`, "data-verb": verb }, verbName(verb));
       if (whole) button.dataset.move = whole;
       else button.addEventListener("click", () => pick(verb));
       return button;
     }));
   }
-  const { next, complete } = nextWords(choices, picked);
+  const { next, complete } = nextMoves(choices, picked);
   const verb = picked[0];
   return [
     h("div", { class: "flow-tokens" }, [...next].map(([word, move]) => {
@@ -361,70 +351,36 @@ function pathWords(picked) {
   return picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w, picked)}`)] : null;
 }
 
-function createFlow(play) {
-  let game = null;
-  let shown = -1;
-  let picked = [];
-  let busy = false;
-  const send = async (move) => {
-    busy = true;
-    try {
-      await play(move);
-    } finally {
-      busy = false;
-      picked = [];
-      if (game) render(game);
-    }
-  };
-  const pick = (word) => {
-    if (busy || !game) return;
-    picked = [...picked, word];
-    render(game);
-  };
-  byId("flow-options").addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-move]");
-    if (button && !busy) send(button.dataset.move);
-  });
-  function render(newGame) {
-    if (newGame.version !== shown) {
-      shown = newGame.version;
-      if (!busy) picked = [];
-    }
-    game = newGame;
-    const panel = byId("flow");
-    const waiting = game.view.waiting;
-    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
-    const fairs = waiting && waiting.kind === "fairs";
-    // a private fair is named only on its owner's page: the table offers the winter fairs (public) alone
-    const choices = (game.choices || []).filter((move) => !fairs || move.split(" ").slice(1).every((a) => /^W\d+$/.test(a)));
-    const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
-    if (seat == null && !secret) {
-      panel.hidden = true;
-      return;
-    }
-    panel.hidden = false;
-    panel.dataset.seat = seat == null ? "" : String(seat);
-    if (seat != null) paintSeat(panel, seatColour(game, seat));
-    fill("flow-who", seat == null ? t("kp_folding_heading") : [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })]);
-    const note = secret ? t("kp_on_seat_page_fold")
-      : waiting && waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) })
-      : fairs ? t("kp_fairs_on_seat_page", { name: playerName(game, seat) }) : null;
-    fill("flow-private", note);
-    byId("flow-private").hidden = !note;
-    fill("flow-path", pathWords(picked));
-    byId("flow-back").hidden = !picked.length;
-    if (!choices.length || secret) {
-      fill("flow-options");
-      return;
-    }
-    fill("flow-options", h("p", { class: "flow-prompt" }, picked.length ? t("kp_choose_next", { verb: verbName(picked[0]) }) : t("flow_choose_action")),
-      composer(choices, picked, game.words, pick));
+function drawFlow(game, flow) {
+  const { picked } = flow;
+  const panel = byId("flow");
+  const waiting = game.view.waiting;
+  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
+  const fairs = waiting && waiting.kind === "fairs";
+  // a private fair is named only on its owner's page: the table offers the winter fairs (public) alone
+  const choices = (game.choices || []).filter((move) => !fairs || move.split(" ").slice(1).every((a) => /^W\d+$/.test(a)));
+  const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
+  if (seat == null && !secret) {
+    panel.hidden = true;
+    return;
   }
-  byId("flow-back").addEventListener("click", () => {
-    picked = picked.slice(0, -1);
-    render(game);
-  });
-  return { render };
+  panel.hidden = false;
+  panel.dataset.seat = seat == null ? "" : String(seat);
+  if (seat != null) paintSeat(panel, seatColour(game, seat));
+  fill("flow-who", seat == null ? t("kp_folding_heading") : [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })]);
+  const note = secret ? t("kp_on_seat_page_fold")
+    : waiting && waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) })
+    : fairs ? t("kp_fairs_on_seat_page", { name: playerName(game, seat) }) : null;
+  fill("flow-private", note);
+  byId("flow-private").hidden = !note;
+  fill("flow-path", pathWords(picked));
+  byId("flow-back").hidden = !picked.length;
+  if (!choices.length || secret) {
+    fill("flow-options");
+    return;
+  }
+  fill("flow-options", h("p", { class: "flow-prompt" }, picked.length ? t("kp_choose_next", { verb: verbName(picked[0]) }) : t("flow_choose_action")),
+    composer(choices, picked, game.words, flow.pick));
 }
 
 // ------------------------------------------------------------------ the pages
@@ -484,6 +440,6 @@ function renderSeatLegal() {
     composer(legal, seatPicked, data.words || {}, (word) => { seatPicked = [...seatPicked, word]; renderSeatLegal(); }), back);
 }
 
-const PAGES = { "kp-table": () => runTablePage(renderTable, createFlow), "kp-seat": () => runSeatPage(renderSeat) };
+const PAGES = { "kp-table": () => runTablePage(renderTable, (play) => createFlow(play, drawFlow)), "kp-seat": () => runSeatPage(renderSeat) };
 const init = PAGES[document.body.dataset.page];
 if (init) init();

@@ -6,8 +6,8 @@
 
 import { say, t } from "../../js/i18n.js";
 import {
-  byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
-  moveText, withoutEach,
+  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
+  runTablePage, seatColour, seatDot, withoutEach,
 } from "../../js/ui.js";
 import { known, roofEffect } from "./words.js";
 
@@ -254,19 +254,6 @@ function verbsOf(choices) {
   return [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
 }
 
-/** The distinct next words after `picked`, and whether `picked` is itself a whole move. */
-function nextWords(choices, picked) {
-  const next = [];
-  let complete = false;
-  for (const move of choices) {
-    const words = move.split(" ");
-    if (!picked.every((word, i) => words[i] === word)) continue;
-    if (words.length === picked.length) complete = true;
-    else if (!next.includes(words[picked.length])) next.push(words[picked.length]);
-  }
-  return { next, complete };
-}
-
 // One decision is one move: the goods of a take, the cards of a discard, the markers freed, the free upgrades of a
 // grant and the deliveries of a turn are picked in any order, then sent at once. Their moves list each set once.
 
@@ -293,7 +280,7 @@ function compose(choices, picked) {
   const head = picked.length ? setHead(picked) : null;
   if (head == null || picked.length < head) {
     const { next, complete } = nextWords(choices, picked);
-    return { next, complete: complete ? picked.join(" ") : null, set: false };
+    return { next, complete, set: false };
   }
   const items = itemsOf(picked, head);
   const next = [];
@@ -334,99 +321,60 @@ function wordLabel(verb, word) {
   return word;
 }
 
-function createFlow(play) {
-  let game = null;
-  let shown = -1;
-  let picked = [];
-  let busy = false;
+/** A word sends the move at once when it completes one that nothing longer extends. */
+function endsMove(game, words) {
+  const { next, complete } = compose(game.choices || [], words);
+  return complete && !next.length ? complete : null;
+}
 
-  const send = async (move) => {
-    busy = true;
-    try {
-      await play(move);
-    } finally {
-      busy = false;
-      picked = [];
-      if (game) render(game);
-    }
-  };
-
-  const pick = (word) => {
-    if (busy || !game) return;
-    const words = [...picked, word];
-    const { next, complete } = compose(game.choices, words);
-    if (complete && !next.length) {
-      send(complete);
-      return;
-    }
-    picked = words;
-    render(game);
-  };
-
-  function render(newGame) {
-    if (newGame.version !== shown) {
-      shown = newGame.version;
-      if (!busy) picked = [];
-    }
-    game = newGame;
-    const panel = byId("flow");
-    const waiting = game.view.waiting;
-    const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;  // not at the simultaneous step
-    const choices = game.choices || [];
-    const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
-    if (seat == null) {
-      panel.hidden = true;
-      return;
-    }
-    panel.hidden = false;
-    panel.dataset.seat = String(seat);
-    paintSeat(panel, seatColour(game, seat));
-    fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
-    fill("flow-private", secret ? t(waiting.kind === "donkey" ? "lg_on_seat_page_donkey" : "lg_on_seat_page",
-                                     { name: playerName(game, seat) }) : null);
-    byId("flow-private").hidden = !secret;
-    fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w)}`)] : null);
-    byId("flow-back").hidden = !picked.length;
-    if (!choices.length) {
-      fill("flow-options");
-      return;
-    }
-    if (!picked.length) {
-      fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
-        h("div", { class: "flow-verbs" }, verbsOf(choices).map((verb) => {
-          const whole = compose(choices, [verb]);
-          const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
-                                       "data-verb": verb }, verbName(verb));
-          button.addEventListener("click", () => pick(verb));
-          return button;
-        })));
-      return;
-    }
-    const verb = picked[0];
-    const { next, complete } = compose(choices, picked);
-    const step = progress(waiting, picked);
-    const buttons = next.map((word) => {
-      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word));
-      button.addEventListener("click", () => pick(word));
-      return button;
-    });
-    let finish = null;
-    if (complete) {
-      finish = h("button", { type: "button", class: "primary flow-finish", "data-move": complete },
-        t("flow_finish", { move: moveText(game.words, complete) }));
-      finish.title = complete;
-      finish.addEventListener("click", () => send(complete));
-    }
-    fill("flow-options", h("p", { class: "flow-prompt", "data-progress": step || "" },
-      t("lg_choose_next", { verb: verbName(verb) }), step ? ` (${step})` : ""),
-      h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
+function drawFlow(game, flow) {
+  const { picked } = flow;
+  const panel = byId("flow");
+  const waiting = game.view.waiting;
+  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;  // not at the simultaneous step
+  const choices = game.choices || [];
+  const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
+  if (seat == null) {
+    panel.hidden = true;
+    return;
   }
-
-  byId("flow-back").addEventListener("click", () => {
-    picked = picked.slice(0, -1);
-    render(game);
+  panel.hidden = false;
+  panel.dataset.seat = String(seat);
+  paintSeat(panel, seatColour(game, seat));
+  fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
+  fill("flow-private", secret ? t(waiting.kind === "donkey" ? "lg_on_seat_page_donkey" : "lg_on_seat_page",
+                                   { name: playerName(game, seat) }) : null);
+  byId("flow-private").hidden = !secret;
+  fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w)}`)] : null);
+  byId("flow-back").hidden = !picked.length;
+  if (!choices.length) {
+    fill("flow-options");
+    return;
+  }
+  if (!picked.length) {
+    fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
+      h("div", { class: "flow-verbs" }, verbsOf(choices).map((verb) => {
+        const whole = compose(choices, [verb]);
+        const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
+                                     "data-verb": verb }, verbName(verb));
+        button.addEventListener("click", () => flow.pick(verb));
+        return button;
+      })));
+    return;
+  }
+  const verb = picked[0];
+  const { next, complete } = compose(choices, picked);
+  const step = progress(waiting, picked);
+  const buttons = next.map((word) => {
+    const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word));
+    button.addEventListener("click", () => flow.pick(word));
+    return button;
   });
-  return { render };
+  const finish = complete ? h("button", { type: "button", class: "primary flow-finish", "data-move": complete, title: complete },
+    t("flow_finish", { move: moveText(game.words, complete) })) : null;
+  fill("flow-options", h("p", { class: "flow-prompt", "data-progress": step || "" },
+    t("lg_choose_next", { verb: verbName(verb) }), step ? ` (${step})` : ""),
+    h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
 }
 
 // ------------------------------------------------------------------ the shared table
@@ -449,7 +397,7 @@ function renderTable(game) {
 }
 
 function initTable() {
-  runTablePage(renderTable, createFlow);
+  runTablePage(renderTable, (play) => createFlow(play, drawFlow, endsMove));
 }
 
 // ------------------------------------------------------------------ a seat's private page

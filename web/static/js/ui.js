@@ -391,3 +391,72 @@ export function runTablePage(render, createFlow) {
   api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
   renderSeatLinks(gameId);
 }
+
+/** The distinct next words of `choices` (moves as text) after the words `picked`, in order of first appearance,
+ * and `complete`: the move `picked` makes by itself, or null. */
+export function nextWords(choices, picked) {
+  const next = [];
+  let complete = null;
+  for (const move of choices) {
+    const words = move.split(" ");
+    if (!picked.every((word, i) => words[i] === word)) continue;
+    if (words.length === picked.length) complete = move;
+    else if (!next.includes(words[picked.length])) next.push(words[picked.length]);
+  }
+  return { next, complete };
+}
+
+/** The touch flow of a table page: a move is composed word by word by taps and sent whole, one at a time.
+ * The words picked so far are dropped when the game moves on (a new version) and after each send.
+ * `draw(game, flow)` fills the panel (#flow); `flow.picked` holds the words so far, `flow.pick(word)` goes one
+ * word deeper (or sends the move at once when `ends(game, words)` names the whole move those words make) and
+ * `flow.send(move)` sends a move. A button carrying `data-move` in #flow-options sends its move; #flow-back
+ * takes back the last word. Returns the object ``runTablePage`` drives (``render(game)``). */
+export function createFlow(play, draw, ends = () => null) {
+  let game = null;
+  let shown = -1;
+  let picked = [];
+  let busy = false;
+  const render = (newGame) => {
+    if (newGame.version !== shown) {
+      shown = newGame.version;
+      if (!busy) picked = [];
+    }
+    game = newGame;
+    draw(game, flow);
+  };
+  const flow = {
+    get picked() { return picked; },
+    pick(word) {
+      if (busy || !game) return;
+      const words = [...picked, word];
+      const move = ends(game, words);
+      if (move) {
+        flow.send(move);
+        return;
+      }
+      picked = words;
+      render(game);
+    },
+    async send(move) {
+      if (busy) return;
+      busy = true;
+      try {
+        await play(move);
+      } finally {
+        busy = false;
+        picked = [];
+        if (game) render(game);
+      }
+    },
+  };
+  byId("flow-options").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-move]");
+    if (button) flow.send(button.dataset.move);
+  });
+  byId("flow-back").addEventListener("click", () => {
+    picked = picked.slice(0, -1);
+    if (game) render(game);
+  });
+  return { render };
+}
