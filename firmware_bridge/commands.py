@@ -7,6 +7,7 @@ message the tablet shows (the core's ``IllegalMoveError``/``UndoError`` or ``Com
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -43,21 +44,26 @@ class CommandRefused(CompanionError, ValueError):
 
 
 def press(session: Session, button: Button, rng: random.Random | None = None,
-          choice: str | None = None, version: int | None = None) -> list[Move]:
+          choice: str | None = None, version: int | None = None,
+          rng_for: Callable[[Session], random.Random] | None = None) -> list[Move]:
     """Carry out ``button`` on ``session``; return the moves it made (the session's new moves).
 
-    DRAW and ROLL make the chance step the game waits for (picked with ``rng``, by default the
-    OS's secure source); NEXT plays the end-turn move; UNDO takes back the last move; OK plays
-    ``choice``, the move shown on the tablet. ``version`` is the game's version the panel showed
-    when pressed: a press on an older one is refused (``StaleMoveError``). Raises a
-    ``CompanionError`` when refused.
+    DRAW and ROLL make the chance steps the game waits for, one after the other while it waits for
+    that kind (a display refilled tile by tile, a setup's draws), each picked with ``rng_for(session)``
+    taken afresh before each step (else ``rng``, by default the OS's secure source); NEXT plays the
+    move the game names for it (``Game.panel_signals``; by default the end-turn move ``end``); UNDO
+    takes back the last move; OK plays ``choice``, the move shown on the tablet. ``version`` is the
+    game's version the panel showed when pressed: a press on an older one is refused
+    (``StaleMoveError``). Raises a ``CompanionError`` when refused.
     """
     if button in (Button.DRAW, Button.ROLL):
-        return _chance(session, button, rng or random.SystemRandom(), version)
+        fixed = rng or random.SystemRandom()
+        return _chance(session, button, rng_for or (lambda s: fixed), version)
     if button is Button.NEXT:
         if session.is_over:
             raise CommandRefused(msg("core.panel.over"))
-        return _play(session, END_TURN, msg("core.panel.no_end_turn", game=session.game.title), version)
+        move = session.game.panel_signals(session.state).next_move or END_TURN
+        return _play(session, move, msg("core.panel.no_end_turn", game=session.game.title), version)
     if button is Button.UNDO:
         return [session.undo(version)]
     if not choice:
@@ -75,7 +81,17 @@ def chance_kind(game: Game[Any, Any], state: Any) -> Button:
     return Button.ROLL if verb in ROLL_VERBS else Button.DRAW
 
 
-def _chance(session: Session, button: Button, rng: random.Random, version: int | None) -> list[Move]:
+def _chance(session: Session, button: Button, rng_for: Callable[[Session], random.Random],
+            version: int | None) -> list[Move]:
+    """The chance step the game waits for, then each further one of the same kind until a player decides."""
+    moves = _one_chance(session, button, rng_for(session), version)
+    game = session.game
+    while game.current_player(session.state) == CHANCE and chance_kind(game, session.state) is button:
+        moves += session.play(game.sample_chance(session.state, rng_for(session)))
+    return moves
+
+
+def _one_chance(session: Session, button: Button, rng: random.Random, version: int | None) -> list[Move]:
     game, state = session.game, session.state
     if session.is_over:
         raise CommandRefused(msg("core.panel.nothing_left"))

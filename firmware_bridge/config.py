@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInputError
+from companion.core.game import MAX_INDICATORS
 from companion.core.messages import LANGUAGES
 from firmware_bridge.commands import Button
 
@@ -26,6 +27,8 @@ class GpioConfig:
     status: tuple[int, int, int]
     alert: int | None
     common_anode: bool
+    indicators: tuple[tuple[int, int, int], ...] = ()
+    """The game's indicator lights (RGB LEDs), in order (``Lights.indicators``)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class SerialConfig:
     """Per seat, the first pixel and the number of pixels of its segment of the strip."""
     status: int
     alert: int | None
+    indicators: tuple[int, ...] = ()
+    """The pixel of each indicator light, in order."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,12 @@ def _pin(value: Any) -> int:
     return value
 
 
+def _indicators(value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_INDICATORS:
+        raise ValueError(f"indicators is a list of at most {MAX_INDICATORS} lights, not {value!r}")
+    return value
+
+
 def _triple(value: Any) -> tuple[int, int, int]:
     if not isinstance(value, list) or len(value) != 3:
         raise ValueError(f"an RGB light needs three pins [red, green, blue], not {value!r}")
@@ -110,6 +121,7 @@ def _build(data: dict[str, Any]) -> PanelConfig:
             status=_triple(gpio["status"]),
             alert=None if gpio["alert"] is None else _pin(gpio["alert"]),
             common_anode=bool(gpio["common_anode"]),
+            indicators=tuple(_triple(pins) for pins in _indicators(gpio.get("indicators", []))),
         ),
         serial=SerialConfig(
             url=str(serial["url"]),
@@ -117,10 +129,12 @@ def _build(data: dict[str, Any]) -> PanelConfig:
             seats=tuple((int(start), int(count)) for start, count in serial["seats"]),
             status=int(serial["status"]),
             alert=None if serial["alert"] is None else int(serial["alert"]),
+            indicators=tuple(int(pixel) for pixel in _indicators(serial.get("indicators", []))),
         ),
     )
     pins = [*config.gpio.buttons.values(), *(p for seat in config.gpio.seats for p in seat), *config.gpio.status,
-            *([config.gpio.alert] if config.gpio.alert is not None else [])]
+            *([config.gpio.alert] if config.gpio.alert is not None else []),
+            *(p for light in config.gpio.indicators for p in light)]
     doubled = sorted({p for p in pins if pins.count(p) > 1})
     if doubled:
         raise ValueError(f"gpio pins used twice: {doubled}")

@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.core.errors import CompanionError, IllegalMoveError, StaleMoveError
-from companion.core.game import Move
+from companion.core.game import SIMULTANEOUS, Move
 from companion.core.messages import FALLBACK, Message, Text, msg, render
 from companion.session import Session
-from firmware_bridge.commands import HOLD_BUTTONS, Button, press
+from firmware_bridge.commands import HOLD_BUTTONS, Button, CommandRefused, press
 from firmware_bridge.lights import NO_GAME, OVER, Lights, lights_for, scale
 from firmware_bridge.panel import Panel
 from firmware_bridge.protocol import HOLD, PRESS
@@ -86,7 +86,19 @@ class PanelController:
         self.refresh()
 
     def choose(self, move: str | None) -> None:
-        """The move shown on the tablet, which OK plays."""
+        """The move shown on the tablet, which OK plays. A secret choice (every choice at a simultaneous step, a
+        legal move the game keeps secret) is refused (``CommandRefused``) and not kept: every panel would show it."""
+        session = self.session
+        if move and session is not None:
+            with session.lock:
+                game, state = session.game, session.state
+                try:
+                    parsed = game.parse_move(move)
+                except CompanionError:
+                    parsed = None  # unreadable: OK says why when pressed
+                if game.current_player(state) == SIMULTANEOUS or (
+                        parsed is not None and game.is_secret(state, parsed) and game.validate(state, parsed) is None):
+                    raise CommandRefused(msg("core.refuse.secret_choice"))
         with self._lock:
             self.choice = move or None
             self.message = {"text": "", "ok": True}
@@ -120,11 +132,10 @@ class PanelController:
             return {"ok": True, "text": "", "button": button.value}
         if session is None:
             return self._refuse(button, msg("core.panel.no_game"))
-        rng = self.rng_for(session) if self.rng_for is not None else None
         shown = self.shown_version if version is None else version
         undone = session.undo_info()["move"] if button is Button.UNDO else None  # named as the table may read it
         try:
-            moves = press(session, button, rng=rng, choice=self.choice, version=shown)
+            moves = press(session, button, choice=self.choice, version=shown, rng_for=self.rng_for)
         except IllegalMoveError as error:
             refusal = session.table_refusal(error)
             return self._refuse(button, msg("core.panel.refused_move" if refusal.move else "core.panel.refused",

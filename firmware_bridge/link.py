@@ -15,7 +15,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ import serial
 from firmware_bridge import protocol as P
 from firmware_bridge.commands import Button
 from firmware_bridge.config import SerialConfig
-from firmware_bridge.lights import Lights
+from firmware_bridge.lights import HALF, OFF, Lights
 from firmware_bridge.panel import Panel
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class SerialLink:
         self._port: Any = None
         self._parser = P.Parser()
         self._lock = threading.RLock()  # the port's writes, the frame in flight, the wanted lights
-        self._runs: list[P.Run] = []
+        self._runs: list[P.ShowRun] = []
         self._dirty = True
         self._in_flight: tuple[int, bytes] | None = None
         self._sent_at = 0.0
@@ -91,11 +91,13 @@ class SerialLink:
         self._thread.start()
         return self
 
-    def set_lights(self, runs: list[P.Run]) -> None:
-        """The light state the board should show; sent now if connected, again after each reconnect."""
-        P.lights_payload(runs)  # an oversized state raises ValueError here, in the caller, not in the thread
+    def set_lights(self, runs: Sequence[P.Run | P.ShowRun]) -> None:
+        """The light state the board should show (runs without an effect are steady); sent now if connected,
+        again after each reconnect."""
+        wanted: list[P.ShowRun] = [run if len(run) == 4 else (*run, P.STEADY) for run in runs]
+        P.show_payload(wanted)  # an oversized state raises ValueError here, in the caller, not in the thread
         with self._lock:
-            self._runs = list(runs)
+            self._runs = wanted
             self._dirty = True
             self._pump(time.monotonic())
 
@@ -158,10 +160,11 @@ class SerialLink:
         with self._lock:
             self._in_flight = None
             self._board_seq = -1
+        version = P.PROTOCOL_VERSION
         for _ in range(self.timings.tries):
             with self._lock:
                 self._hello_seq = self._next_seq()
-                self._write(P.Frame(self._hello_seq, P.HELLO, bytes((P.PROTOCOL_VERSION,))))
+                self._write(P.Frame(self._hello_seq, P.HELLO, bytes((version,))))
             deadline = time.monotonic() + self.timings.retry * 2
             while time.monotonic() < deadline and not self._stopping.is_set():
                 for frame in self._read():
@@ -169,14 +172,18 @@ class SerialLink:
                         self._welcomed(frame)
                         return
                     if frame.type == P.ERROR and frame.payload[:1] == bytes((P.ERR_VERSION,)):
-                        self._incompatible(frame.payload[1] if len(frame.payload) > 1 else 0)
+                        theirs = frame.payload[1] if len(frame.payload) > 1 else 0
+                        if theirs not in P.VERSIONS or theirs >= version:
+                            self._incompatible(theirs)
+                        version = theirs  # an older board: greet it in its own version
+                        deadline = time.monotonic()
             if self._stopping.is_set():
                 raise LinkLost("closing")
         raise LinkLost(f"no answer from a panel board on {self.url} (is the firmware flashed?)")
 
     def _welcomed(self, frame: P.Frame) -> None:
         welcome = P.parse_welcome(frame.payload)
-        if welcome.version != P.PROTOCOL_VERSION:
+        if welcome.version not in P.VERSIONS:
             self._incompatible(welcome.version)
         now = time.monotonic()
         with self._lock:
@@ -191,7 +198,7 @@ class SerialLink:
 
     def _incompatible(self, version: int) -> None:
         reason = (f"the board on {self.url} speaks panel protocol v{version}, this companion v"
-                  f"{P.PROTOCOL_VERSION}: flash hardware/firmware/ again (docs/panel.md)")
+                  f"{'/v'.join(map(str, P.VERSIONS))}: flash hardware/firmware/ again (docs/panel.md)")
         self._set_state(INCOMPATIBLE, reason)
         raise LinkLost(reason)
 
@@ -270,7 +277,7 @@ class SerialLink:
     def _pump(self, now: float) -> None:
         """Send the wanted lights if they changed and nothing is waiting for its ACK."""
         if self._dirty and self._in_flight is None and self.connected.is_set() and self._port is not None:
-            frame = P.Frame(self._next_seq(), P.LIGHTS, P.lights_payload(self._runs))
+            frame = self._lights_frame()
             self._in_flight = (frame.seq, frame.encode())
             self._dirty = False
             self._sent_at = now
@@ -279,6 +286,13 @@ class SerialLink:
                 self._write_bytes(self._in_flight[1])
             except (serial.SerialException, OSError):
                 pass  # the reader thread notices the failed port and reconnects
+
+    def _lights_frame(self) -> P.Frame:
+        """The wanted light state in the board's version: SHOW (v2, with blinking), else LIGHTS (v1: blinking
+        runs steady at ``HALF``)."""
+        if self.welcome is not None and self.welcome.version >= 2:
+            return P.Frame(self._next_seq(), P.SHOW, P.show_payload(self._runs))
+        return P.Frame(self._next_seq(), P.LIGHTS, P.lights_payload(P.steady_runs(self._runs, HALF)))
 
     def _write(self, frame: P.Frame) -> None:
         self._write_bytes(frame.encode())
@@ -359,15 +373,19 @@ class SerialPanel(Panel):
         super().close()
 
 
-def strip_runs(config: SerialConfig, lights: Lights) -> list[P.Run]:
-    """The strip's pixels for ``lights``: each seat's segment, the status pixel, the alert pixel."""
-    runs: list[P.Run] = []
+def strip_runs(config: SerialConfig, lights: Lights) -> list[P.ShowRun]:
+    """The strip's pixels for ``lights``: each seat's segment (blinking while the seat waits), the status pixel,
+    the alert pixel, the indicator pixels."""
+    runs: list[P.ShowRun] = []
     for seat, (start, count) in enumerate(config.seats):
-        if seat < len(lights.seats) and lights.seats[seat] != (0, 0, 0):
-            runs.append((start, count, lights.seats[seat]))
-    runs.append((config.status, 1, lights.status_colour))
+        if seat < len(lights.seats) and lights.seats[seat] != OFF:
+            runs.append((start, count, lights.seats[seat], P.BLINK if seat in lights.waiting else P.STEADY))
+    runs.append((config.status, 1, lights.status_colour, P.STEADY))
     if config.alert is not None and lights.alert:
-        runs.append((config.alert, 1, lights.alert_colour))
+        runs.append((config.alert, 1, lights.alert_colour, P.STEADY))
+    for index, pixel in enumerate(config.indicators):
+        if lights.indicator(index) != OFF:
+            runs.append((pixel, 1, lights.indicator(index), P.STEADY))
     return runs
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from firmware_bridge.commands import HOLD_BUTTONS, Button
 from firmware_bridge.config import GpioConfig
-from firmware_bridge.lights import NO_GAME, Colour, Lights
+from firmware_bridge.lights import BLINK_SECONDS, DIM, NO_GAME, OFF, Colour, Lights, scale
 from firmware_bridge.protocol import HOLD, PRESS
 
 PressHandler = Callable[[Button, int], None]
@@ -104,6 +104,10 @@ class GpioPanel(Panel):
                               else PWMLED(config.alert, active_high=active_high, pin_factory=pin_factory))
             if self.alert_led is not None:
                 self._devices.append(self.alert_led)
+            self.indicator_leds = [RGBLED(*pins, active_high=active_high, pin_factory=pin_factory)
+                                   for pins in config.indicators]
+            self._devices += self.indicator_leds
+            self._blinking: dict[int, Colour] = {}  # seat -> the colour its LED blinks in now
         except Exception:
             self.close()
             raise
@@ -116,10 +120,26 @@ class GpioPanel(Panel):
             return
         self.lights = lights
         for seat, led in enumerate(self.seat_leds):
-            led.value = _unit(lights.seats[seat] if seat < len(lights.seats) else (0, 0, 0))
+            colour = lights.seats[seat] if seat < len(lights.seats) else OFF
+            if seat in lights.waiting:
+                self._blink(seat, led, colour)
+            else:
+                self._blinking.pop(seat, None)
+                led.value = _unit(colour)  # stops a blink
         self.status_led.value = _unit(lights.status_colour)
         if self.alert_led is not None:
             self.alert_led.value = 1.0 if lights.alert else 0.0
+        for index, led in enumerate(self.indicator_leds):
+            led.value = _unit(lights.indicator(index))
+
+    def _blink(self, seat: int, led: Any, colour: Colour) -> None:
+        """A waiting seat: its colour and ``DIM`` of it in turn, in gpiozero's background thread (left running
+        when it already blinks in this colour, so new lights do not restart its rhythm)."""
+        if self._blinking.get(seat) == colour:
+            return
+        self._blinking[seat] = colour
+        led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS, on_color=_unit(colour),
+                  off_color=_unit(scale(colour, DIM)), background=True)
 
     def close(self) -> None:
         """Close every device (idempotent); the pins go back to inputs."""

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+VERSIONS = (1, 2)
+"""The versions this host speaks: it says HELLO with the newest, and again with the board's own if the board
+answers with an older one of these (a board flashed before SHOW existed keeps working)."""
 SYNC = b"\xaa\x55"
 HEADER = 5  # sync (2), length, sequence, type
 OVERHEAD = HEADER + 2
@@ -24,13 +27,14 @@ WELCOME = 0x02  # board -> host: [version, buttons, leds (2), boot id (4)] + fir
 ACK = 0x03  # either way: [sequence acknowledged]
 ERROR = 0x04  # either way: [code] + text
 LIGHTS = 0x10  # host -> board: runs of [start (2), count, r, g, b]; the whole strip, shown at once
+SHOW = 0x11  # host -> board (v2): runs of [start (2), count, r, g, b, effect]; the whole strip, shown at once
 BUTTON = 0x20  # board -> host: [button index, kind]
 PING = 0x30  # host -> board: []
 PONG = 0x31  # board -> host: [boot id (4)]
 
-NAMES = {HELLO: "HELLO", WELCOME: "WELCOME", ACK: "ACK", ERROR: "ERROR", LIGHTS: "LIGHTS", BUTTON: "BUTTON",
-         PING: "PING", PONG: "PONG"}
-RELIABLE = frozenset({LIGHTS, BUTTON})
+NAMES = {HELLO: "HELLO", WELCOME: "WELCOME", ACK: "ACK", ERROR: "ERROR", LIGHTS: "LIGHTS", SHOW: "SHOW",
+         BUTTON: "BUTTON", PING: "PING", PONG: "PONG"}
+RELIABLE = frozenset({LIGHTS, SHOW, BUTTON})
 """Types the receiver acknowledges (ACK) and the sender repeats until it does (HELLO is repeated
 until WELCOME answers it, PING until PONG does)."""
 
@@ -43,6 +47,13 @@ ERR_BAD_PAYLOAD = 3
 
 RUN_SIZE = 6
 MAX_RUNS = MAX_PAYLOAD // RUN_SIZE
+SHOW_RUN_SIZE = 7
+MAX_SHOW_RUNS = MAX_PAYLOAD // SHOW_RUN_SIZE
+
+# SHOW effects.
+STEADY = 0
+BLINK = 1  # the colour for BLINK_MS, then an eighth of it for BLINK_MS, from the frame's arrival on
+BLINK_MS = 500
 
 
 def crc16(data: bytes) -> int:
@@ -158,6 +169,38 @@ def parse_lights(payload: bytes) -> list[Run]:
         raise ValueError(f"a LIGHTS payload is runs of {RUN_SIZE} bytes, not {len(payload)} bytes")
     return [((payload[i] << 8) | payload[i + 1], payload[i + 2], (payload[i + 3], payload[i + 4], payload[i + 5]))
             for i in range(0, len(payload), RUN_SIZE)]
+
+
+ShowRun = tuple[int, int, Colour, int]
+"""``(first pixel, how many pixels, (r, g, b), effect)``."""
+
+
+def show_payload(runs: list[ShowRun]) -> bytes:
+    """A SHOW payload (protocol v2): the whole strip as runs of one colour and effect (pixels in no run are off)."""
+    if len(runs) > MAX_SHOW_RUNS:
+        raise ValueError(f"a SHOW message holds at most {MAX_SHOW_RUNS} runs, not {len(runs)}")
+    out = bytearray()
+    for start, count, (r, g, b), effect in runs:
+        out += bytes((start >> 8, start & 0xFF, count, r, g, b, effect))
+    return bytes(out)
+
+
+def parse_show(payload: bytes) -> list[ShowRun]:
+    if len(payload) % SHOW_RUN_SIZE:
+        raise ValueError(f"a SHOW payload is runs of {SHOW_RUN_SIZE} bytes, not {len(payload)} bytes")
+    return [((payload[i] << 8) | payload[i + 1], payload[i + 2], (payload[i + 3], payload[i + 4], payload[i + 5]),
+             payload[i + 6]) for i in range(0, len(payload), SHOW_RUN_SIZE)]
+
+
+def steady_runs(runs: list[ShowRun], waiting: float) -> list[Run]:
+    """``runs`` as a LIGHTS state for a board of protocol v1, which cannot blink: a blinking run steady at
+    ``waiting`` of its colour."""
+    return [(start, count, colour if effect == STEADY else _scaled(colour, waiting))
+            for start, count, colour, effect in runs]
+
+
+def _scaled(colour: Colour, factor: float) -> Colour:
+    return (round(colour[0] * factor), round(colour[1] * factor), round(colour[2] * factor))
 
 
 @dataclass(frozen=True, slots=True)

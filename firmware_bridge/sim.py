@@ -52,7 +52,7 @@ def ticks_ms() -> int:
 class BoardSimulator:
     """One simulated board; ``start()`` serves it on a socket (default) or a pty (``pty=True``)."""
 
-    def __init__(self, leds: int = 62, buttons: int = 12, pty: bool = False, debounce_ms: int = 20,
+    def __init__(self, leds: int = 64, buttons: int = 12, pty: bool = False, debounce_ms: int = 20,
                  hold_ms: int = 1000, on_show: Callable[[list[Colour]], None] | None = None) -> None:
         self.leds, self.buttons, self.use_pty = leds, buttons, pty
         self.debounce_ms, self.hold_ms = debounce_ms, hold_ms
@@ -80,7 +80,7 @@ class BoardSimulator:
         with self._lock:
             self.boots += 1
             self.firmware = self._module.Firmware(self.leds, self.buttons, self._write, self._show,
-                                                  secrets.randbits(32), name="keydom-sim 1.0",
+                                                  secrets.randbits(32), name="keydom-sim 2.0",
                                                   debounce_ms=self.debounce_ms, hold_ms=self.hold_ms)
 
     def press(self, index: int) -> None:
@@ -217,7 +217,7 @@ class BoardSimulator:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m firmware_bridge.sim", description=__doc__.split("\n")[0])
     parser.add_argument("--pty", action="store_true", help="serve on a pseudo-terminal instead of a socket")
-    parser.add_argument("--leds", type=int, default=62)
+    parser.add_argument("--leds", type=int, default=64)
     args = parser.parse_args(argv)
     with BoardSimulator(leds=args.leds, pty=args.pty).start() as board:
         print(f"panel board simulator on {board.url}  (companion serve --panel serial:{board.url})", flush=True)

@@ -38,6 +38,35 @@ SCREEN_RULE = "SCREEN"
 """Rule ID of a refusal on a shared screen whose reason lies behind a player's screen (``table_refusal``)."""
 
 
+@dataclass(frozen=True)
+class Indicator:
+    """A light a game asks the table's panel to show (Key Market: the good the weather favours): a stable ``key``
+    (``favoured``), what it shows in words (``label``, a message) and its colour (``#rrggbb``). Public information
+    only, as on every shared output."""
+
+    key: str
+    label: Text
+    colour: str
+
+
+@dataclass(frozen=True)
+class PanelSignals:
+    """What the table's button panel shows of a state beyond who decides now (``Game.panel_signals``).
+
+    ``waiting``: the seats that may be asked next, in the order they will be (Keyper's followers), not those
+    deciding now; their lights blink. ``indicators``: named lights, at most ``MAX_INDICATORS`` of them on a
+    physical panel. ``next_move``: the move NEXT plays now, in notation (``None``: the end-turn move ``end``).
+    """
+
+    waiting: tuple[int, ...] = ()
+    indicators: tuple[Indicator, ...] = ()
+    next_move: str | None = None
+
+
+MAX_INDICATORS = 2
+"""Indicator lights on a physical panel (hardware/README.md); the virtual panel shows every one."""
+
+
 class Move:
     """Base of every game's moves: frozen values whose ``str()`` is their text notation.
 
@@ -269,6 +298,11 @@ class Game(ABC, Generic[S, M]):
         if move in self.public_moves(state):
             return IllegalMoveError(SCREEN_RULE, msg("core.refuse.screen"), str(move))
         return error
+
+    def panel_signals(self, state: S) -> PanelSignals:
+        """What the table's panel shows beyond whose turn it is (docs/panel.md): the seats that may be asked next,
+        named indicator lights, the move NEXT plays. Public information only; the default shows nothing more."""
+        return PanelSignals()
 
     def setup_guide(self, state: S) -> dict[str, Any] | None:
         """What to lay out on the table once the setup draws are made (``state`` is the state when

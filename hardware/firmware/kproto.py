@@ -3,7 +3,8 @@
 #   AA 55 | LEN | SEQ | TYPE | PAYLOAD (LEN bytes) | CRC16 big-endian over LEN..PAYLOAD
 # No pins here: main.py does the hardware.
 
-VERSION = 1
+VERSION = 2  # the newest version this firmware speaks
+OLDEST = 1  # a host saying HELLO with any version from OLDEST to VERSION is answered in that version
 SYNC0 = 0xAA
 SYNC1 = 0x55
 MAX_PAYLOAD = 240
@@ -13,6 +14,7 @@ WELCOME = 0x02
 ACK = 0x03
 ERROR = 0x04
 LIGHTS = 0x10
+SHOW = 0x11  # v2: LIGHTS with an effect byte per run
 BUTTON = 0x20
 PING = 0x30
 PONG = 0x31
@@ -22,6 +24,9 @@ HOLD = 2
 ERR_NEED_HELLO = 1
 ERR_VERSION = 2
 ERR_BAD_PAYLOAD = 3
+STEADY = 0
+BLINK = 1  # the colour for BLINK_MS, then an eighth of it for BLINK_MS
+BLINK_MS = 500
 
 
 def crc16(data, crc=0xFFFF):

@@ -39,13 +39,17 @@ class Firmware:
     # The board's side of the link. write(bytes) sends to the host; show(pixels) updates the
     # strip (a list of (r, g, b)). Call receive() with bytes from the host and tick() often.
 
-    def __init__(self, leds, buttons, write, show, boot_id, name="keydom-pico 1.0",
+    def __init__(self, leds, buttons, write, show, boot_id, name="keydom-pico 2.0",
                  debounce_ms=20, hold_ms=1000, retry_ms=100, retries=5):
         self.write = write
         self.show = show
         self.boot_id = boot_id & 0xFFFFFFFF
         self.name = name
-        self.pixels = [(0, 0, 0)] * leds
+        self.pixels = [(0, 0, 0)] * leds  # the state the host asked for (blinking pixels at full colour)
+        self.blinking = []  # indices of the pixels that blink
+        self.blink_since = 0  # when the state with them arrived (ms)
+        self.dark = False  # whether the blinking pixels are in their dim half now
+        self.version = P.VERSION  # the version the host greeted us in
         self.buttons = Buttons(buttons, debounce_ms, hold_ms)
         self.parser = P.Parser()
         self.retry_ms = retry_ms
@@ -65,15 +69,16 @@ class Firmware:
 
     def handle(self, seq, kind, payload, now):
         if kind == P.HELLO:
-            if len(payload) < 1 or payload[0] != P.VERSION:
+            if len(payload) < 1 or not P.OLDEST <= payload[0] <= P.VERSION:
                 self.send(P.ERROR, bytes((P.ERR_VERSION, P.VERSION)) + b"protocol version differs")
                 return
             self.greeted = True
+            self.version = payload[0]
             self.host_seq = -1
             self.queue = []
             self.in_flight = None
             leds = len(self.pixels)
-            self.send(P.WELCOME, bytes((P.VERSION, len(self.buttons.stable), leds >> 8, leds & 0xFF))
+            self.send(P.WELCOME, bytes((self.version, len(self.buttons.stable), leds >> 8, leds & 0xFF))
                       + self.boot_id.to_bytes(4, "big") + self.name.encode())
         elif kind == P.PING:
             self.send(P.PONG, self.boot_id.to_bytes(4, "big"))
@@ -90,17 +95,48 @@ class Firmware:
             self.send(P.ACK, bytes((seq,)))
             if seq != self.host_seq:
                 self.host_seq = seq
-                self.set_lights(payload)
+                self.set_lights(payload, 6, now)
+        elif kind == P.SHOW:
+            if len(payload) % 7:
+                self.send(P.ERROR, bytes((P.ERR_BAD_PAYLOAD,)) + b"SHOW is runs of 7 bytes")
+                return
+            self.send(P.ACK, bytes((seq,)))
+            if seq != self.host_seq:
+                self.host_seq = seq
+                self.set_lights(payload, 7, now)
 
-    def set_lights(self, payload):
+    def set_lights(self, payload, size=6, now=0):
+        # runs of [start (2), count, r, g, b] (LIGHTS) or [..., effect] (SHOW): the whole strip
         pixels = [(0, 0, 0)] * len(self.pixels)
-        for i in range(0, len(payload), 6):
+        blinking = []
+        for i in range(0, len(payload), size):
             start = (payload[i] << 8) | payload[i + 1]
             colour = (payload[i + 3], payload[i + 4], payload[i + 5])
+            blink = size == 7 and payload[i + 6] == P.BLINK
             for p in range(start, min(start + payload[i + 2], len(pixels))):
                 pixels[p] = colour
+                if blink:
+                    blinking.append(p)
         self.pixels = pixels
+        self.blinking = blinking
+        self.blink_since = now
+        self.dark = False
         self.show(pixels)
+
+    def blink(self, now):
+        # every BLINK_MS the blinking pixels change between their colour and an eighth of it
+        if not self.blinking:
+            return
+        dark = (_elapsed(now, self.blink_since) // P.BLINK_MS) % 2 == 1
+        if dark == self.dark:
+            return
+        self.dark = dark
+        shown = list(self.pixels)
+        if dark:
+            for p in self.blinking:
+                r, g, b = shown[p]
+                shown[p] = (r >> 3, g >> 3, b >> 3)
+        self.show(shown)
 
     # To the host.
 
@@ -108,6 +144,7 @@ class Firmware:
         for index, kind in self.buttons.scan(levels, now):
             if self.greeted and len(self.queue) < 8:
                 self.queue.append(bytes((index, kind)))
+        self.blink(now)
         flight = self.in_flight
         if flight is not None and _elapsed(now, flight[2]) >= self.retry_ms:
             if flight[3] >= self.retries:

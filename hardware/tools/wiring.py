@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HARDWARE = ROOT / "hardware"
 
 # Raspberry Pi 40-pin header: BCM GPIO -> physical pin.
-PI_PIN = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31, 13: 33, 19: 35, 26: 37,
+PI_PIN = {0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31, 13: 33, 19: 35, 26: 37,
           14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26, 12: 32, 16: 36, 20: 38, 21: 40}
 PI_GROUND = (6, 9, 14, 20, 25, 30, 34, 39)
 # Raspberry Pi Pico: GPn -> physical pin.
@@ -29,6 +29,10 @@ PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 1
             15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
 PICO_GROUND = (3, 8, 13, 18, 23, 28, 33, 38)
 COLOURS = ("red", "green", "blue")
+PIN_NOTES = {0: " (GPIO0 is ID_SD: no HAT with an ID EEPROM)", 2: " (the Pi's 1.8 kohm pull-up: a faint glow before start)",
+             3: " (the Pi's 1.8 kohm pull-up: a faint glow before start)", 14: " (serial console off: raspi-config)",
+             15: " (serial console off: raspi-config)"}
+"""What to know about a pin that has a second use on the Pi."""
 INK = {"red": "#c0392b", "green": "#239b56", "blue": "#2471a3", "button": "#333333", "data": "#7d3c98",
        "power": "#ca6f1e", "ground": "#000000"}
 
@@ -50,6 +54,10 @@ def gpio_rows() -> list[Row]:
     if config["alert"] is not None:
         rows.append((f"GPIO{config['alert']}", str(PI_PIN[config["alert"]]), "alert LED (amber)",
                      "resistor to the LED's anode"))
+    for light, pins in enumerate(config.get("indicators", []), start=1):
+        for colour, pin in zip(COLOURS, pins):
+            rows.append((f"GPIO{pin}", str(PI_PIN[pin]), f"indicator {light} RGB LED, {colour}",
+                         "resistor to the LED's anode" + PIN_NOTES.get(pin, "")))
     rows.append(("GND", ", ".join(map(str, PI_GROUND[:4])), "LED cathodes, buttons' other side", "common ground"))
     return rows
 
@@ -87,6 +95,8 @@ def segments_table() -> str:
     lines.append(f"| {panel['status']} | status |")
     if panel["alert"] is not None:
         lines.append(f"| {panel['alert']} | alert |")
+    for light, pixel in enumerate(panel.get("indicators", []), start=1):
+        lines.append(f"| {pixel} | indicator {light} |")
     return "\n".join(lines)
 
 
@@ -107,6 +117,9 @@ pins). Edit those, then run `python hardware/tools/wiring.py`; the tests check t
 
 Pins are BCM numbers (`GPIO5`) and physical header pins (29). RGB LEDs are common cathode
 (set `"common_anode": true` in panel.json for common-anode LEDs, whose common pin then goes to 3V3).
+The two indicator LEDs show what the game names (Key Market: the goods the weather favours and
+spoils); they use the header's last free pins, some of which have a second use on the Pi (noted).
+A panel without them: `"indicators": []` in panel.json.
 
 {table(gpio_rows(), "Pi GPIO")}
 
@@ -116,7 +129,7 @@ Pins are BCM numbers (`GPIO5`) and physical header pins (29). RGB LEDs are commo
 
 {table(pico_rows(), "Pico pin")}
 
-The strip's pixels (config `serial.seats`, `serial.status`, `serial.alert`):
+The strip's pixels (config `serial.seats`, `serial.status`, `serial.alert`, `serial.indicators`):
 
 {segments_table()}
 

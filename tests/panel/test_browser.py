@@ -73,3 +73,42 @@ def test_the_virtual_panel_on_the_table_page_plays_on_the_table(server: int, bro
     page.wait_for_function(
         f"document.querySelector(\"#virtual-panel .panel-light[data-seat='{1 - mover}']\").dataset.colour === '{lit}'")
     page.locator("#virtual-panel").screenshot(path=str(shots / "panel-04-on-table.png"))
+
+
+def test_the_virtual_panel_blinks_followers_and_shows_the_weather(tmp_path: Path, browser: Any,  # noqa: F811
+                                                                  shots: Path) -> None:
+    """Keyper's follower still to be asked blinks, with a note (spec 4.3); Key Market's indicators name the goods
+    the weather favours and spoils (spec 3.4), in the good's colour."""
+    from companion.core.messages import msg, render
+    from companion.games.key_market import rules as km_rules
+    from companion.games.key_market.panel import GOOD_COLOURS
+    from companion.store import GameStore
+    from tests.panel.test_game_signals import drive, following, new
+    from tests.web.conftest import serving
+
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        keyper = new(store, "keyper")
+        drive(keyper, following)
+        waiting = keyper.game.panel_signals(keyper.state).waiting
+        market = new(store, "key-market")
+        drive(market, lambda s: s.state.stage == "farming" and s.state.season == "spring")
+        weather = km_rules.weather_now(market.state)
+        ids = keyper.id, market.id
+    with serving(tmp_path) as (port, _):
+        page = browser.new_context(viewport={"width": 900, "height": 700}).new_page()
+        page.goto(f"http://127.0.0.1:{port}/games/{ids[0]}/panel")
+        lamp = page.locator(f".panel-light.blinking[data-seat='{waiting[0]}']")
+        lamp.wait_for()
+        assert page.locator(".panel-light.blinking").count() == len(waiting)
+        page.locator(".panel-waiting", has_text="may be asked next").first.wait_for()
+        assert page.locator("#panel-indicators").is_hidden()
+        page.screenshot(path=str(shots / "panel-05-followers.png"), full_page=True)
+        page.goto(f"http://127.0.0.1:{port}/games/{ids[1]}/panel")
+        favoured = page.locator("[data-indicator='favoured']")
+        favoured.wait_for()
+        assert favoured.locator(".panel-light").get_attribute("data-colour") == GOOD_COLOURS[weather.round]
+        said = render(msg("km.panel.favoured", good=msg(f"km.good.{weather.round}")), "en")
+        assert said.startswith("the weather favours ") and said in favoured.inner_text()
+        spoiled = page.locator("[data-indicator='spoiled']")
+        assert spoiled.locator(".panel-light").get_attribute("data-colour") == GOOD_COLOURS[weather.square]
+        page.screenshot(path=str(shots / "panel-06-weather.png"), full_page=True)

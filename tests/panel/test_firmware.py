@@ -71,7 +71,7 @@ def test_a_long_press_sends_hold_once() -> None:
 def test_welcome_tells_the_version_and_sizes() -> None:
     host = Host(buttons=3, leds=10)
     welcome = host.hello()
-    assert (welcome.version, welcome.buttons, welcome.leds, welcome.boot_id) == (1, 3, 10, 0xCAFE)
+    assert (welcome.version, welcome.buttons, welcome.leds, welcome.boot_id) == (2, 3, 10, 0xCAFE)
 
 
 def test_lights_before_hello_ask_for_hello() -> None:
@@ -83,7 +83,7 @@ def test_lights_before_hello_ask_for_hello() -> None:
 
 def test_a_newer_protocol_is_refused() -> None:
     host = Host()
-    host.send(P.Frame(1, P.HELLO, bytes((2,))))
+    host.send(P.Frame(1, P.HELLO, bytes((P.PROTOCOL_VERSION + 1,))))
     assert host.received[-1].type == P.ERROR and host.received[-1].payload[0] == P.ERR_VERSION
     assert not host.board.greeted
 

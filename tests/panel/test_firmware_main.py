@@ -81,7 +81,7 @@ def test_main_greets_shows_and_reports_a_button(tmp_path: Path) -> None:
     frames = P.Parser().feed(bytes.fromhex(result["out"]))
     kinds = [f.type for f in frames]
     assert kinds[:2] == [P.WELCOME, P.ACK]
-    assert P.parse_welcome(frames[0].payload).leds == 62
+    assert P.parse_welcome(frames[0].payload).leds == 64  # config.STRIP_LEDS
     assert P.BUTTON in kinds and frames[kinds.index(P.BUTTON)].payload == bytes((0, P.PRESS))
     assert result["strip"] == [[100, 50, 0], [100, 50, 0], [0, 0, 0]]  # BRIGHTNESS 0.5
     assert result["led"] is True and result["kbd"] == -1  # greeted; Ctrl-C off for binary frames

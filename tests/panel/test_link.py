@@ -55,7 +55,7 @@ def link(line: FaultyLine, presses: Presses) -> Iterator[SerialLink]:
 
 
 def test_handshake_lights_and_a_button(board: BoardSimulator, link: SerialLink, presses: Presses) -> None:
-    assert link.status()["board"] == {"firmware": "keydom-sim 1.0", "buttons": 5, "leds": 62, "protocol": 1}
+    assert link.status()["board"] == {"firmware": "keydom-sim 2.0", "buttons": 5, "leds": 62, "protocol": 2}
     link.set_lights([(0, 15, RED), (60, 1, GREEN)])
     assert wait_for(lambda: board.pixels[:15] == [RED] * 15 and board.pixels[60] == GREEN)
     assert board.pixels[15:60] == [(0, 0, 0)] * 45
@@ -157,11 +157,11 @@ def test_a_loop_port_without_a_board_says_no_board_answers(presses: Presses) -> 
 
 def test_a_board_with_another_protocol_version_is_named(board: BoardSimulator, presses: Presses) -> None:
     board.firmware.handle = lambda seq, kind, payload, now: board.firmware.send(
-        P.ERROR, bytes((P.ERR_VERSION, 2)) + b"protocol version differs")
+        P.ERROR, bytes((P.ERR_VERSION, 9)) + b"protocol version differs")
     link = SerialLink(board.url, presses).start()
     try:
         assert wait_for(lambda: link.state == INCOMPATIBLE)
-        assert "speaks panel protocol v2" in link.message and "flash" in link.message
+        assert "speaks panel protocol v9" in link.message and "flash" in link.message
     finally:
         link.close()
 

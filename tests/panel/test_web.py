@@ -215,3 +215,28 @@ def test_serve_closes_the_panel_on_sigterm(tmp_path: Path) -> None:
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+def test_a_secret_choice_is_refused_as_oks_move_and_shown_nowhere(app: Flask, client: FlaskClient) -> None:
+    """Key Market's farmhouse payment (spec 2.2) is made on each player's own page: the panel's choice refuses it
+    (400, the reason) and no panel shows it; DRAW reveals the payments once all are made."""
+    from tests.panel.test_game_signals import drive
+
+    table = app.extensions["keydom_table"]
+    gid = Session.new(table.store, "key-market", ["Alice", "Bob", "Cara"], seed="secret-choice").id
+    session = table.session(gid)
+    drive(session, lambda s: s.state.stage == "pay")
+    pay = next(str(m) for m in session.game.legal_moves(session.state) if str(m).startswith("pay "))
+    events: list[dict[str, Any]] = []
+    app.extensions["keydom_panel"].controller.listen(events.append)
+    answer = client.post("/api/panel/choice", json={"move": pay, "game": gid})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["message"]["id"] == "core.refuse.secret_choice"
+    state = client.get("/api/panel").get_json()
+    assert state["choice"] is None and pay not in json.dumps(state) and pay not in json.dumps(events)
+    for seat in session.game.deciders(session.state):
+        move = next(m for m in session.game.legal_moves(session.state) if session.game.seat_of(session.state, m) == seat)
+        session.play(move, seat=seat)
+    assert client.get("/api/panel").get_json()["lights"]["status"] == "draw"
+    result = press(client, "DRAW")
+    assert result["result"]["ok"] and session.state.stage == "farming"

@@ -12,12 +12,12 @@ from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, GameOnEdition
+from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, GameOnEdition, PanelSignals
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
 from companion.core.rng import weighted_choice
 from companion.games.key_market import market as mk
-from companion.games.key_market import rules, season_end, words
+from companion.games.key_market import panel, rules, season_end, words
 from companion.games.key_market.data import (
     ABILITY_VALUES,
     GOODS,
@@ -200,6 +200,9 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "farmhouses": [me.tile or None for me in state.seats],
             "dealt": list(state.dealt) if state.dealt else None, "small_board": state.n == 2,
         }
+
+    def panel_signals(self, state: State) -> PanelSignals:
+        return panel.signals(state)
 
     def _next_order(self, state: State) -> list[Text] | None:
         """At Market Day and the Season End: the next turn order as it stands, each place with how it was decided

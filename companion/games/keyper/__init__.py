@@ -13,10 +13,10 @@ from typing import Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import SIMULTANEOUS, GameOnEdition
+from companion.core.game import SIMULTANEOUS, GameOnEdition, PanelSignals
 from companion.core.messages import Text, add_catalog_folder, msg
 from companion.core.options import Options
-from companion.games.keyper import rules, text, words
+from companion.games.keyper import panel, rules, text, words
 from companion.games.keyper.data import ANIMALS, CHOICES, GOODS, SEASONS, Edition
 from companion.games.keyper.moves import KPMove, parse_move
 from companion.games.keyper.scoring import Built, Holdings, rank, score_player
@@ -142,6 +142,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
 
     def setup_guide(self, state: State) -> dict[str, Any] | None:
         return words.setup_guide(state)
+
+    def panel_signals(self, state: State) -> PanelSignals:
+        return panel.signals(state)
 
     def table_text(self, view: Mapping[str, Any]) -> list[Text]:
         return text.table_text(view)

@@ -25,6 +25,7 @@ const SKELETON = `
       <span id="panel-status-label"></span></div>
     <div class="panel-light-box"><span id="panel-alert" class="panel-light" role="img"></span>
       <span id="panel-alert-label"></span></div>
+    <div id="panel-indicators" class="panel-indicators" hidden></div>
   </div>
   <div id="panel-buttons" class="panel-buttons"></div>
   <form id="panel-choice" class="panel-choice" autocomplete="off">
@@ -136,6 +137,7 @@ function render(state) {
   link.href = state.game ? `/games/${state.game}` : "/";
   const seats = $("panel-seats");
   seats.replaceChildren();
+  const waiting = state.lights.waiting || [];
   state.lights.seats.forEach((colour, seat) => {
     const box = document.createElement("div");
     box.className = "panel-seat";
@@ -144,8 +146,31 @@ function render(state) {
     lamp.dataset.seat = String(seat);
     light(lamp, colour);
     box.append(lamp, state.players[seat] || t("seat", { n: seat + 1 }));
+    if (waiting.includes(seat)) { // the game may ask this seat next (Keyper's followers): its light blinks
+      lamp.classList.add("blinking");
+      const note = document.createElement("small");
+      note.className = "panel-waiting";
+      note.textContent = t("waiting");
+      box.append(note);
+    }
     seats.append(box);
   });
+  const indicators = $("panel-indicators"); // the game's named lights (Key Market: the weather's goods)
+  indicators.replaceChildren();
+  for (const indicator of state.lights.indicators || []) {
+    const box = document.createElement("div");
+    box.className = "panel-light-box";
+    box.dataset.indicator = indicator.key;
+    const lamp = document.createElement("span");
+    lamp.className = "panel-light";
+    lamp.setAttribute("role", "img");
+    light(lamp, indicator.colour);
+    const label = document.createElement("span");
+    label.textContent = say(indicator.label);
+    box.append(lamp, label);
+    indicators.append(box);
+  }
+  indicators.hidden = indicators.children.length === 0;
   const status = $("panel-status");
   light(status, state.lights.status_colour);
   status.dataset.status = state.lights.status;
