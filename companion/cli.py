@@ -316,6 +316,7 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 def _cmd_scan(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
+    from companion.games import games
     from companion.vision.board import second_look
     from companion.vision.printed import PrintedBoardReader
     from companion.vision.reader import read_codes
@@ -323,7 +324,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
 
     game = _game(args.game if args.game is not None else _first_readable().name, "scan", args)
     boards = _boards(game, "scan --board") if args.board else None
-    registry = load_registry(game)
+    registry = load_registry(game, *(g for g in games() if g.name != game.name))  # other games' stickers: named
     if not registry.for_game(game.name):
         raise UnknownGameError(f"unknown game {args.game!r} for scan: {game.title} has no code stickers")
     images = [(path, read_image(path)) for path in args.images]

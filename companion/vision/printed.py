@@ -30,8 +30,9 @@ from companion.vision.detection import Detection
 
 ON_SPACE = 0.6
 """A sticker whose centre lies within this share of a space's half-size from its centre is on that space."""
-BETWEEN = 1.0
-"""Further out but within this share it lies between spaces (a conflict); beyond, it is not on a space."""
+BETWEEN = 1.05
+"""Further out but within this share it lies between spaces (a conflict: 1 is the edge a space shares with its
+neighbour); beyond, it is not on a space."""
 Array = npt.NDArray[np.float64]
 
 

@@ -110,8 +110,8 @@ class KeyperBoards(PrintedBoardReader):
     def _frames(self) -> tuple[Frame, ...]:
         g = geometry()
         edition = self.rules.data
-        half = float(g["plot_mm"]) / 2
         pitch = float(g["plot_pitch_mm"])
+        half = pitch / 2  # a plot's space reaches halfway to the next
         spots: list[Spot] = []
         for area, letter in (("farm", "F"), ("village", "V")):
             rows, columns = edition.grid(area)
