@@ -18,7 +18,7 @@ Key Market: ``camera.py`` in their folders).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -59,12 +59,14 @@ class CodeRegistry:
     """All codes of one registry version, found by code, by marker ID or by text payload."""
 
     def __init__(self, version: int, marker_family: str, payload_prefix: str, components: Iterable[Component],
-                 reads_versions: Iterable[int] = ()) -> None:
+                 reads_versions: Iterable[int] = (), since: Mapping[str, int] | None = None) -> None:
         self.version = version
         self.marker_family = marker_family
         self.payload_prefix = payload_prefix
         self.reads_versions = frozenset({version, *reads_versions})
         """Versions whose stickers this one still reads: it only added codes, every older code kept its marker."""
+        self.since = dict(since or {})
+        """Per game the first version that printed its stickers (an older payload naming one is not ours)."""
         self._by_code: dict[str, Component] = {}
         self._by_marker: dict[int, Component] = {}
         for component in components:
@@ -109,7 +111,10 @@ class CodeRegistry:
         if not version.isdigit() or int(version) not in self.reads_versions:
             raise ForeignCodeError(
                 f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
-        return self.by_code(code)
+        component = self.by_code(code)
+        if int(version) < self.since.get(component.game, 0):
+            raise ForeignCodeError(f"sticker {stripped!r} names a code that registry version {version} did not have")
+        return component
 
 
 def registry_data() -> dict[str, Any]:
@@ -137,4 +142,5 @@ def load_registry(*games: Game[Any, Any]) -> CodeRegistry:
             raise MalformedInputError(f"code registry: {', '.join(outside[:3])} lie outside {game.name}'s marker IDs")
         components += made
     return CodeRegistry(int(data["version"]), str(data["marker_family"]), str(data["payload_prefix"]), components,
-                        (int(v) for v in data.get("reads_versions", ())))
+                        (int(v) for v in data.get("reads_versions", ())),
+                        {name: int(spec.get("since", 0)) for name, spec in data["games"].items()})

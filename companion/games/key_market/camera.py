@@ -66,6 +66,9 @@ def stickers(spec: Mapping[str, Any], edition: Edition) -> list[Component]:
         return Component(f"{prefix}:{code}", markers[n], GAME, kind, key, None, group, title, float(part["sticker_mm"]),
                          float(part["component_mm"]), bool(part.get("provisional", True)))
 
+    needed = sum(len(c) for c in edition.boards.values()) + SMALL_SLOTS + int(worker["sets"]) * (int(worker["normal"]) + 1)
+    if needed > len(markers):
+        raise MalformedInputError(f"code registry: Key Market needs {needed} marker IDs, its list has {len(markers)}")
     made: list[Component] = []
     for (board, side), cells in sorted(edition.boards.items()):
         for c in cells:

@@ -70,17 +70,17 @@ def stickers(spec: Mapping[str, Any], edition: Edition) -> list[Component]:
         for tile_id in home:
             for letter, side in tile["sides"].items():
                 make(f"H:{s}:{tile_id.upper()}:{letter}", "home", tile_id,
-                     f"{edition.tiles[tile_id].name} {side} (set {s})", tile, side, s)
+                     f"{edition.tiles[tile_id].name} {letter} set {s}", tile, side, s)
     for tile_id in sorted(t.id for t in edition.tiles.values() if t.set != "home"):
         for letter, side in tile["sides"].items():
-            make(f"C:{tile_id.upper()}:{letter}", "country", tile_id, f"{edition.tiles[tile_id].name} {side}", tile,
+            make(f"C:{tile_id.upper()}:{letter}", "country", tile_id, f"{edition.tiles[tile_id].name} {letter}", tile,
                  side)
     for boat_id in sorted(edition.boats):
         for letter, side in boat["sides"].items():
-            make(f"B:{boat_id.upper()}:{letter}", "boat", boat_id, f"boat {boat_id} {side}", boat, side)
+            make(f"B:{boat_id.upper()}:{letter}", "boat", boat_id, f"boat {boat_id} {letter}", boat, side)
     for fair_id in sorted(f.id for f in edition.fairs.values() if f.season == "winter"):
         for letter, side in fair["winter_sides"].items():
-            make(f"W:{fair_id.upper()}:{letter}", "winter_fair", fair_id, f"winter fair {fair_id} {side}", fair, side)
+            make(f"W:{fair_id.upper()}:{letter}", "winter_fair", fair_id, f"winter fair {fair_id} {letter}", fair, side)
     private = sorted(f.id for f in edition.fairs.values() if f.season != "winter")
     if len(private) > int(fair["private_slots"]):
         raise MalformedInputError(f"code registry: at most {fair['private_slots']} private fairs, not {len(private)}")
