@@ -208,7 +208,8 @@ class KeyMarketBoards(PrintedBoardReader):
     def screened(self, row: Mapping[str, Any]) -> dict[str, Any]:
         """Gold and goods lie behind the screens: only the open parts before the end."""
         hidden = ("gold", "pairs", "master_abilities")
-        return {**row, **{k: None for k in hidden if k in row}, "total": None, "rank": None, "items": None}
+        return {**row, **{k: None for k in hidden if k in row}, "total": None, "rank": None, "winner": None,
+                "items": None}
 
 
 def _name(worker: Mapping[str, Any]) -> str:

@@ -201,7 +201,7 @@ class KeyperBoards(PrintedBoardReader):
 
     def screened(self, row: Mapping[str, Any]) -> dict[str, Any]:
         """Everything a Keyper score counts lies open on the table; only the rank waits for the end."""
-        return {**row, "rank": None}
+        return {**row, "rank": None, "winner": None}
 
 
 def table_snapshot(rules: Keyper, state: State) -> dict[str, Any]:
