@@ -147,7 +147,7 @@ class KeyperBoards(PrintedBoardReader):
         """The board as one player of a snapshot; ``hidden``: what ``parse_hidden`` read (stores, animals, keyples,
         shipping, a country board, the tiles under overbuilds by plot)."""
         given = dict(hidden or {})
-        under: dict[str, str] = given.pop("under", {})
+        under: dict[str, str] = dict(given.pop("under", {}))
         built = []
         for piece in sorted(board.tiles, key=lambda p: p.at):
             plot = self.spot(piece.at)[1].label
