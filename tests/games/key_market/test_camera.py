@@ -184,3 +184,26 @@ def test_the_camera_compares_a_seats_workers_with_the_game() -> None:
     _, differs, table = BOARDS.compare(read, state, 0)
     assert differs == {"workers_only_on_photo": sorted({"1A:00"} - kept), "workers_only_in_game": sorted(kept - {"1A:00"})}
     assert kept and table["players"][0]["name"] == "Red"
+
+
+def test_a_board_turned_on_the_table_still_names_its_printed_fields() -> None:
+    """Boards may be turned as they join (spec 2.2 step 15): the fields are named as printed on the side, whatever
+    way round it lies. Board 1A turned a quarter clockwise, 3B below it unturned."""
+    frames = {f.name: f for f in BOARDS.frames()}
+    size = 3 * PITCH
+
+    def turned(x: float, y: float) -> tuple[float, float]:  # a quarter clockwise about the board's centre
+        return size - y, x
+
+    placements = [Placement(code, *turned(*p), 90.0 + 17 * n) for n, (code, p) in enumerate(frames["1A"].anchors.items())]
+    placements += [Placement(code, p[0], size + p[1], 11.0 * n) for n, (code, p) in enumerate(frames["3B"].anchors.items())]
+    workers = [("KM:W:1:1", "1A", 2, 0), ("KM:W:2:K", "1A", 0, 1), ("KM:W:1:2", "3B", 1, 2)]
+    for n, (code, name, x, y) in enumerate(workers):
+        cx, cy = (x + 0.5) * PITCH, (y + 0.5) * PITCH
+        placements.append(Placement(code, *(turned(cx, cy) if name == "1A" else (cx, size + cy)), 30.0 * n))
+    scene = render_scene(placements, REGISTRY, "medium", 2)
+    assert not scene.cut_off
+    read, _ = read_board_photo(scene.image, REGISTRY, BOARDS)
+    assert not read.conflicts
+    assert sorted((w["worker"], w["board"], w["side"], tuple(w["field"])) for w in BOARDS.territory(read)["workers"]) \
+        == [("1", 1, "a", (2, 0)), ("2", 3, "b", (1, 2)), ("K", 1, "a", (0, 1))]

@@ -171,3 +171,33 @@ def _tracked(state: Any) -> list[dict[str, Any]]:
 
     built: list[dict[str, Any]] = table_snapshot(GAME, state)["players"][0]["built"]
     return built
+
+
+@pytest.mark.parametrize("tilt, turn", [(0, 0), (25, 33), (20, 147), (25, 260)])
+def test_every_plot_is_found_at_any_turn_and_tilt(tilt: float, turn: float) -> None:
+    """Stickers seen through boardkit's camera (board turned in the photo, tilted up to 25 degrees, 1.5 px of corner
+    noise): each tile lands on its own plot, and a tile a little off its plot's centre still does."""
+    import math
+
+    import numpy as np
+
+    from companion.vision.detection import Detection
+    from companion.vision.printed import read_printed
+    from tests.vision.boardkit import camera
+
+    homography = camera(tilt, turn, board_mm=260.0)
+    rng = np.random.default_rng(int(tilt * 10 + turn))
+    every = [(code, SPOT[label]) for code, label in BUILT + FAIRS] + list(FRAME.anchors.items())
+    found = []
+    for code, (x, y) in every:
+        x, y = x - 120.0 + rng.uniform(-5, 5), y - 115.0 + rng.uniform(-5, 5)  # board centred; stuck off-centre
+        a = math.radians(rng.uniform(0, 360))
+        square = [(x + 6 * (math.cos(a) * dx - math.sin(a) * dy), y + 6 * (math.sin(a) * dx + math.cos(a) * dy))
+                  for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        px = cv2.perspectiveTransform(np.array([square], dtype=np.float64), homography)[0]
+        px += rng.normal(0, 1.5, px.shape)
+        found.append(Detection(code, 0, tuple((float(u), float(v)) for u, v in px)))  # type: ignore[arg-type]
+    read = read_printed(found, REGISTRY, BOARDS)
+    assert not read.conflicts and not read.others
+    assert sorted((BOARDS.spot(p.at)[1].label, p.code) for p in read.pieces) == \
+        sorted((label, code) for code, label in BUILT + FAIRS)
