@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.boards import BoardReader
 from companion.core.datapack import parse_json
@@ -22,6 +22,11 @@ from companion.core.messages import LANGUAGES, Text, language_of, render
 from companion.core.options import Options
 from companion.core.rng import new_seed
 from companion.paths import install_json
+
+if TYPE_CHECKING:
+    from companion.codes.registry import CodeRegistry
+    from companion.vision.detection import Detection
+    from companion.vision.printed import PrintedBoardReader
 
 PROG = "companion"
 EXIT_OK = 0
@@ -134,7 +139,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     language = _language(args)
     if "warnings" in result:  # in the reader's language, in the JSON as on stderr
         result["warnings"] = [render(warning, language) for warning in result["warnings"]]
-    print(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2, default=lambda text: render(text, language)))  # messages (a harvest's reasons)
     for warning in result.get("warnings", []):
         _warn(warning)
     return EXIT_OK
@@ -293,6 +298,8 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     scan.add_argument("--hidden", "--stones", action="append", default=[], metavar="NAME:...",
                       help="what a camera cannot see on a player's board, e.g. Key Harvest's stones behind the "
                            "screen: Alice:wheat=3,wine=2 (repeatable)")
+    scan.add_argument("--table", metavar="KEY=VALUE,...", help="what a camera cannot see that belongs to the whole "
+                                                              "table, e.g. Key Market's season=spring,square=fish,round=veg")
     _add_data_file(scan, "the game's data pack, e.g. the layout giving each label's crop (default: yours)")
     scan.add_argument("--json", action="store_true", help="print the stickers as JSON")
     scan.set_defaults(handler=_cmd_scan)
@@ -309,13 +316,15 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 def _cmd_scan(args: argparse.Namespace) -> int:
     from companion.codes import load_registry
+    from companion.games import games
     from companion.vision.board import second_look
+    from companion.vision.printed import PrintedBoardReader
     from companion.vision.reader import read_codes
     from companion.vision.sources import read_image
 
     game = _game(args.game if args.game is not None else _first_readable().name, "scan", args)
     boards = _boards(game, "scan --board") if args.board else None
-    registry = load_registry(game)
+    registry = load_registry(game, *(g for g in games() if g.name != game.name))  # other games' stickers: named
     if not registry.for_game(game.name):
         raise UnknownGameError(f"unknown game {args.game!r} for scan: {game.title} has no code stickers")
     images = [(path, read_image(path)) for path in args.images]
@@ -331,6 +340,10 @@ def _cmd_scan(args: argparse.Namespace) -> int:
                 for code in photo["codes"]:
                     print(f"  {code['code']:<14} at ({code['center'][0]:.0f}, {code['center'][1]:.0f})")
         return EXIT_OK
+    if isinstance(boards, PrintedBoardReader) and boards.whole_table:
+        return _scan_table(args, boards, images, photos, registry)
+    if args.table:
+        raise MalformedInputError(f"scan --table: {game.title} takes nothing for the whole table")
     names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(len(photos))]
     if len(names) != len(photos):
         raise MalformedInputError(f"--players names {len(names)} players for {len(photos)} photos (one photo per board)")
@@ -346,6 +359,34 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     print(json.dumps(boards.snapshot(players), indent=2))
     if len(players) == 1:
         _warn("one board alone: give one photo per player (--players A,B,...) to score the whole table")
+    unknown = [name for name in names if name not in hidden]
+    if unknown:
+        _warn(f"no {boards.hidden_name} given for {', '.join(unknown)}: {boards.hidden_note}")
+    return EXIT_OK
+
+
+def _scan_table(args: argparse.Namespace, boards: PrintedBoardReader, images: Sequence[tuple[str, Any]],
+                photos: Sequence[tuple[str, list[Detection]]], registry: CodeRegistry) -> int:
+    """``scan --board`` of a game whose one photo shows the whole table (Key Market's territory)."""
+    from companion.vision.board import second_look
+    from companion.vision.reader import read_codes
+
+    if len(photos) != 1:
+        raise MalformedInputError(f"scan --board: {boards.game} is read from one photo of the whole table, "
+                                  f"not {len(photos)}")
+    if not args.players:
+        raise MalformedInputError(f"scan --board: name the players in seat order (--players A,B,...): seat n plays "
+                                  f"{boards.game}'s sticker set n")
+    names = [n.strip() for n in args.players.split(",")]
+    hidden = _hidden(boards, args.hidden, names)
+    given = boards.parse_table(args.table) if args.table else {}
+    (path, image), (_, found) = images[0], photos[0]
+    read, _ = second_look(image, found, registry, boards, read_codes)
+    if read.conflicts:
+        raise MalformedInputError(f"{path}: " + "; ".join(render(c.message) for c in read.conflicts))
+    for detection, reason in read.others:
+        _warn(f"{path}: {detection.code} not placed: {reason}")
+    print(json.dumps(boards.table(names, read, hidden, given), indent=2))
     unknown = [name for name in names if name not in hidden]
     if unknown:
         _warn(f"no {boards.hidden_name} given for {', '.join(unknown)}: {boards.hidden_note}")

@@ -6,16 +6,19 @@ hand-held scanner reads the code's text payload (``keydom:2:KH:F:C4:U`` in a QR 
 comes from ``data/registry.json`` (each game's marker range and sticker sizes) and from each game, which
 builds its own components in its folder (``Game.stickers``; Key Harvest's field tiles from the board
 layout's labels, sorted, so the same label set always gives the same IDs). The marker family is OpenCV's
-``DICT_5X5_1000`` (registry version 2); its IDs 0-171 differ in at least 7 of 25 bits in every rotation, so
-the reader can correct bit errors without mistaking one sticker for another (``docs/stickers.md``).
+``DICT_5X5_1000``; Key Harvest's IDs 0-171 differ in at least 7 of 25 bits in every rotation, the later games'
+(version 3) in at least 6 from every ID before them, so the reader can correct 2 wrong bits without mistaking one
+sticker for another (``docs/stickers.md``). A version that only adds codes still reads the stickers printed for
+the versions it lists in ``reads_versions``.
 
-Each game lists its own codes with its stickers (Key Harvest: ``companion/games/key_harvest/camera.py``).
+Each game lists its own codes with its stickers (Key Harvest: ``companion/games/key_harvest/camera.py``, Keyper and
+Key Market: ``camera.py`` in their folders).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -55,10 +58,15 @@ class Component:
 class CodeRegistry:
     """All codes of one registry version, found by code, by marker ID or by text payload."""
 
-    def __init__(self, version: int, marker_family: str, payload_prefix: str, components: Iterable[Component]) -> None:
+    def __init__(self, version: int, marker_family: str, payload_prefix: str, components: Iterable[Component],
+                 reads_versions: Iterable[int] = (), since: Mapping[str, int] | None = None) -> None:
         self.version = version
         self.marker_family = marker_family
         self.payload_prefix = payload_prefix
+        self.reads_versions = frozenset({version, *reads_versions})
+        """Versions whose stickers this one still reads: it only added codes, every older code kept its marker."""
+        self.since = dict(since or {})
+        """Per game the first version that printed its stickers (an older payload naming one is not ours)."""
         self._by_code: dict[str, Component] = {}
         self._by_marker: dict[int, Component] = {}
         for component in components:
@@ -96,12 +104,17 @@ class CodeRegistry:
     def by_payload(self, text: str) -> Component:
         """The component a scanned text names; ``ForeignCodeError`` if the companion did not print it."""
         stripped = text.strip()
-        if not stripped.lower().startswith(self.payload_prefix):
-            if stripped.lower().startswith("keydom:"):
-                raise ForeignCodeError(
-                    f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
+        head, _, rest = stripped.partition(":")
+        version, _, code = rest.partition(":")
+        if head.lower() != "keydom" or not code:
             raise ForeignCodeError(f"{stripped[:40]!r} is not a Keydom Companion sticker")
-        return self.by_code(stripped[len(self.payload_prefix):])
+        if not version.isdigit() or int(version) not in self.reads_versions:
+            raise ForeignCodeError(
+                f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
+        component = self.by_code(code)
+        if int(version) < self.since.get(component.game, 0):
+            raise ForeignCodeError(f"sticker {stripped!r} names a code that registry version {version} did not have")
+        return component
 
 
 def registry_data() -> dict[str, Any]:
@@ -128,4 +141,6 @@ def load_registry(*games: Game[Any, Any]) -> CodeRegistry:
         if outside:
             raise MalformedInputError(f"code registry: {', '.join(outside[:3])} lie outside {game.name}'s marker IDs")
         components += made
-    return CodeRegistry(int(data["version"]), str(data["marker_family"]), str(data["payload_prefix"]), components)
+    return CodeRegistry(int(data["version"]), str(data["marker_family"]), str(data["payload_prefix"]), components,
+                        (int(v) for v in data.get("reads_versions", ())),
+                        {name: int(spec.get("since", 0)) for name, spec in data["games"].items()})

@@ -344,7 +344,12 @@ def pitch_in_stickers(registry: CodeRegistry, boards: BoardReader) -> float:
 
 def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: BoardReader) -> BoardRead:
     """Place every tile and standing piece of the game's board seen on one photo; its other stickers are
-    reported, not placed (``boards`` says which are which)."""
+    reported, not placed (``boards`` says which are which). Boards located by anchor stickers rather than a hex
+    lattice (Keyper, Key Market) are read by ``companion.vision.printed``."""
+    from companion.vision.printed import PrintedBoardReader, read_printed
+
+    if isinstance(boards, PrintedBoardReader):
+        return read_printed(detections, registry, boards)
     on_board: list[tuple[Detection, Component]] = []
     others: list[tuple[Detection, str]] = []
     for detection in detections:

@@ -84,3 +84,20 @@ def test_stickers_for_an_unknown_game_or_an_unwritable_place_are_refused(tmp_pat
     assert main(["stickers", "key-harvest", "--out", str(tmp_path / "missing" / "x.pdf")]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("game, count, pages", [("keyper", 254, 5), ("key-market", 118, 3)])
+def test_keyper_and_key_market_sheets_print_and_every_sticker_reads_back(
+        game: str, count: int, pages: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The registry-version-3 stickers (issues 14, 15) on A4 pages: each page's codes read back as themselves."""
+    out = tmp_path / f"{game}.pdf"
+    assert main(["stickers", game, "--out", str(out)]) == 0
+    assert len(_media_boxes(out.read_bytes())) == pages
+    assert f"{count} stickers on {pages} a4 pages" in capsys.readouterr().out
+    registry = load_registry()
+    printed = sheet(registry, registry.for_game(game), "a4")
+    reader = CodeReader(registry)
+    for page, codes in zip(printed.pages, printed.codes_by_page):
+        raster = np.asarray(page.convert("L"), dtype=np.uint8)
+        small = cv2.resize(raster, (raster.shape[1] // 5, raster.shape[0] // 5), interpolation=cv2.INTER_AREA)
+        assert sorted(d.code for d in reader.read(small).detections) == sorted(codes)

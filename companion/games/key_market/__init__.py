@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -32,6 +32,10 @@ from companion.games.key_market.production import Harvest
 from companion.games.key_market.scoring import Holdings, rank, score_row
 from companion.games.key_market.state import State, as_dict
 from companion.games.key_market.variants import VARIANT_FLAGS
+
+if TYPE_CHECKING:
+    from companion.codes.registry import Component
+    from companion.games.key_market.camera import KeyMarketBoards
 
 __all__ = ["GAME", "KeyMarket", "KMMove", "State"]
 
@@ -282,9 +286,25 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
 
     def score_snapshot(self, snapshot: Any, options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A table snapshot (docs/key-market-snapshot.md) scored on this game's data pack."""
+        from companion.games.key_market.camera import CAMERA_KEYS, coming_harvest
         from companion.games.key_market.snapshot import score_snapshot
 
-        return score_snapshot(snapshot, self.data, options)
+        if not isinstance(snapshot, Mapping) or "territory" not in snapshot:
+            return score_snapshot(snapshot, self.data, options)
+        result = score_snapshot({k: v for k, v in snapshot.items() if k not in CAMERA_KEYS}, self.data, options)
+        result["harvest"] = coming_harvest(snapshot, self.data, {**snapshot.get("options", {}), **(options or {})})
+        return result
+
+    def board_reader(self) -> KeyMarketBoards:
+        """The territory's workers read off code stickers (``camera.py``)."""
+        from companion.games.key_market.camera import KeyMarketBoards
+
+        return KeyMarketBoards(self)
+
+    def stickers(self, spec: Mapping[str, Any]) -> list[Component]:
+        from companion.games.key_market.camera import stickers
+
+        return stickers(spec, self.data)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The table in the format of docs/key-market-snapshot.md."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -22,6 +22,10 @@ from companion.games.keyper.moves import KPMove, parse_move
 from companion.games.keyper.scoring import Built, Holdings, rank, score_player
 from companion.games.keyper.state import State
 from companion.games.keyper.variants import VARIANT_FLAGS
+
+if TYPE_CHECKING:
+    from companion.codes.registry import Component
+    from companion.games.keyper.camera import KeyperBoards
 
 __all__ = ["GAME", "Keyper", "State", "KPMove", "Edition"]
 
@@ -174,6 +178,17 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
         chosen = self.options(options)
         return score_snapshot(snapshot, self.data, chosen["tiebreak"] if options and "tiebreak" in options else None,
                               chosen)
+
+    def board_reader(self) -> KeyperBoards:
+        """A player board read off its code stickers (``camera.py``)."""
+        from companion.games.keyper.camera import KeyperBoards
+
+        return KeyperBoards(self)
+
+    def stickers(self, spec: Mapping[str, Any]) -> list[Component]:
+        from companion.games.keyper.camera import stickers
+
+        return stickers(spec, self.data)
 
 
 DATA: DataPack[Keyper] = DataPack("companion.games.keyper", lambda raw: Keyper(Edition.from_json(raw)), CHOICES)
