@@ -21,6 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import ForeignCodeError, MalformedInputError, UnknownCodeError
+from companion.core.messages import msg
 
 if TYPE_CHECKING:
     from companion.core.game import Game
@@ -83,24 +84,22 @@ class CodeRegistry:
         try:
             return self._by_code[text]
         except KeyError:
-            raise UnknownCodeError(f"unknown sticker code {code!r} (registry version {self.version})") from None
+            raise UnknownCodeError(msg("core.code.unknown", code=repr(code), version=self.version)) from None
 
     def by_marker(self, marker_id: int) -> Component:
         """The component printed with marker ``marker_id``; ``UnknownCodeError`` for an unallocated ID."""
         try:
             return self._by_marker[marker_id]
         except KeyError:
-            raise UnknownCodeError(
-                f"marker {marker_id} is not a sticker of registry version {self.version}") from None
+            raise UnknownCodeError(msg("core.code.unknown_marker", marker=marker_id, version=self.version)) from None
 
     def by_payload(self, text: str) -> Component:
         """The component a scanned text names; ``ForeignCodeError`` if the companion did not print it."""
         stripped = text.strip()
         if not stripped.lower().startswith(self.payload_prefix):
             if stripped.lower().startswith("keydom:"):
-                raise ForeignCodeError(
-                    f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
-            raise ForeignCodeError(f"{stripped[:40]!r} is not a Keydom Companion sticker")
+                raise ForeignCodeError(msg("core.code.other_version", text=repr(stripped[:40]), version=self.version))
+            raise ForeignCodeError(msg("core.code.foreign", text=repr(stripped[:40])))
         return self.by_code(stripped[len(self.payload_prefix):])
 
 
