@@ -4,11 +4,8 @@ message; the device is grabbed while read and released on close."""
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from evdev import ecodes
@@ -17,36 +14,9 @@ from companion.codes import load_registry
 from companion.core.errors import ForeignCodeError, UnknownCodeError
 from companion.core.messages import Message, render
 from firmware_bridge.handscanner import HandScanner, LineDecoder, Scan, ScannerUnavailable, open_device
+from tests.panel.scannerkit import US_KEYS, Event, FakeDevice, typed, wait_for
 
 REGISTRY = load_registry()
-Event = tuple[int, int, int]
-
-US_KEYS = {**{ch: (f"KEY_{ch.upper()}", False) for ch in "abcdefghijklmnopqrstuvwxyz"},
-           **{ch: (f"KEY_{ch}", False) for ch in "0123456789"},
-           ":": ("KEY_SEMICOLON", True), "/": ("KEY_SLASH", False), ".": ("KEY_DOT", False), "-": ("KEY_MINUS", False)}
-
-
-def typed(text: str, keys: dict[str, tuple[str, bool]] = US_KEYS, end: str = "KEY_ENTER") -> Iterator[Event]:
-    """The events a USB keyboard wedge sends for ``text`` and Enter, as evtest shows them: for each key its scan
-    code (EV_MSC), the key going down, a report (EV_SYN), and up again; Shift held around shifted characters."""
-    def key(name: str, value: int) -> Iterator[Event]:
-        code = ecodes.ecodes[name]
-        yield ecodes.EV_MSC, ecodes.MSC_SCAN, 0x70000 + code
-        yield ecodes.EV_KEY, code, value
-        yield ecodes.EV_SYN, ecodes.SYN_REPORT, 0
-
-    for ch in text:
-        name, shifted = keys[ch.lower()] if ch.isalpha() else keys[ch]
-        shifted = shifted or ch.isupper()
-        if shifted:
-            yield from key("KEY_LEFTSHIFT", 1)
-        yield from key(name, 1)
-        yield from key(name, 0)
-        if shifted:
-            yield from key("KEY_LEFTSHIFT", 0)
-    yield from key(end, 1)
-    yield from key(end, 0)
-
 
 def test_the_kernel_key_codes_a_us_scanner_sends_read_as_the_sticker_text_shift_included() -> None:
     assert (ecodes.KEY_LEFTSHIFT, ecodes.KEY_K, ecodes.KEY_SEMICOLON, ecodes.KEY_ENTER) == (42, 37, 39, 28)
@@ -68,51 +38,6 @@ def test_a_scanner_set_to_a_german_keyboard_types_through_the_german_layout() ->
 
 def feed(scanner: HandScanner, events: Iterator[Event]) -> list[Scan]:
     return [scan for scan in (scanner.feed(*event) for event in events) if scan is not None]
-
-
-class FakeDevice:
-    """An input device as HandScanner uses it: a readable fd, queued events, grab and close recorded."""
-
-    path = "/dev/input/by-id/usb-Fake_Scanner-event-kbd"
-
-    def __init__(self) -> None:
-        self._read, self._write = os.pipe()
-        self.fd = self._read
-        self.events: list[Any] = []
-        self.grabbed = self.closed = False
-        self.unplugged = False
-        self._lock = threading.Lock()
-
-    def send(self, events: Iterator[Event]) -> None:
-        with self._lock:
-            self.events += [type("InputEvent", (), {"type": t, "code": c, "value": v}) for t, c, v in events]
-        os.write(self._write, b"x")
-
-    def read(self) -> Iterator[Any]:
-        if self.unplugged:
-            raise OSError(19, "No such device")
-        os.read(self._read, 4096)
-        with self._lock:
-            events, self.events = self.events, []
-        return iter(events)
-
-    def grab(self) -> None:
-        self.grabbed = True
-
-    def ungrab(self) -> None:
-        self.grabbed = False
-
-    def close(self) -> None:
-        self.closed = True
-        os.close(self._read)
-        os.close(self._write)
-
-
-def wait_for(condition: Any, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 def test_the_scanner_is_grabbed_while_read_and_each_scan_names_its_component() -> None:

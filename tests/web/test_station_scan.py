@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from companion.core.messages import Message, render
-from tests.panel.test_handscanner import FakeDevice, typed, wait_for
+from tests.panel.scannerkit import FakeDevice, typed, wait_for
 from tests.web.apikit import post_move
 from tests.web.conftest import serving
 from web import create_app
