@@ -34,18 +34,22 @@ SHIFT_KEYS = frozenset({42, 54})  # KEY_LEFTSHIFT, KEY_RIGHTSHIFT
 LINE_END_KEYS = frozenset({28, 96, 15})  # KEY_ENTER, KEY_KPENTER, KEY_TAB
 
 _LETTER_ROWS = {16: "qwertyuiop", 30: "asdfghjkl", 44: "zxcvbnm"}
+KEYPAD: dict[int, tuple[str, str]] = {code: (ch, ch) for code, ch in zip(
+    (71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 98, 55), "789-456+1230./*")}
+"""The numeric keypad (some scanners type digits there), the same in every layout."""
 _US: dict[int, tuple[str, str]] = {
     **{code + i: (ch, ch.upper()) for code, row in _LETTER_ROWS.items() for i, ch in enumerate(row)},
     **{2 + i: (digit, shifted) for i, (digit, shifted) in enumerate(zip("1234567890", "!@#$%^&*()"))},
     12: ("-", "_"), 13: ("=", "+"), 26: ("[", "{"), 27: ("]", "}"), 39: (";", ":"), 40: ("'", '"'),
     41: ("`", "~"), 43: ("\\", "|"), 51: (",", "<"), 52: (".", ">"), 53: ("/", "?"), 57: (" ", " "),
+    **KEYPAD,
 }
 _DE: dict[int, tuple[str, str]] = {
     **_US,
     21: ("z", "Z"), 44: ("y", "Y"),  # QWERTZ
     **{2 + i: (digit, shifted) for i, (digit, shifted) in enumerate(zip("1234567890", '!"§$%&/()='))},
     12: ("ß", "?"), 26: ("ü", "Ü"), 27: ("+", "*"), 39: ("ö", "Ö"), 40: ("ä", "Ä"), 41: ("^", "°"),
-    43: ("#", "'"), 51: (",", ";"), 52: (".", ":"), 53: ("-", "_"),
+    43: ("#", "'"), 51: (",", ";"), 52: (".", ":"), 53: ("-", "_"), 83: (",", ","),
 }
 LAYOUTS: dict[str, dict[int, tuple[str, str]]] = {"us": _US, "de": _DE}
 """The keyboard layout the scanner types in (most scanners ship set to US; many can be set to German)."""

@@ -23,6 +23,8 @@ def test_the_kernel_key_codes_a_us_scanner_sends_read_as_the_sticker_text_shift_
     decoder = LineDecoder("us")
     assert decoder.lines(typed("KEYDOM:2:KH:F:C4:U")) == ["KEYDOM:2:KH:F:C4:U"]
     assert decoder.lines(typed("keydom:2:KH:E:Q", end="KEY_TAB")) == ["keydom:2:KH:E:Q"]  # lower case, Tab ends
+    keypad = {**US_KEYS, "2": ("KEY_KP2", False), "3": ("KEY_KP3", False)}  # digits from the numeric keypad
+    assert decoder.lines(typed("KEYDOM:2:KH:L:3:B", keypad, end="KEY_KPENTER")) == ["KEYDOM:2:KH:L:3:B"]
     # a held key repeats (value 2): each repeat types again, as on a keyboard; an empty line (Enter alone) is no scan
     held = [(ecodes.EV_KEY, ecodes.KEY_A, 1), (ecodes.EV_KEY, ecodes.KEY_A, 2), (ecodes.EV_KEY, ecodes.KEY_A, 0)]
     assert decoder.lines([*held, *typed("")]) == ["aa"]

@@ -4,6 +4,8 @@ mention it; codes the companion did not print are refused in the reader's langua
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,17 +119,27 @@ def test_a_hand_held_scanner_that_cannot_be_read_is_reported_and_the_service_run
     broken.extensions["keydom_table"].close()
 
 
-def test_the_station_field_in_chromium_names_a_typed_code_in_english_and_german(
+def test_the_station_field_in_chromium_names_a_typed_code_and_plays_a_move_naming_it(
         tmp_path: Path, browser: Any, shots: Path) -> None:
     with serving(tmp_path, "--camera", "off") as (port, _):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", method="POST",
+                                         data=json.dumps({"players": ["Alice", "Bob"]}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            game = json.load(answer)
+        harvest = next(choice for choice in game["choices"] if choice.startswith("harvest "))  # R-H: a start tile
+        label = harvest.split()[1]
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(f"http://127.0.0.1:{port}/camera?lang=en")
-        page.fill("#cam-scan", "KEYDOM:2:KH:T:H")
+        page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game['id']}")
+        page.wait_for_function(f"document.getElementById('cam-game').value === '{game['id']}'")
+        page.fill("#cam-scan", f"KEYDOM:2:KH:F:{label}:U")
         page.press("#cam-scan", "Enter")  # a scanner on the tablet ends each scan with Enter
-        page.wait_for_function("document.getElementById('cam-station').textContent.includes('(scanned)')")
-        assert "townsfolk H" in (page.text_content("#cam-station") or "")
-        assert page.input_value("#cam-scan") == ""
+        page.wait_for_selector(f"#cam-moves button[title='{harvest}']", timeout=30000)
+        assert "(scanned)" in (page.text_content("#cam-station") or "") and page.input_value("#cam-scan") == ""
         page.screenshot(path=str(shots / "camera-station-scan.png"), full_page=True)
+        page.click(f"#cam-moves button[title='{harvest}']")
+        page.wait_for_function("document.getElementById('cam-played').textContent.length > 0")
+        assert harvest in (page.text_content("#cam-played") or "")
         page.goto(f"http://127.0.0.1:{port}/camera?lang=de")
         page.fill("#cam-scan", "https://example.com/menu")
         page.press("#cam-scan", "Enter")
