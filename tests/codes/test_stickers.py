@@ -16,7 +16,7 @@ from companion.cli import main
 from companion.codes import load_registry
 from companion.codes.stickers import DOTS_PER_MM, sheet
 from companion.vision.markers import sticker_modules
-from companion.vision.qr import QrReader
+from companion.vision.qr import QrReader, decode_qr
 from companion.vision.reader import CodeReader
 
 PAPER_POINTS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
@@ -71,6 +71,10 @@ def test_every_sticker_on_a_page_reads_back_by_its_qr_code_as_the_same_component
         marker = markers[detection.code]
         assert detection.marker_id == marker.marker_id
         assert np.hypot(*np.subtract(detection.center, marker.center)) < 0.05 * marker.side_px
+    for text, corners in decode_qr(small):  # printed true to size: 21 modules of 0.3 mm
+        if text.startswith("KEYDOM:2:KH:"):
+            side_mm = np.mean([np.hypot(*np.subtract(corners[i], corners[i - 1])) for i in range(4)]) * 2 / DOTS_PER_MM
+            assert side_mm == pytest.approx(6.3, abs=0.15)
     (header,) = qr.refused
     assert header.text == f"keydom:2:SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}"
     assert f"unknown sticker code 'SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}'" in str(header.error)
