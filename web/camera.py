@@ -13,13 +13,21 @@ Routes (JSON unless said otherwise):
 * ``GET /camera/board?game=ID&seat=N``: the latest frame read as one board, its score, and with a
   game chosen, its disagreements with that seat's board in the game (through the game's ``BoardReader``;
   without a game, the board of the game whose stickers are in view);
-* ``GET /camera/station?game=ID``: the one component held up to the camera and the game's legal
-  moves that mention it (the scan station).
+* ``GET /camera/station?game=ID``: the one component held up to the camera, or the one last read by the
+  hand-held scanner or typed into the station's field, and the game's legal moves that mention it (the scan
+  station);
+* ``POST /camera/station/scan?game=ID`` ``{"payload": "KEYDOM:3:KH:F:C4:U"}``: a scanned code's text, from the
+  station's field (a scanner on the tablet types into it); answered like ``GET /camera/station``.
+
+``SCANNER`` in the app config names a hand-held USB scanner on the Pi (``auto`` or an input device's path;
+``firmware_bridge.handscanner``), ``SCANNER_LAYOUT`` its keyboard layout (``us``, ``de``): its scans reach the
+station as the field's do.
 """
 
 from __future__ import annotations
 
 import atexit
+import logging
 import threading
 import time
 from collections import Counter
@@ -42,13 +50,17 @@ from companion.session import Session
 from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
 from companion.vision.sources import CameraUnavailable, open_source
+from firmware_bridge.handscanner import HandScanner, Scan, ScannerUnavailable, open_device, resolve
 from web.table import get_table, move_words
 
+log = logging.getLogger(__name__)
 EXTENSION = "keydom_camera"
 PREVIEW_WIDTH = 1280
 IDLE_SECONDS = 30.0
 """The scanner thread rests when no camera endpoint was asked for this long."""
 """Frames wider than this are scaled down for the tablet."""
+SCAN_HOLD_SECONDS = 60.0
+"""A code read by the hand-held scanner or typed into the station is offered this long (or until the next)."""
 
 bp = Blueprint("camera", __name__, url_prefix="/camera")
 
@@ -67,6 +79,9 @@ class Camera:
         self._board: tuple[int, str, BoardRead] | None = None
         self._asked = time.monotonic()
         self._lock = threading.Lock()
+        self._scan: tuple[float, Scan] | None = None
+        self.hand_scanner: HandScanner | None = None
+        self.hand_scanner_error: CompanionError | None = None
 
     def installed(self, game: Game[Any, Any]) -> Game[Any, Any]:
         """``game`` on the data new games of this service use: installed in its data folder, else the default."""
@@ -131,16 +146,43 @@ class Camera:
             return "stopped"
         return "live" if scanner.latest is not None else "waiting"
 
+    def take_scan(self, scan: Scan) -> None:
+        """A code read by the hand-held scanner (on its thread) or typed into the station: offered next."""
+        with self._lock:
+            self._scan = (time.monotonic(), scan)
+
+    def scanned(self) -> Scan | None:
+        """The last code scanned or typed, while it is offered."""
+        with self._lock:
+            if self._scan is not None and time.monotonic() - self._scan[0] < SCAN_HOLD_SECONDS:
+                return self._scan[1]
+            return None
+
+    def start_hand_scanner(self, spec: str, layout: str) -> None:
+        """Read the hand-held scanner ``spec`` (``auto`` or a path); a scanner that cannot be read is reported
+        (``hand_scanner_error``), and the service runs on."""
+        try:
+            self.hand_scanner = HandScanner(open_device(spec), self.registry, self.take_scan, layout)
+            self.hand_scanner.start()
+        except ScannerUnavailable as exc:
+            self.hand_scanner = None
+            self.hand_scanner_error = exc
+            log.error("hand-held scanner: %s", exc)
+
     def close(self) -> None:
         with self._lock:
             if self._scanner is not None:
                 self._scanner.close()
+            if self.hand_scanner is not None:
+                self.hand_scanner.close()
 
 
 def init_app(app: Flask) -> None:
     camera = Camera(str(app.config.get("CAMERA", "off")), bool(app.config.get("CAMERA_THREAD", True)),
                     Path(app.config["DATA_DIR"]))
     app.extensions[EXTENSION] = camera
+    if app.config.get("SCANNER"):
+        camera.start_hand_scanner(str(app.config["SCANNER"]), str(app.config.get("SCANNER_LAYOUT", "us")))
     atexit.register(camera.close)
 
 
@@ -152,7 +194,7 @@ def get_camera() -> Camera:
 @bp.errorhandler(CompanionError)
 def camera_error(error: CompanionError) -> tuple[Response, int]:
     status = 404 if isinstance(error, UnknownGameError) else 403 if isinstance(error, SeatCredentialRequired) else 400
-    return jsonify(error={"type": type(error).__name__, "reason": str(error)}), status
+    return jsonify(error={"type": type(error).__name__, "reason": str(error), "message": error.message_json()}), status
 
 
 def _no_frame(camera: Camera) -> tuple[Response, int]:
@@ -318,18 +360,64 @@ def _conflict_text(read: BoardRead) -> Message:
 
 @bp.get("/station")
 def station() -> Response:
-    """The scan station: exactly one component in view is named, with the moves that mention it among those the
-    whole table may see (``public_moves``: the scan station is a shared screen, it never tells what a player can
-    pay)."""
+    """The scan station: the code last scanned or typed (while offered), else exactly one component in view, is
+    named, with the moves that mention it among those the whole table may see (``public_moves``: the scan station
+    is a shared screen, it never tells what a player can pay)."""
     camera = get_camera()
     chosen = _chosen_game(seat_required=False)
+    scanned = camera.scanned()
+    if scanned is not None:
+        return _scanned(scanned, chosen)
     scan = camera.latest()
     present = sorted(scan.present) if scan is not None else []
     if len(present) != 1:
-        return jsonify(offer=None, in_view=len(present))
+        return jsonify(offer=None, in_view=len(present), **_hand_scanner(camera))
     component = _component(camera.registry, present[0])
     if component is None:
-        return jsonify(offer=None, in_view=1)
+        return jsonify(offer=None, in_view=1, **_hand_scanner(camera))
+    return jsonify(offer=_offer(component, chosen, "camera"), in_view=1, **_hand_scanner(camera))
+
+
+@bp.post("/station/scan")
+def station_scan() -> Response | tuple[Response, int]:
+    """A code's text from the station's field: offered as the hand-held scanner's scans are; a code the companion
+    did not print is refused (HTTP 400) with the registry's reason."""
+    camera = get_camera()
+    chosen = _chosen_game(seat_required=False)
+    body = request.get_json(silent=True)
+    payload = body.get("payload") if isinstance(body, dict) else None
+    if not isinstance(payload, str) or not payload.strip():
+        raise MalformedInputError('send the scanned text as JSON {"payload": "KEYDOM:3:KH:F:C4:U"}')
+    scan = resolve(camera.registry, payload)
+    camera.take_scan(scan)
+    if scan.error is not None:
+        raise scan.error
+    return _scanned(scan, chosen)
+
+
+def _scanned(scan: Scan, chosen: tuple[Session, int] | None) -> Response:
+    """The station's answer for a scanned or typed code: its offer, or why it was refused."""
+    hand = _hand_scanner(get_camera())
+    if scan.component is None:
+        assert scan.error is not None
+        return jsonify(offer=None, in_view=0, refused={"text": scan.text[:40], "message": scan.error.message_json(),
+                                                       "reason": str(scan.error)}, **hand)
+    return jsonify(offer=_offer(scan.component, chosen, "scanner"), in_view=0, **hand)
+
+
+def _hand_scanner(camera: Camera) -> dict[str, Any]:
+    """The hand-held scanner's state for the station, when one is configured: ``reading``, or ``stopped`` and why."""
+    scanner, error = camera.hand_scanner, camera.hand_scanner_error
+    if scanner is not None and scanner.error is not None:
+        error = scanner.error
+    if scanner is None and error is None:
+        return {}
+    return {"hand_scanner": {"state": "reading" if error is None else "stopped",
+                             "error": error.message_json() if error is not None else None}}
+
+
+def _offer(component: Component, chosen: tuple[Session, int] | None, source: str) -> dict[str, Any]:
+    """``component`` named, with the chosen game's public moves that mention it."""
     moves: list[str] = []
     words: dict[str, Text] = {}
     version = None
@@ -340,5 +428,5 @@ def station() -> Response:
             moves = moves_mentioning(component, list(offered))
             words = {move: offered[move] for move in moves}
             version = session.version  # a move played from this offer names it
-    return jsonify(offer={"code": component.code, "kind": component.kind, "key": component.key,
-                          "title": component.title, "moves": moves, "words": words, "version": version}, in_view=1)
+    return {"code": component.code, "kind": component.kind, "key": component.key, "title": component.title,
+            "moves": moves, "words": words, "version": version, "source": source}

@@ -33,6 +33,11 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                             "serial or serial:URL (e.g. serial:/dev/ttyACM0), comma-separated (docs/panel.md)")
     serve.add_argument("--camera", metavar="SOURCE",
                        help="frames for the camera page: samples (default), off, usb:N, pi, or a picture/folder/video")
+    serve.add_argument("--scanner", metavar="DEVICE",
+                       help="a hand-held USB code scanner for the scan station: auto, or its input device "
+                            "(/dev/input/by-id/...-event-kbd); needs the input group (README)")
+    serve.add_argument("--scanner-layout", choices=("us", "de"),
+                       help="the keyboard layout the scanner types in (default us)")
     serve.add_argument("--allow-host", metavar="NAME", action="append", default=[],
                        help="another host name or address the service answers to (repeatable); it already answers to "
                             "localhost, this machine's names and addresses and --public-url's host")
@@ -65,6 +70,7 @@ def serve_command(args: argparse.Namespace) -> int:
         os.environ["KEYDOM_DATA_DIR"] = args.data
     config = {key: value for key, value in (("DATA_DIR", args.data), ("PUBLIC_URL", args.public_url),
                                             ("PANEL", args.panel), ("CAMERA", args.camera),
+                                            ("SCANNER", args.scanner), ("SCANNER_LAYOUT", args.scanner_layout),
                                             ("ALLOW_HOSTS", tuple(args.allow_host)), ("RESET_PIN", args.reset_pin),
                                             ("LAN_TEST", args.lan_test)) if value}
     app = create_app(config or None)

@@ -2,7 +2,7 @@
 
 A code names one printed sticker, for example ``KH:F:C4:U`` (Key Harvest, field tile C4, unharvested
 side). Each code maps to one marker ID of the registry's marker family; a camera reads the marker, a
-hand-held scanner reads the code's text payload (``keydom:2:KH:F:C4:U`` in a QR code). The allocation
+hand-held scanner reads the code's text payload (``keydom:3:KH:F:C4:U`` in a QR code). The allocation
 comes from ``data/registry.json`` (each game's marker range and sticker sizes) and from each game, which
 builds its own components in its folder (``Game.stickers``; Key Harvest's field tiles from the board
 layout's labels, sorted, so the same label set always gives the same IDs). The marker family is OpenCV's
@@ -24,6 +24,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import ForeignCodeError, MalformedInputError, UnknownCodeError
+from companion.core.messages import msg
 
 if TYPE_CHECKING:
     from companion.core.game import Game
@@ -91,15 +92,14 @@ class CodeRegistry:
         try:
             return self._by_code[text]
         except KeyError:
-            raise UnknownCodeError(f"unknown sticker code {code!r} (registry version {self.version})") from None
+            raise UnknownCodeError(msg("core.code.unknown", code=repr(code), version=self.version)) from None
 
     def by_marker(self, marker_id: int) -> Component:
         """The component printed with marker ``marker_id``; ``UnknownCodeError`` for an unallocated ID."""
         try:
             return self._by_marker[marker_id]
         except KeyError:
-            raise UnknownCodeError(
-                f"marker {marker_id} is not a sticker of registry version {self.version}") from None
+            raise UnknownCodeError(msg("core.code.unknown_marker", marker=marker_id, version=self.version)) from None
 
     def by_payload(self, text: str) -> Component:
         """The component a scanned text names; ``ForeignCodeError`` if the companion did not print it."""
@@ -107,13 +107,12 @@ class CodeRegistry:
         head, _, rest = stripped.partition(":")
         version, _, code = rest.partition(":")
         if head.lower() != "keydom" or not code:
-            raise ForeignCodeError(f"{stripped[:40]!r} is not a Keydom Companion sticker")
+            raise ForeignCodeError(msg("core.code.foreign", text=repr(stripped[:40])))
         if not version.isdigit() or int(version) not in self.reads_versions:
-            raise ForeignCodeError(
-                f"sticker {stripped!r} was printed for another registry version; this one is {self.version}")
+            raise ForeignCodeError(msg("core.code.other_version", text=repr(stripped[:40]), version=self.version))
         component = self.by_code(code)
         if int(version) < self.since.get(component.game, 0):
-            raise ForeignCodeError(f"sticker {stripped!r} names a code that registry version {version} did not have")
+            raise ForeignCodeError(msg("core.code.not_in_version", text=repr(stripped[:40]), version=int(version)))
         return component
 
 

@@ -102,10 +102,10 @@ class Scanner:
     def __init__(self, source: FrameSource, registry: CodeRegistry, *, reader: Reader | None = None,
                  debouncer: Debouncer | None = None, interval: float = 0.2,
                  wanted: Callable[[], bool] | None = None) -> None:
-        if reader is None:
-            from companion.vision.reader import read_codes
+        if reader is None:  # stickers by their marker, and by their QR code (a tile held up close)
+            from companion.vision.qr import read_codes_and_qr
 
-            reader = read_codes
+            reader = read_codes_and_qr
         self.source = source
         self.registry = registry
         self.reader = reader

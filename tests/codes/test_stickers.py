@@ -1,4 +1,5 @@
-"""Printable stickers: exact paper sizes, true-size stickers, and every printed code reads back as itself."""
+"""Printable stickers: exact paper sizes, true-size stickers, and every printed code reads back as itself, by its
+marker and by the QR code beside it."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from companion.cli import main
 from companion.codes import load_registry
 from companion.codes.stickers import DOTS_PER_MM, sheet
 from companion.vision.markers import sticker_modules
+from companion.vision.qr import QrReader, decode_qr
 from companion.vision.reader import CodeReader
 
 PAPER_POINTS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
-PAGES = {"a4": 3, "letter": 4}  # 156 Key Harvest stickers, 56 or 49 a page
+PAGES = {"a4": 4, "letter": 4}  # 156 Key Harvest stickers (marker and QR code), 40 or 42 a page
 
 
 def _media_boxes(pdf: bytes) -> list[tuple[float, float]]:
@@ -54,6 +56,30 @@ def test_a_printed_sticker_is_its_registry_size_and_every_code_on_a_page_reads_b
             assert marker_mm * sticker_modules() / (sticker_modules() - 2) == pytest.approx(sticker_mm, abs=0.3)
 
 
+def test_every_sticker_on_a_page_reads_back_by_its_qr_code_as_the_same_component_as_its_marker() -> None:
+    """At 10 dots per mm (a tile held a hand's width from a 1080p camera) each sticker's QR code names the
+    component its marker names, and gives the marker's place; the page's own QR code is no sticker and is refused."""
+    registry = load_registry()
+    printed = sheet(registry, registry.for_game("key-harvest"), "letter")
+    page, codes = printed.pages[-1], printed.codes_by_page[-1]
+    raster = np.asarray(page.convert("L"), dtype=np.uint8)
+    small = cv2.resize(raster, (raster.shape[1] // 2, raster.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    markers = {d.code: d for d in CodeReader(registry).read(small).detections}
+    qr = QrReader(registry).read(small)
+    assert sorted(markers) == sorted(codes) == sorted(d.code for d in qr.detections)
+    for detection in qr.detections:
+        marker = markers[detection.code]
+        assert detection.marker_id == marker.marker_id
+        assert np.hypot(*np.subtract(detection.center, marker.center)) < 0.05 * marker.side_px
+    for text, corners in decode_qr(small):  # printed true to size: 21 modules of 0.3 mm
+        if text.startswith("KEYDOM:2:KH:"):
+            side_mm = np.mean([np.hypot(*np.subtract(corners[i], corners[i - 1])) for i in range(4)]) * 2 / DOTS_PER_MM
+            assert side_mm == pytest.approx(6.3, abs=0.15)
+    (header,) = qr.refused
+    assert header.text == f"keydom:2:SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}"
+    assert f"unknown sticker code 'SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}'" in str(header.error)
+
+
 def test_png_stickers_carry_their_size_and_read_back_as_their_code(tmp_path: Path) -> None:
     registry = load_registry()
     assert main(["stickers", "key-harvest", "--format", "png", "--out", str(tmp_path)]) == 0
@@ -66,15 +92,22 @@ def test_png_stickers_carry_their_size_and_read_back_as_their_code(tmp_path: Pat
     for n, (code, entry) in enumerate(sorted(stickers.items())):
         image = Image.open(tmp_path / entry["file"])
         dpi = image.info["dpi"][0]
-        assert image.width / dpi * 25.4 == pytest.approx(entry["size_mm"], abs=0.05) and entry["size_mm"] == 16.0
-        sticker = cv2.resize(np.asarray(image.convert("L"), dtype=np.uint8), (54, 54), interpolation=cv2.INTER_AREA)
-        x, y = 20 + (n % 24) * 78, 20 + (n // 24) * 78
-        frame[y:y + 54, x:x + 54] = sticker
+        assert image.height / dpi * 25.4 == pytest.approx(entry["size_mm"], abs=0.05) and entry["size_mm"] == 16.0
+        assert (image.width / dpi * 25.4, entry["width_mm"]) == (pytest.approx(23.5, abs=0.05), 23.5)
+        sticker = cv2.resize(np.asarray(image.convert("L"), dtype=np.uint8), (79, 54), interpolation=cv2.INTER_AREA)
+        x, y = 20 + (n % 20) * 94, 20 + (n // 20) * 78
+        frame[y:y + 54, x:x + 79] = sticker
         cells[code] = (x + 27, y + 27)
     detections = CodeReader(registry).read(frame).detections
     assert {d.code for d in detections} == set(stickers)
     for detection in detections:
         assert np.hypot(*np.subtract(detection.center, cells[detection.code])) < 3
+    held_up = Image.open(tmp_path / stickers["KH:L:2:C"]["file"]).convert("L")  # close to the camera: its QR code reads
+    big = cv2.resize(np.asarray(held_up, dtype=np.uint8), (470 // 2, 320 // 2), interpolation=cv2.INTER_AREA)
+    frame = np.full((400, 600), 90, dtype=np.uint8)
+    frame[100:260, 150:385] = big
+    assert [d.code for d in QrReader(registry).read(frame).detections] == ["KH:L:2:C"]
+    assert stickers["KH:L:2:C"]["qr"] == "KEYDOM:2:KH:L:2:C"
 
 
 def test_stickers_for_an_unknown_game_or_an_unwritable_place_are_refused(tmp_path: Path,

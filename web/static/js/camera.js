@@ -1,5 +1,6 @@
 // The camera page: the latest frame with the stickers outlined, the board it shows with its score,
-// what differs from a tracked game, and the scan station (hold one tile up, play a move that names it).
+// what differs from a tracked game, and the scan station (hold one tile up, or scan its QR code with a
+// hand-held scanner, or type it: play a move that names it).
 // It polls the /camera endpoints (web/camera.py). Its strings are catalog entries ui.camera.<key>.
 // Data is always inserted as text (never as HTML).
 
@@ -112,11 +113,22 @@ function showStation(station) {
   const text = byId("cam-station");
   const moves = byId("cam-moves");
   moves.replaceChildren();
+  const hand = station.hand_scanner;
+  byId("cam-hand-scanner").hidden = !hand;
+  if (hand) {
+    byId("cam-hand-scanner").textContent = hand.error ? s("hand_scanner_stopped", { reason: say(hand.error) })
+      : s("hand_scanner_reading");
+  }
+  if (station.refused) {
+    text.textContent = s("station_refused", { reason: say(station.refused.message) || station.refused.reason });
+    return;
+  }
   if (!station.offer) {
     text.textContent = station.in_view > 1 ? s("station_many", { n: station.in_view }) : s("station_idle");
     return;
   }
-  text.textContent = s("station_seen", { title: station.offer.title });
+  const title = station.offer.title;
+  text.textContent = station.offer.source === "scanner" ? s("station_scanned", { title }) : s("station_seen", { title });
   if (!byId("cam-game").value) {
     text.textContent += ` — ${s("station_choose")}`;
     return;
@@ -131,17 +143,34 @@ function showStation(station) {
   }
 }
 
+// The station's field takes a code's text: typed, or typed by a hand-held scanner plugged into this tablet
+// (it ends each scan with Enter, which sends the form). The field keeps the focus for the next scan.
+async function sendScan(event) {
+  event.preventDefault();
+  const field = byId("cam-scan");
+  const payload = field.value.trim();
+  if (!payload) return;
+  const response = await fetch(`/camera/station/scan${query()}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ payload }),
+  });
+  const data = await response.json();
+  field.value = "";
+  field.focus();
+  if (response.ok) showStation(data);
+  else showStation({ offer: null, in_view: 0, refused: { message: data.error.message, reason: data.error.reason } });
+}
+
 async function poll() {
   try {
     const codes = await getJson("/camera/codes");
     showCodes(codes.data);
     byId("cam-error").hidden = true;
+    const station = await getJson(`/camera/station${query()}`);  // scans reach it without a camera too
+    if (station.ok) showStation(station.data);
     if (codes.data.frame !== null && codes.data.frame !== undefined) {
-      const [board, station] = await Promise.all([getJson(`/camera/board${query(true)}`),
-                                                  getJson(`/camera/station${query()}`)]);
+      const board = await getJson(`/camera/board${query(true)}`);
       if (board.ok) showBoard(board.data);
       else throw new Error(say(board.data.error.message || board.data.error.reason));
-      if (station.ok) showStation(station.data);
     }
   } catch (error) {
     byId("cam-error").textContent = String(error.message || error);
@@ -184,4 +213,5 @@ function applyStrings() {
 }
 
 applyStrings();
+byId("cam-scan-form").addEventListener("submit", sendScan);
 loadGames().finally(poll);
