@@ -72,11 +72,11 @@ def test_every_sticker_on_a_page_reads_back_by_its_qr_code_as_the_same_component
         assert detection.marker_id == marker.marker_id
         assert np.hypot(*np.subtract(detection.center, marker.center)) < 0.05 * marker.side_px
     for text, corners in decode_qr(small):  # printed true to size: 21 modules of 0.3 mm
-        if text.startswith("KEYDOM:2:KH:"):
+        if text.startswith(f"KEYDOM:{registry.version}:KH:"):
             side_mm = np.mean([np.hypot(*np.subtract(corners[i], corners[i - 1])) for i in range(4)]) * 2 / DOTS_PER_MM
             assert side_mm == pytest.approx(6.3, abs=0.15)
     (header,) = qr.refused
-    assert header.text == f"keydom:2:SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}"
+    assert header.text == f"keydom:{registry.version}:SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}"
     assert f"unknown sticker code 'SHEET:key-harvest:{len(printed.pages)}/{len(printed.pages)}'" in str(header.error)
 
 
@@ -107,7 +107,7 @@ def test_png_stickers_carry_their_size_and_read_back_as_their_code(tmp_path: Pat
     frame = np.full((400, 600), 90, dtype=np.uint8)
     frame[100:260, 150:385] = big
     assert [d.code for d in QrReader(registry).read(frame).detections] == ["KH:L:2:C"]
-    assert stickers["KH:L:2:C"]["qr"] == "KEYDOM:2:KH:L:2:C"
+    assert stickers["KH:L:2:C"]["qr"] == f"KEYDOM:{registry.version}:KH:L:2:C"
 
 
 def test_stickers_for_an_unknown_game_or_an_unwritable_place_are_refused(tmp_path: Path,
@@ -119,7 +119,7 @@ def test_stickers_for_an_unknown_game_or_an_unwritable_place_are_refused(tmp_pat
     assert not (tmp_path / "missing").exists()
 
 
-@pytest.mark.parametrize("game, count, pages", [("keyper", 254, 5), ("key-market", 118, 3)])
+@pytest.mark.parametrize("game, count, pages", [("keyper", 254, 7), ("key-market", 118, 3)])
 def test_keyper_and_key_market_sheets_print_and_every_sticker_reads_back(
         game: str, count: int, pages: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The registry-version-3 stickers (issues 14, 15) on A4 pages: each page's codes read back as themselves."""
