@@ -215,5 +215,15 @@ def _sticker(page: Image.Image, draw: ImageDraw.ImageDraw, registry: CodeRegistr
     draw.line([(split, y + height + gap), (split, y + height + gap + mark)], fill=0, width=2)
     label_y = y + height + gap + mark + mm_to_dots(0.5)
     title = component.title + (" *" if component.provisional else "")
-    draw.text((x, label_y), title, font=_font(2.2), fill=0)
-    draw.text((x, label_y + mm_to_dots(2.6)), component.code, font=_font(2.0), fill=0)
+    room = width + mm_to_dots(GAP_MM)
+    draw.text((x, label_y), title, font=_fitted(draw, title, 2.2, room), fill=0)
+    draw.text((x, label_y + mm_to_dots(2.6)), component.code, font=_fitted(draw, component.code, 2.0, room), fill=0)
+
+
+def _fitted(draw: ImageDraw.ImageDraw, text: str, size_mm: float, width: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font of at most ``size_mm`` in which ``text`` fits ``width`` dots, so a long label never runs into the next
+    sticker's (down to 1.2 mm; the code is also in the QR code and the marker)."""
+    size = size_mm
+    while size > 1.2 and draw.textlength(text, font=_font(size)) > width:
+        size -= 0.1
+    return _font(size)

@@ -134,3 +134,20 @@ def test_keyper_and_key_market_sheets_print_and_every_sticker_reads_back(
         raster = np.asarray(page.convert("L"), dtype=np.uint8)
         small = cv2.resize(raster, (raster.shape[1] // 5, raster.shape[0] // 5), interpolation=cv2.INTER_AREA)
         assert sorted(d.code for d in reader.read(small).detections) == sorted(codes)
+
+
+def test_every_label_fits_under_its_own_sticker_and_never_runs_into_the_next() -> None:
+    """The longest titles and codes (``KP:C:GAME_WARDENS_COTTAGE:U``) are printed smaller, not across a neighbour."""
+    from PIL import ImageDraw
+
+    from companion.codes.stickers import GAP_MM, _fitted, mm_to_dots, sticker_image
+
+    registry = load_registry()
+    draw = ImageDraw.Draw(Image.new("L", (1, 1)))
+    too_wide = []
+    for component in registry:
+        room = sticker_image(component, registry.marker_family, registry).width + mm_to_dots(GAP_MM)
+        for text, size in ((component.title, 2.2), (component.code, 2.0)):
+            if draw.textlength(text, font=_fitted(draw, text, size, room)) > room:
+                too_wide.append(text)
+    assert {c.game for c in registry} >= {"keyper", "key-market"} and not too_wide
