@@ -22,14 +22,13 @@ from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
 from tests.web.test_key_market_browser import ENGLISH, NAMES, Api
 
 SEED = "km-seat"
-CANONICAL = r"""(root, hideChosen) => {
-  // the DOM as text, a tag a line, attributes sorted (their order follows the order scripts set them in). With
-  // hideChosen, the public marks of who has chosen are set back to "choosing" and the log, Undo (now possible) and
-  // the lines of the last move are left out: what is left must not change when a seat chooses in secret.
-  // The virtual panel is left out: it mirrors the one physical panel, which blinks and follows whichever game moved
-  // last (two games run here); tests/panel/test_web.py keeps secret choices off it.
+CANONICAL = r"""(root, { leaveOut, hideChosen }) => {
+  // the DOM as text, a tag a line, attributes sorted (their order follows the order scripts set them in), without the
+  // elements `leaveOut` selects. With hideChosen, the public marks of who has chosen are set back to "choosing" and
+  // the log, Undo (now possible) and the lines of the last move are left out: what is left must not change when a
+  // seat chooses in secret.
   const copy = root.cloneNode(true);
-  copy.querySelector('#virtual-panel')?.remove();
+  for (const el of copy.querySelectorAll(leaveOut.join(', ') || ':not(*)')) el.remove();
   if (hideChosen) {
     for (const el of copy.querySelectorAll('[data-chosen]')) {
       el.setAttribute('data-chosen', 'false');
@@ -46,6 +45,15 @@ CANONICAL = r"""(root, hideChosen) => {
   };
   return walk(copy);
 }"""
+PANEL = "#virtual-panel"
+"""The virtual panel mirrors the one physical panel, which blinks and follows whichever game moved last: left out of
+the pages compared (tests/panel/test_web.py keeps secret choices off it)."""
+
+
+def canonical(page: Any, leave_out: tuple[str, ...] = (PANEL,), hide_chosen: bool = False) -> str:
+    """The page's DOM as comparable text (``CANONICAL``)."""
+    text: str = page.locator("html").evaluate(CANONICAL, {"leaveOut": list(leave_out), "hideChosen": hide_chosen})
+    return text
 
 
 def twin_games(folder: Path) -> list[str]:
@@ -62,7 +70,7 @@ def twin_games(folder: Path) -> list[str]:
 
 def shared(page: Any, ids: list[str]) -> tuple[str, str]:
     """The page's visible text and its DOM, the game ids written alike."""
-    text, dom = page.inner_text("body"), page.locator("html").evaluate(CANONICAL, False)
+    text, dom = page.inner_text("body"), canonical(page)
     for game_id in ids:
         text, dom = text.replace(game_id, "GAME"), dom.replace(game_id, "GAME")
     return text, dom
@@ -165,7 +173,7 @@ def test_the_farmhouse_payments_are_tapped_in_secret_and_revealed_together(brows
             other = options[(seat + 1) % len(options)]
             assert other != paid[seat]
             before, watcher_before = log_count(watcher), shared(watcher, ids)
-            hidden_before = watcher.locator("body").evaluate(CANONICAL, True)
+            hidden_before = canonical(watcher, hide_chosen=True)
             answer = tap_payment(seats[seat], paid[seat])
             assert answer["status"] == 200, answer
             token = api_b.seats[seat]["url"].rsplit("/", 1)[1]
@@ -181,7 +189,7 @@ def test_the_farmhouse_payments_are_tapped_in_secret_and_revealed_together(brows
                 caught_up(api_b, twin)
                 assert shared(table, ids) == shared(twin, ids), difference(shared(table, ids), shared(twin, ids))
                 assert shared(watcher, ids) != watcher_before  # it does show that this seat has chosen...
-                hidden_after = watcher.locator("body").evaluate(CANONICAL, True)
+                hidden_after = canonical(watcher, hide_chosen=True)
                 assert hidden_after == hidden_before, difference((hidden_after,), (hidden_before,))  # ...and no more
                 assert f"{NAMES[seat]} chose in secret" in watcher.inner_text("#log")
                 assert "Farmhouse payments shown together" not in watcher.inner_text("body")
