@@ -40,7 +40,8 @@ CANONICAL = r"""(root, { leaveOut, hideChosen }) => {
   const walk = (node) => {
     if (node.nodeType === Node.TEXT_NODE) return node.textContent.trim();
     if (node.nodeType !== Node.ELEMENT_NODE) return '';
-    const attrs = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ');
+    const attrs = [...node.attributes].filter((a) => a.value || a.name !== 'style') // an emptied style: none
+      .map((a) => `${a.name}="${a.value}"`).sort().join(' ');
     return `<${node.localName} ${attrs}>\n${[...node.childNodes].map(walk).filter(Boolean).join('\n')}\n</${node.localName}>`;
   };
   return walk(copy);
