@@ -1,7 +1,7 @@
 """Undo and stale moves on Keyper's shared table, in real Chromium, with a second browser watching.
 
 A few moves are tapped on the table (each picked at run time from what the flow offers, not from a recorded game).
-Undo asks first, naming the move; confirmed, it takes back exactly the last move: the table and the watcher, live,
+Undo asks first, naming the move (cancelled, nothing happens); confirmed, it takes back exactly the last move: the table and the watcher, live,
 show the game exactly as before that move (same DOM), and the API's log is the log before it. Then the watcher loses
 its live connection and stays on an older version while the table moves on (a move, taken back again, so the
 watcher's move is still legal in the game as it stands): the watcher's tap is refused with "the table has moved on"
@@ -16,7 +16,7 @@ from typing import Any
 from companion.session import Session
 from companion.store import GameStore
 from tests.web.conftest import serving
-from tests.web.pagekit import LOG_COUNT, TIMEOUT, accept_dialogs, sends_move
+from tests.web.pagekit import LOG_COUNT, TIMEOUT
 from tests.web.test_key_market_seat import PANEL, canonical, difference
 from tests.web.test_keyper_browser import NAMES, tap_move
 
@@ -61,7 +61,17 @@ def test_undo_takes_back_the_last_move_everywhere_and_a_stale_move_is_refused(br
     with serving(tmp_path) as (port, _):
         base = f"http://127.0.0.1:{port}"
         table, watcher = new_page(), new_page()
-        dialogs = accept_dialogs(table)
+        dialogs: list[str] = []
+        answers = [False]  # the first Undo is cancelled, every later one confirmed
+
+        def confirm(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            if answers.pop(0) if answers else True:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+
+        table.on("dialog", confirm)
         for page in (table, watcher):
             page.goto(f"{base}/games/{game_id}")
             page.locator("#boards .country-board").first.wait_for()
@@ -85,10 +95,17 @@ def test_undo_takes_back_the_last_move_everywhere_and_a_stale_move_is_refused(br
         assert named in table.locator("#log li").first.inner_text()
         table.screenshot(path=str(shots / "kp-undo-1-before.png"), full_page=True)
 
-        # ------------------------------------------------ Undo: asked, then exactly the last move taken back
+        # ------------------------------------------------ Undo: asked; cancelled, nothing happens
+        table.click("#undo")
+        table.wait_for_timeout(500)
+        assert dialogs == [f"Take back {named}?"]
+        assert api_game(table, base, game_id)["version"] == game["version"]
+        assert len(game["log"]) == int(table.evaluate(LOG_COUNT)) == int(watcher.evaluate(LOG_COUNT))
+
+        # ------------------------------------------------ confirmed: exactly the last move taken back
         table.click("#undo")
         table.wait_for_function(f"() => ({LOG_COUNT})() === {len(before['game']['log'])}")
-        assert dialogs == [f"Take back {named}?"]
+        assert dialogs == [f"Take back {named}?"] * 2
         undone = api_game(table, base, game_id)
         assert undone["log"] == before["game"]["log"]
         assert undone["view"] == before["game"]["view"] and undone["version"] > game["version"]
