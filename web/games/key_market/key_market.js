@@ -242,7 +242,12 @@ function renderFinal(game) {
   const order = rankOrder(rows);
   const winners = order.filter((seat) => rows[seat].rank === 1);
   const totals = rows.map((row) => row.total);
-  const tied = totals.length !== new Set(totals).size;
+  // each tie in words: who tied, and who ranks first by the favour track (2 players: the last turn order), L638-640
+  const ties = [...new Set(totals.filter((total, i) => totals.indexOf(total) !== i))].map((total) => {
+    const level = order.filter((seat) => rows[seat].total === total);
+    return h("li", { "data-points": total }, t(game.view.favour ? "km_tie_favour" : "km_tie_order",
+      { names: level.map((seat) => rows[seat].name).join(", "), points: total, first: rows[level[0]].name }));
+  });
   return fill("final",
     h("h2", {}, t("km_final_heading")),
     h("p", { class: "winner-line" }, winners.map((seat) => seatDot(game, seat)),
@@ -254,7 +259,7 @@ function renderFinal(game) {
         h("ul", { class: "final-items" }, row.items.length ? row.items.map((item) => h("li", { "data-kind": item.kind, "data-vp": item.vp }, itemText(item)))
           : h("li", { class: "muted" }, t("km_nothing")))), seatColour(game, seat));
     })),
-    h("p", { class: "tiebreak" }, t(tied ? "km_tiebreak_favour" : "km_tiebreak_none")),
+    ties.length ? h("ul", { class: "tiebreak" }, ties) : h("p", { class: "tiebreak" }, t("km_tiebreak_none")),
     h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
 }
 
