@@ -1092,19 +1092,32 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
-    colours = tuple(k.colour for k in s.players[top.seat].keep_tile[-top.n:])
+    """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
+    (the order in which they were chosen does not matter)."""
+    colours = tuple(sorted(k.colour for k in s.players[top.seat].keep_tile[-top.n:]))
     key = ("keep", colours)
     found: list[KPMove] | None = s.edition.derived.get(key)
     if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
-        choices = [s.edition.keep_tile[c] for c in colours]
-        found = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+        found = [KPMove("keep", kinds) for kinds in keep_outcomes([s.edition.keep_tile[c] for c in colours])]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
     return [*found, KPMove("done")]
 
 
 KEEP_MEMO_MOST = 5000
-"""The longest list of keep-tile choices remembered (a tile of 11 keyples offers 400,000)."""
+"""The longest list of keep-tile outcomes remembered."""
+
+
+def keep_outcomes(choices: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Every distinct multiset (sorted) of one resource per keyple, each from its ``choices``. Keyples listing the
+    same resources form a group that takes k of them with repetition; the groups' outcomes are merged one group
+    at a time, equal multisets kept once."""
+    groups = Counter(tuple(sorted(c)) for c in choices)
+    outcomes: set[tuple[str, ...]] = {()}
+    for kinds, k in sorted(groups.items()):
+        picks = list(itertools.combinations_with_replacement(kinds, k))
+        outcomes = {tuple(sorted((*have, *pick))) for have in outcomes for pick in picks}
+    return sorted(outcomes)
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
