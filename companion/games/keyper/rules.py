@@ -36,6 +36,7 @@ SUPPLY = {**{g: 16 for g in (*RAW, *FINISHED, *GEMS)}, "wheat": 20, **{a: 12 for
 RAW_OF = {f: r for f, r in FIN_TO_RAW.items()}
 FIN_OF = {r: f for f, r in FIN_TO_RAW.items()}
 WILD = ("chicken", "deer", "goat", "boar")
+DONE, PASS = KPMove("done"), KPMove("pass")
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -577,7 +578,7 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(KPMove("draw", (tile,)), n) for tile, n in s.bag.outcomes()]
+        return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         return [(KPMove("boats", combo), 1) for combo in itertools.combinations(ids, 4)]
@@ -590,6 +591,10 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top.kind == "reveal":
         return [(KPMove("reveal", s.folds), 1)]
     return []
+
+
+_DRAWS: dict[str, KPMove] = {}
+"""``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
 
 
 def _chance(s: State, move: KPMove) -> State:
@@ -981,7 +986,7 @@ def _follow_options(s: State, top: Task) -> list[str]:
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [KPMove("pass")]
+    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [PASS]
 
 
 def use_moves(s: State, top: Task) -> list[KPMove]:
@@ -1015,7 +1020,7 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
                 out.append(KPMove("work", (x,)))
             if p.good(x) > 0 and (seat, x) not in s.gained:
                 out.append(KPMove("ship", (x,)))
-    return out + [KPMove("done")]
+    return out + [DONE]
 
 
 def _param(s: State, target: str) -> str:
@@ -1088,7 +1093,7 @@ def _double_trades(s: State, seat: int) -> list[KPMove]:
 
 
 def pick_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [KPMove("done")]
+    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [DONE]
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
@@ -1101,7 +1106,7 @@ def keeptile_moves(s: State, top: Task) -> list[KPMove]:
         found = [KPMove("keep", kinds) for kinds in keep_outcomes([s.edition.keep_tile[c] for c in colours])]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
-    return [*found, KPMove("done")]
+    return [*found, DONE]
 
 
 KEEP_MEMO_MOST = 5000
@@ -1163,8 +1168,19 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def rest_moves(s: State, top: Task) -> list[KPMove]:
-    keep = s.players[top.seat].keep
-    return [KPMove("rest", combo) for combo in sorted(set(itertools.combinations(keep, top.n)))]
+    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted)."""
+    counts = sorted(Counter(s.players[top.seat].keep).items())
+    return [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+
+
+def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
+    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order."""
+    if n == 0:
+        return [()]
+    if not counts or sum(k for _, k in counts) < n:
+        return []
+    (item, k), rest = counts[0], counts[1:]
+    return [(item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used)]
 
 
 def fold_moves(s: State) -> list[KPMove]:
