@@ -378,10 +378,18 @@ def _resolve(s: State, top: Task) -> State:
     mine, theirs = n, n
     if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
         mine, theirs = shares(_in_supply(s, _param(s, target)), n)
+    kind = _kind_at(s, leader, target)
+    if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
+        # L633: both build or upgrade one building at a time, in turn, the active player first
+        return _push(s, *[Task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
     tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
         tasks.append(_use_task(s, follower, theirs, target))
     return _push(s, *tasks)
+
+
+BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
+"""The fields whose units build or upgrade (4.8, 4.9)."""
 
 
 def shares(left: int, n: int) -> tuple[int, int]:
@@ -1218,8 +1226,10 @@ def apply(s: State, move: KPMove) -> State:
         if verb != "done":
             used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
             s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
-        else:
+        else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(s, top)
+            s = with_tasks(s, tuple(t for t in s.tasks
+                                    if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":
