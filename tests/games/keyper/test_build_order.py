@@ -116,3 +116,13 @@ def test_an_old_save_is_rewritten_with_the_builds_in_turn(tmp_path: Path, monkey
 def test_a_log_without_followers_is_left_as_it_is() -> None:
     log = [("start 1", True), ("keyper 1", False)]
     assert GAME.upgrade_log(log, 1) == log
+
+
+def test_the_table_shows_all_the_builds_left_to_each_not_only_this_turns() -> None:
+    """The waiting line counts the deciding player's builds still to come on the field (3, then C's 3, then A's 2)."""
+    s = followed("build@orange")
+    assert GAME.view(s, None)["waiting"]["units"] == 3
+    s = play(s, a_build(s))
+    assert GAME.view(s, None)["waiting"]["units"] == 3 and GAME.current_player(s) == 2
+    s = play(s, a_build(s))
+    assert GAME.view(s, None)["waiting"]["units"] == 2
