@@ -48,6 +48,16 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
         "seasons in order; the game ends only after winter",
     )
 
+    notation = 2
+    """1: before the rulebook's build order (L633), an active player and a follower building on one field did all
+    the active player's builds first (``upgrade.py``)."""
+
+    def upgrade_log(self, moves: Sequence[tuple[str, bool]], notation: int) -> list[tuple[str, bool]]:
+        """A log of notation 1 with the builds of an active player and a follower on one field in turn."""
+        from companion.games.keyper.upgrade import upgrade_log
+
+        return upgrade_log(self, moves)
+
     def read_edition(self, raw: Any) -> Edition:
         return Edition.from_json(raw)
 

@@ -7,7 +7,7 @@ keyple, laying it down), ``place green F3`` (onto one's own built tile), ``place
 ``follow white`` / ``pass``. Using what a keyple yields, one unit per move: ``take log``, ``process brick``,
 ``trade clay log+rock``, ``build cow_shed F1 log+clay``, ``upgrade V3 brick``, ``work clay``, ``ship log``,
 ``convert clay brick`` (a tile's conversion), ``pick alchemist``; ``done`` leaves the rest unused. Season steps:
-``keep clay wheat`` (the keep tile's resources), ``fairs private W2``, ``release cow``, ``fold 2 C`` (seat 2 folds
+``keep clay wheat`` (the keep tile's resources, in any order: read sorted), ``fairs private W2``, ``release cow``, ``fold 2 C`` (seat 2 folds
 its board to option C, in secret), ``rest grey white`` (the team cap). The companion's chance steps: ``draw TILE``,
 ``boats B1 B2 B4 B6``, ``fair SEAT TILE`` (a private fair dealt, secret), ``ninth SEAT COLOUR``, ``start SEAT``,
 ``reveal A C B`` (the boards' folds, revealed together once all have chosen).
@@ -79,7 +79,7 @@ def parse_move(text: str) -> KPMove:
         args[1] = joined(pieces(args[1]))
     if verb == "place" and len(args) >= 5 and args[2] == "build":
         args[4] = joined(pieces(args[4]))
-    if verb in ("boats", "release", "rest"):
+    if verb in ("boats", "release", "rest", "keep"):
         args = sorted(args)
     if verb in ("fold", "reveal"):
         args = [a.upper() if a.isalpha() else a for a in args]

@@ -36,6 +36,7 @@ SUPPLY = {**{g: 16 for g in (*RAW, *FINISHED, *GEMS)}, "wheat": 20, **{a: 12 for
 RAW_OF = {f: r for f, r in FIN_TO_RAW.items()}
 FIN_OF = {r: f for f, r in FIN_TO_RAW.items()}
 WILD = ("chicken", "deer", "goat", "boar")
+DONE, PASS = KPMove("done"), KPMove("pass")
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -377,10 +378,18 @@ def _resolve(s: State, top: Task) -> State:
     mine, theirs = n, n
     if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
         mine, theirs = shares(_in_supply(s, _param(s, target)), n)
+    kind = _kind_at(s, leader, target)
+    if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
+        # L633: both build or upgrade one building at a time, in turn, the active player first
+        return _push(s, *[Task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
     tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
         tasks.append(_use_task(s, follower, theirs, target))
     return _push(s, *tasks)
+
+
+BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
+"""The fields whose units build or upgrade (4.8, 4.9)."""
 
 
 def shares(left: int, n: int) -> tuple[int, int]:
@@ -577,7 +586,7 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(KPMove("draw", (tile,)), n) for tile, n in s.bag.outcomes()]
+        return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         return [(KPMove("boats", combo), 1) for combo in itertools.combinations(ids, 4)]
@@ -590,6 +599,10 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top.kind == "reveal":
         return [(KPMove("reveal", s.folds), 1)]
     return []
+
+
+_DRAWS: dict[str, KPMove] = {}
+"""``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
 
 
 def _chance(s: State, move: KPMove) -> State:
@@ -981,7 +994,7 @@ def _follow_options(s: State, top: Task) -> list[str]:
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [KPMove("pass")]
+    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [PASS]
 
 
 def use_moves(s: State, top: Task) -> list[KPMove]:
@@ -1015,7 +1028,7 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
                 out.append(KPMove("work", (x,)))
             if p.good(x) > 0 and (seat, x) not in s.gained:
                 out.append(KPMove("ship", (x,)))
-    return out + [KPMove("done")]
+    return out + [DONE]
 
 
 def _param(s: State, target: str) -> str:
@@ -1088,23 +1101,36 @@ def _double_trades(s: State, seat: int) -> list[KPMove]:
 
 
 def pick_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [KPMove("done")]
+    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [DONE]
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
-    colours = tuple(k.colour for k in s.players[top.seat].keep_tile[-top.n:])
+    """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
+    (the order in which they were chosen does not matter)."""
+    colours = tuple(sorted(k.colour for k in s.players[top.seat].keep_tile[-top.n:]))
     key = ("keep", colours)
     found: list[KPMove] | None = s.edition.derived.get(key)
     if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
-        choices = [s.edition.keep_tile[c] for c in colours]
-        found = [KPMove("keep", combo) for combo in itertools.product(*choices)]
+        found = [KPMove("keep", kinds) for kinds in keep_outcomes([s.edition.keep_tile[c] for c in colours])]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
-    return [*found, KPMove("done")]
+    return [*found, DONE]
 
 
 KEEP_MEMO_MOST = 5000
-"""The longest list of keep-tile choices remembered (a tile of 11 keyples offers 400,000)."""
+"""The longest list of keep-tile outcomes remembered."""
+
+
+def keep_outcomes(choices: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Every distinct multiset (sorted) of one resource per keyple, each from its ``choices``. Keyples listing the
+    same resources form a group that takes k of them with repetition; the groups' outcomes are merged one group
+    at a time, equal multisets kept once."""
+    groups = Counter(tuple(sorted(c)) for c in choices)
+    outcomes: set[tuple[str, ...]] = {()}
+    for kinds, k in sorted(groups.items()):
+        picks = list(itertools.combinations_with_replacement(kinds, k))
+        outcomes = {tuple(sorted((*have, *pick))) for have in outcomes for pick in picks}
+    return sorted(outcomes)
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
@@ -1150,8 +1176,19 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def rest_moves(s: State, top: Task) -> list[KPMove]:
-    keep = s.players[top.seat].keep
-    return [KPMove("rest", combo) for combo in sorted(set(itertools.combinations(keep, top.n)))]
+    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted)."""
+    counts = sorted(Counter(s.players[top.seat].keep).items())
+    return [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+
+
+def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
+    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order."""
+    if n == 0:
+        return [()]
+    if not counts or sum(k for _, k in counts) < n:
+        return []
+    (item, k), rest = counts[0], counts[1:]
+    return [(item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used)]
 
 
 def fold_moves(s: State) -> list[KPMove]:
@@ -1189,8 +1226,10 @@ def apply(s: State, move: KPMove) -> State:
         if verb != "done":
             used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
             s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
-        else:
+        else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(s, top)
+            s = with_tasks(s, tuple(t for t in s.tasks
+                                    if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":

@@ -34,6 +34,8 @@ VARIANT_FLAGS: tuple[OptionSpec, ...] = (
     OptionSpec("seasonal_fair", ("optional", "required"), "A20", msg("kp.variant.seasonal_fair")),
     OptionSpec("no_target", ("skip", "pass_turn"), "A22", msg("kp.variant.no_target")),
     OptionSpec("empty_bag", ("as_far_as_possible", "stop"), "A23", msg("kp.variant.empty_bag")),
+    # the rulebook's order of two players building at once
+    OptionSpec("build_order", ("alternate", "active_first"), "4.8, L633", msg("kp.variant.build_order")),
 )
 """Keyper's flags. Some alternatives are not played yet (they are refused at setup with the reason):
 ``lay_targets=several`` and ``no_target=pass_turn``, which the rules' text gives no procedure for."""

@@ -116,6 +116,13 @@ def message_ids() -> set[str]:
 TASKS = ("turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest", "fold")
 
 
+def _units_left(s: State) -> int:
+    """The deciding seat's units still to use on the field, counting its later turns there (L633: two players building
+    on one field take turns)."""
+    top = s.tasks[-1]
+    return sum(t.n for t in s.tasks if t.kind == "use" and t.seat == top.seat and t.arg == top.arg)
+
+
 def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
     """What ``player`` may see (``None``: the table): no one else's private fairs (unless ``open_fairs``), no fold
     before the reveal, the bag's contents but never its order."""
@@ -124,7 +131,7 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
     top = s.top
     waiting = None
     if top is not None and not s.over:
-        waiting = {"kind": top.kind, "seat": top.seat if top.kind in rules.DECISIONS else None, "units": top.n
+        waiting = {"kind": top.kind, "seat": top.seat if top.kind in rules.DECISIONS else None, "units": _units_left(s)
                    if top.kind == "use" else None, "target": top.arg or None,
                    "text": Message("kp.task." + top.kind) if top.kind in TASKS else None,
                    "deciders": list(game.deciders(s)),

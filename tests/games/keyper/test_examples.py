@@ -30,7 +30,8 @@ def test_ex1_follower_on_a_coloured_build_field() -> None:
     assert [(t.kind, t.seat) for t in reversed(s.tasks) if t.kind == "follow"] == [("follow", 1), ("follow", 2),
                                                                                   ("follow", 3)]
     s = play(s, "pass", "follow white")
-    assert units(s)[:2] == [("use", 0, 3), ("use", 2, 3)] and not any(t.kind == "follow" for t in s.tasks)
+    # L633: the two build one building at a time, in turn, the active player first
+    assert units(s) == [("use", 0, 1), ("use", 2, 1)] * 3 and not any(t.kind == "follow" for t in s.tasks)
     assert [k.standing for k in s.boards[0].fields[int(target.split(".")[1]) - 1]] == [True, True]
 
 
@@ -40,7 +41,7 @@ def test_ex1_variant_white_takes_the_first_keyples_colour() -> None:
     error = GAME.validate(s, GAME.parse_move("follow orange"))
     assert isinstance(error, IllegalMoveError) and error.rule == "4.11-5"
     s = play(s, "follow white")
-    assert units(s)[:2] == [("use", 0, 2), ("use", 2, 2)]
+    assert units(s) == [("use", 0, 1), ("use", 2, 1)] * 2
 
 
 def test_ex2_white_on_a_tile_field_picks_a_b_b_a_and_the_spring_bag_takes_the_set_aside_stack() -> None:
