@@ -48,6 +48,8 @@ SECOND_LOOK_PX_PER_PITCH = 100.0
 SECOND_LOOK_MARGIN = 1.5
 """How far (in pitches) beyond the outermost pieces the second look reaches."""
 SECOND_LOOK_MAX_PX = 2400.0
+FEW_TILES = 8
+"""Below this many tiles the lattice is fitted to the tiles and the standing pieces together."""
 WORKER_OFF_SPACE = 0.3
 """A worker further than this from a space centre lies beside the board, not on it."""
 SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -367,9 +369,9 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
     fields = [(d, c) for d, c in on_board if c.kind in boards.tile_kinds]
     people = [(d, c) for d, c in on_board if c.kind not in boards.tile_kinds]
     lattice = fit_lattice([d for d, _ in fields], pitch)
-    if lattice.to_image is not None and people:
+    if lattice.to_image is not None and people and len(fields) >= FEW_TILES:
         spots = lattice.locate([d.center for d, _ in people])
-    else:  # too few tiles to fit the board alone: fit them with the workers
+    else:  # few tiles, far apart, fix the lattice badly: the workers beside them stand on spaces too
         lattice = fit_lattice([d for d, _ in fields + people], pitch)
         spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
     pieces = [Piece(c.code, c.kind, c.key, c.side, at, d.center)
