@@ -49,7 +49,9 @@ SECOND_LOOK_MARGIN = 1.5
 """How far (in pitches) beyond the outermost pieces the second look reaches."""
 SECOND_LOOK_MAX_PX = 2400.0
 FEW_TILES = 8
-"""Below this many tiles the lattice is fitted to the tiles and the standing pieces together."""
+FIT_RESIDUAL = 0.2
+"""Below this many tiles, or when a tile lies this far from its space, the lattice is also fitted to the tiles
+and the standing pieces together (workers stand on spaces too), and the fit that places the tiles better wins."""
 WORKER_OFF_SPACE = 0.3
 """A worker further than this from a space centre lies beside the board, not on it."""
 SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -369,11 +371,17 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
     fields = [(d, c) for d, c in on_board if c.kind in boards.tile_kinds]
     people = [(d, c) for d, c in on_board if c.kind not in boards.tile_kinds]
     lattice = fit_lattice([d for d, _ in fields], pitch)
-    if lattice.to_image is not None and people and len(fields) >= FEW_TILES:
+    good = lattice.to_image is not None and max(lattice.residuals, default=0.0) < FIT_RESIDUAL
+    if people and good and len(fields) >= FEW_TILES:
         spots = lattice.locate([d.center for d, _ in people])
-    else:  # few tiles, far apart, fix the lattice badly: the workers beside them stand on spaces too
-        lattice = fit_lattice([d for d, _ in fields + people], pitch)
-        spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
+    else:  # few tiles, far apart, may fix the lattice badly: the workers beside them stand on spaces too
+        joint = fit_lattice([d for d, _ in fields + people], pitch)
+        if len(fields) < FEW_TILES or lattice.to_image is None or \
+                max(joint.residuals[:len(fields)], default=0.0) <= max(lattice.residuals, default=0.0):
+            lattice = joint
+            spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
+        else:
+            spots = lattice.locate([d.center for d, _ in people]) if people else []
     pieces = [Piece(c.code, c.kind, c.key, c.side, at, d.center)
               for (d, c), at in zip(fields, lattice.coords)]
     misfits = list(lattice.residuals[:len(fields)])

@@ -132,15 +132,22 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     for fragment in sorted(fragments, key=len, reverse=True):
         kept = [i for i in fragment if pieces[i][1].kind not in table.row_kinds]
         others += [(pieces[i][0], "away from the track, on no board") for i in fragment if i not in kept]
-        tiles = [i for i in kept if pieces[i][1].kind in boards.tile_kinds]
-        if not tiles:
+        if not any(pieces[i][1].kind in boards.tile_kinds for i in kept):
             loose += kept
             continue
-        home = _joinable(groups, kept, pieces, pitch, table)
+        told = _seats(kept, pieces, table)  # parts holding one seat's standing pieces are that seat's board
+        home = next((g for g in groups if len(told) == 1 and _seats(g, pieces, table) == told), None)
+        home = home or _joinable(groups, kept, pieces, pitch, table)
         if home is None:
             groups.append(kept)
         else:
             home.extend(kept)
+    while len(groups) > seats:  # more boards than players: a sparse board fell apart; join its smallest part
+        free = [g for g in groups if not _seats(g, pieces, table)] or groups  # (one no seat claims)
+        small = min(free, key=len)  # to the nearest board
+        groups.remove(small)
+        fits = [g for g in groups if len(_seats(g + small, pieces, table)) <= 1] or groups
+        min(fits, key=lambda g: _gap(g, small, pieces)).extend(small)
     for i in loose:  # standing pieces alone: beside (or on) the nearest board
         if groups:
             nearest = min(groups, key=lambda g: min(math.dist(pieces[i][0].center, pieces[j][0].center) for j in g))
@@ -181,25 +188,20 @@ def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tup
               pitch: float, table: TableReader) -> list[int] | None:
     """The nearest board already found that ``fragment`` lies on, or None: every sticker of the fragment on a
     space of the board's lattice, the two no larger than one board, and no standing piece of another seat."""
-    def gap(group: list[int]) -> float:
-        return min(math.dist(pieces[i][0].center, pieces[j][0].center) / pieces[i][0].side_px
-                   for i in group for j in fragment)
-
-    def seats(indices: Sequence[int]) -> set[int]:
-        return {s for s in (table.seat_of(pieces[i][1]) for i in indices) if s is not None}
-
-    for group in sorted(groups, key=gap):
-        if gap(group) > table.board_span * pitch:
+    for group in sorted(groups, key=lambda g: _gap(g, fragment, pieces)):
+        if _gap(group, fragment, pieces) > table.board_span * pitch:
             break
-        if len(seats(group) | seats(fragment)) > 1:
+        if len(_seats(group + fragment, pieces, table)) > 1:
             continue
-        fit = fit_lattice([pieces[i][0] for i in group], pitch)
+        tiles = [i for i in fragment if pieces[i][1].kind in table.boards.tile_kinds]  # workers may lie beside
+        known = [i for i in group if pieces[i][1].kind in table.boards.tile_kinds]
+        fit = fit_lattice([pieces[i][0] for i in (known if len(known) >= 3 else group)], pitch)
         if fit.to_image is not None:
-            spots = fit.locate([pieces[i][0].center for i in fragment])
+            spots = fit.locate([pieces[i][0].center for i in tiles])
             coords = list(fit.coords) + [at for at, _ in spots]
             misfit = max(off for _, off in spots)
         else:  # too few stickers for a mapping: the two measured together
-            both = fit_lattice([pieces[i][0] for i in group + fragment], pitch)
+            both = fit_lattice([pieces[i][0] for i in known + tiles], pitch)
             coords, misfit = list(both.coords), max(both.residuals)
         if misfit > MERGE_RESIDUAL:
             continue
@@ -207,6 +209,19 @@ def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tup
         if float(np.max(np.linalg.norm(plane[:, None] - plane[None, :], axis=2))) <= table.board_span:
             return group
     return None
+
+
+def _gap(group: Sequence[int], other: Sequence[int], pieces: Sequence[tuple[Detection, Component]]) -> float:
+    """The shortest distance between the two groups' stickers, in sticker widths."""
+    a = np.array([pieces[i][0].center for i in group])
+    b = np.array([pieces[j][0].center for j in other])
+    sides = np.array([pieces[i][0].side_px for i in group])
+    return float((np.linalg.norm(a[:, None] - b[None, :], axis=2) / sides[:, None]).min())
+
+
+def _seats(indices: Sequence[int], pieces: Sequence[tuple[Detection, Component]], table: TableReader) -> set[int]:
+    """The seats the standing pieces among ``indices`` belong to."""
+    return {s for s in (table.seat_of(pieces[i][1]) for i in indices) if s is not None}
 
 
 def _reading_frame(row: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray] | None:
