@@ -416,15 +416,17 @@ def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry, board
 
 
 def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], registry: CodeRegistry,
-                boards: BoardReader, reader: Reader) -> tuple[BoardRead, list[Detection]]:
-    """The board of ``detections`` (already read off ``image``), read again on the straightened board."""
+                boards: BoardReader, reader: Reader, px_per_pitch: float = SECOND_LOOK_PX_PER_PITCH
+                ) -> tuple[BoardRead, list[Detection]]:
+    """The board of ``detections`` (already read off ``image``), read again on the straightened board
+    (``px_per_pitch`` pixels from one space to the next)."""
     first = read_board(detections, registry, boards)
     to_image = first.lattice.to_image
     if to_image is None or not first.pieces:
         return first, detections
     plane = axial_to_plane(np.array([p.at for p in first.pieces], dtype=np.float64))
     low, high = plane.min(axis=0) - SECOND_LOOK_MARGIN, plane.max(axis=0) + SECOND_LOOK_MARGIN
-    scale = min(SECOND_LOOK_PX_PER_PITCH, SECOND_LOOK_MAX_PX / float(max(high - low)))
+    scale = min(px_per_pitch, SECOND_LOOK_MAX_PX / float(max(high - low)))
     to_view = np.array([[scale, 0.0, -low[0] * scale], [0.0, scale, -low[1] * scale], [0.0, 0.0, 1.0]])
     view_to_image = to_image @ np.linalg.inv(to_view)
     width, height = (int(v) for v in np.ceil((high - low) * scale))

@@ -7,8 +7,8 @@ marker) are dropped and counted in ``FrameReading.unknown_markers``, never retur
 The reader is OpenCV's ArUco detector with settings chosen by measurement on synthetic tabletop
 scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Reading codes"):
 
-* one adaptive-threshold window of 19 px instead of three (3, 13, 23): a 16 mm sticker is 30-60 px
-  across at 60-80 cm, and one pass is a third of the work;
+* one adaptive-threshold window of 15 px instead of three (3, 13, 23), and a constant of 5 instead of 7: a
+  16 mm sticker is 29-60 px across, one pass is a third of the work, and a dim or glared sticker keeps its margin;
 * candidate outlines only between 17 and 160 px a side, whatever the frame size;
 * bits sampled from the middle 40 % of each cell at 8 px per cell, so blur between cells does
   not flip them;
@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 import statistics
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,8 +43,11 @@ from companion.core.errors import MalformedInputError, UnknownCodeError
 from companion.vision.detection import Detection
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
-THRESHOLD_WINDOW_PX = 19
-"""The adaptive threshold's window: about half a sticker at the closest camera distance."""
+THRESHOLD_WINDOW_PX = 15
+"""The adaptive threshold's window: half the smallest sticker (29-32 px on the harder scenes)."""
+THRESHOLD_CONSTANT = 5
+"""How much darker than its window's mean a pixel must be to count as black (OpenCV: 7): low-contrast stickers
+in a shadow or under glare keep their white margin."""
 MIN_SIDE_PX = 17
 """The smallest marker side looked at (a 16 mm sticker's marker is 22 px or more at 80 cm)."""
 MAX_SIDE_PX = 160
@@ -68,6 +72,7 @@ MIN_CONTRAST = 20
 SPLIT_ABOVE_PX = 2_500_000
 """Frames larger than this (a 4K frame, not 1080p) are read in vertical strips, one per core."""
 STRIPS = 2
+POOL_NAME = "code-reader"
 STRIP_OVERLAP_PX = MAX_SIDE_PX // 2 + 8
 """How far each strip reaches past its cut: a marker across the cut lies wholly in one of the two strips."""
 """Grey levels between the black border and the brightest data cell, below which nothing is read."""
@@ -89,6 +94,7 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
+    params.adaptiveThreshConstant = THRESHOLD_CONSTANT
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -133,7 +139,8 @@ class CodeReader:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each
         strip's left edge and its (corners, ids, rejected outlines)."""
         height, width = grey.shape
-        strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX else 1
+        inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
+        strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
         if strips == 1:
             return [(0, self._detector(max(grey.shape)).detectMarkers(grey))]
         step = -(-width // strips)
@@ -141,7 +148,7 @@ class CodeReader:
         pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
                   for i, left in enumerate(lefts)]
         detectors = [self._detector(max(piece.shape), i) for i, piece in enumerate(pieces)]  # one per thread
-        return list(zip(lefts, _pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
+        return list(zip(lefts, worker_pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
 
     def _detector(self, longer_side: int, strip: int = 0) -> cv2.aruco.ArucoDetector:
         """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
@@ -249,10 +256,11 @@ def _skew(detection: Detection) -> float:
 _executor: list[ThreadPoolExecutor] = []
 
 
-def _pool() -> ThreadPoolExecutor:
-    """The threads that read a large frame's strips side by side (OpenCV lets go of the GIL while it works)."""
+def worker_pool() -> ThreadPoolExecutor:
+    """The threads that read a large frame's strips (or a table's boards) side by side: OpenCV lets go of the
+    GIL while it works."""
     if not _executor:
-        _executor.append(ThreadPoolExecutor(max_workers=STRIPS, thread_name_prefix="code-reader"))
+        _executor.append(ThreadPoolExecutor(max_workers=STRIPS, thread_name_prefix=POOL_NAME))
     return _executor[0]
 
 

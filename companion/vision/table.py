@@ -25,22 +25,26 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardReader
-from companion.core.errors import UnknownCodeError
-from companion.vision.board import BoardRead, fit_lattice, pitch_in_stickers, read_board
+from companion.core.errors import UnknownCodeError, UnsupportedError
+from companion.core.messages import Message
+from companion.vision.board import BoardRead, Reader, fit_lattice, pitch_in_stickers, read_board, second_look
 from companion.vision.detection import Detection, Point
 
 LINK = 2.4
 """Stickers closer than this many spaces belong to one board: neighbours, or one empty space between them. The
 nearest spaces of two boards must lie further apart (each board's margin and the gap between boards)."""
 MERGE_RESIDUAL = 0.25
+SECOND_LOOK_PX_PER_PITCH = 60.0
+"""The straightened board's resolution for the table's second look (a 16 mm sticker: 36 px, as in the frame)."""
 """Two fragments are one board when every sticker of both lies within this part of a space of one lattice."""
 
 
@@ -58,6 +62,29 @@ class TableReader(ABC):
     @abstractmethod
     def seat_of(self, component: Component) -> int | None:
         """The seat (0-based) whose board a standing piece belongs on, or None for a piece of anyone's."""
+
+    @abstractmethod
+    def snapshot(self, read: TableRead, registry: CodeRegistry, names: Sequence[str],
+                 hidden: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The table as the game's snapshot (what ``companion score`` scores), players ``names`` in seat order."""
+
+    @abstractmethod
+    def differences(self, table: Mapping[str, Any], state: Any) -> list[Message]:
+        """Every way the table's snapshot differs from the game in ``state``, in words (public information only)."""
+
+    def read(self, image: npt.NDArray[np.uint8], detections: Sequence[Detection], registry: CodeRegistry,
+             reader: Reader | None = None, seats: int | None = None) -> TableRead:
+        """``read_table`` of one frame, with the second look on each board when a ``reader`` is given."""
+        return read_table(detections, registry, self, seats, image, reader)
+
+
+def table_reader(boards: BoardReader) -> TableReader:
+    """The game's whole-table reader (its board reader's ``table()``); ``UnsupportedError`` if it has none."""
+    make = getattr(boards, "table", None)
+    table = make() if callable(make) else None
+    if not isinstance(table, TableReader):
+        raise UnsupportedError(f"the camera does not read a whole {boards.game} table in one frame")
+    return table
 
 
 @dataclass(frozen=True)
@@ -99,9 +126,11 @@ class TableRead:
         }
 
 
-def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: TableReader,
-               seats: int) -> TableRead:
-    """The table ``detections`` show, with ``seats`` players (boards beyond them get no seat)."""
+def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: TableReader, seats: int | None,
+               image: npt.NDArray[np.uint8] | None = None, reader: Reader | None = None) -> TableRead:
+    """The table ``detections`` show, with ``seats`` players (boards beyond them get no seat; None: as many as
+    boards are seen, or as the labourers on them tell). Given the
+    ``image`` they were read from and the ``reader``, each board is read again straightened (``second_look``)."""
     boards = table.boards
     pieces: list[tuple[Detection, Component]] = []
     others: list[tuple[Detection, str]] = []
@@ -142,6 +171,8 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             groups.append(kept)
         else:
             home.extend(kept)
+    if seats is None:
+        seats = max([len(groups)] + [s + 1 for g in groups for s in _seats(g, pieces, table)])
     while len(groups) > seats:  # more boards than players: a sparse board fell apart; join its smallest part
         free = [g for g in groups if not _seats(g, pieces, table)] or groups  # (one no seat claims)
         small = min(free, key=len)  # to the nearest board
@@ -154,7 +185,16 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             nearest.append(i)
         else:
             groups.append([i])
-    reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
+    if image is not None and reader is not None:
+        from companion.vision.reader import worker_pool
+
+        def again(group: list[int]) -> BoardRead:
+            assert image is not None and reader is not None
+            return second_look(image, [pieces[i][0] for i in group], registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)[0]
+
+        reads = list(worker_pool().map(again, groups))  # the boards side by side on the cores
+    else:
+        reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
     seated = _seat(reads, table, registry, seats, row, office)
     return TableRead(tuple(seated), tuple(_in_order(row)), tuple(office), tuple(others))
 
