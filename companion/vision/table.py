@@ -175,10 +175,11 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         seats = max([len(groups)] + [s + 1 for g in groups for s in _seats(g, pieces, table)])
     while len(groups) > seats:  # more boards than players: a sparse board fell apart; join its smallest part
         free = [g for g in groups if not _seats(g, pieces, table)] or groups  # (one no seat claims)
-        small = min(free, key=len)  # to the nearest board
+        small = min(free, key=len)  # to the board it fits best, else the nearest
         groups.remove(small)
+        home = _joinable(groups, small, pieces, pitch, table, limit=0.5)
         fits = [g for g in groups if len(_seats(g + small, pieces, table)) <= 1] or groups
-        min(fits, key=lambda g: _gap(g, small, pieces)).extend(small)
+        (home or min(fits, key=lambda g: _gap(g, small, pieces))).extend(small)
     for i in loose:  # standing pieces alone: beside (or on) the nearest board
         if groups:
             nearest = min(groups, key=lambda g: min(math.dist(pieces[i][0].center, pieces[j][0].center) for j in g))
@@ -225,30 +226,40 @@ def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[li
 
 
 def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tuple[Detection, Component]],
-              pitch: float, table: TableReader) -> list[int] | None:
-    """The nearest board already found that ``fragment`` lies on, or None: every sticker of the fragment on a
-    space of the board's lattice, the two no larger than one board, and no standing piece of another seat."""
+              pitch: float, table: TableReader, limit: float = MERGE_RESIDUAL) -> list[int] | None:
+    """The board already found that ``fragment`` lies on best, or None: every tile of the fragment within
+    ``limit`` of a space of the board's lattice, the two no larger than one board, no standing piece of another
+    seat (the nearest board of those that fit best)."""
+    best: tuple[float, list[int]] | None = None
     for group in sorted(groups, key=lambda g: _gap(g, fragment, pieces)):
         if _gap(group, fragment, pieces) > table.board_span * pitch:
             break
         if len(_seats(group + fragment, pieces, table)) > 1:
             continue
-        tiles = [i for i in fragment if pieces[i][1].kind in table.boards.tile_kinds]  # workers may lie beside
-        known = [i for i in group if pieces[i][1].kind in table.boards.tile_kinds]
-        fit = fit_lattice([pieces[i][0] for i in (known if len(known) >= 3 else group)], pitch)
-        if fit.to_image is not None:
-            spots = fit.locate([pieces[i][0].center for i in tiles])
-            coords = list(fit.coords) + [at for at, _ in spots]
-            misfit = max(off for _, off in spots)
-        else:  # too few stickers for a mapping: the two measured together
-            both = fit_lattice([pieces[i][0] for i in known + tiles], pitch)
-            coords, misfit = list(both.coords), max(both.residuals)
-        if misfit > MERGE_RESIDUAL:
-            continue
-        plane = np.array([(q + r / 2, r * math.sqrt(3) / 2) for q, r in coords])
-        if float(np.max(np.linalg.norm(plane[:, None] - plane[None, :], axis=2))) <= table.board_span:
-            return group
-    return None
+        misfit = _misfit(group, fragment, pieces, pitch, table)
+        if misfit <= limit and (best is None or misfit < best[0] - 0.05):
+            best = (misfit, group)
+    return best[1] if best is not None else None
+
+
+def _misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detection, Component]], pitch: float,
+            table: TableReader) -> float:
+    """How far (in spaces) the fragment's farthest tile lies from a space of the group's lattice (infinite when
+    the two together are larger than a board)."""
+    tiles = [i for i in fragment if pieces[i][1].kind in table.boards.tile_kinds]  # workers may lie beside
+    known = [i for i in group if pieces[i][1].kind in table.boards.tile_kinds]
+    fit = fit_lattice([pieces[i][0] for i in (known if len(known) >= 3 else group)], pitch)
+    if fit.to_image is not None:
+        spots = fit.locate([pieces[i][0].center for i in tiles])
+        coords = list(fit.coords) + [at for at, _ in spots]
+        misfit = max(off for _, off in spots)
+    else:  # too few stickers for a mapping: the two measured together
+        both = fit_lattice([pieces[i][0] for i in known + tiles], pitch)
+        coords, misfit = list(both.coords), max(both.residuals)
+    plane = np.array([(q + r / 2, r * math.sqrt(3) / 2) for q, r in coords])
+    if float(np.max(np.linalg.norm(plane[:, None] - plane[None, :], axis=2))) > table.board_span:
+        return math.inf
+    return misfit
 
 
 def _gap(group: Sequence[int], other: Sequence[int], pieces: Sequence[tuple[Detection, Component]]) -> float:

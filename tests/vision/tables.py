@@ -5,7 +5,7 @@ The table plane is in millimetres. The land office (6 spaces, 30 mm apart) and t
 on a printed main board in the middle; the estate boards lie around it, each the layout's 56 spaces with a
 35 mm margin, turned towards its player: seats 1 and 2 below the main board (left, right), seats 3 and 4 above
 it (right, left), turned half round (each board also a few degrees off): the seats go round the table
-counter-clockwise seen from above, as the table reader gives seats to boards without labourers. A board holds a random part of the 56 field tiles at their
+counter-clockwise seen from above, as the table reader gives seats to boards without labourers. A board holds 6-14 of the 56 field tiles at their
 labelled spaces (either side up), 0-3 of its player's labourers (set = seat) and a townsfolk on free spaces
 next to tiles, and a spare labourer lying beside it. The event tiles lie upright on the track, space 1 first
 in the main board's reading direction.
@@ -54,9 +54,9 @@ def _turn(x: float, y: float, degrees: float) -> tuple[float, float]:
 
 
 def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-medium", seed: int = 0,
-                layout: Layout | None = None, events: int | None = None) -> TableScene:
+                layout: Layout | None = None, events: int | None = None, labourers: bool = True) -> TableScene:
     """A whole table of ``players`` (2-4) estate boards with the land office and ``events`` events on the track
-    (default 3-10), photographed at ``difficulty``."""
+    (default 3-10), photographed at ``difficulty``; ``labourers=False``: none stands on a board."""
     rng = np.random.default_rng([seed, 3])
     layout = layout or KeyHarvest().layout
     spaces = np.array([hex_centre_mm(*c) for c in layout.coords])
@@ -70,9 +70,9 @@ def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-m
     order = rng.permutation(layout.size).tolist()
     office = order[:6]
     rest = order[6:]
-    cuts = sorted(rng.choice(np.arange(1, len(rest)), size=players, replace=False).tolist())
-    shares = [rest[:cuts[0]]] + [rest[cuts[i]:cuts[i + 1]] for i in range(players - 1)]
-    shares = [s[:int(rng.integers(6, 17))] for s in shares]  # the rest is in the bag, warehouses or fallow
+    sizes = [int(rng.integers(6, 15)) for _ in range(players)]  # the rest is in the bag, warehouses or fallow
+    starts = np.cumsum([0] + sizes)
+    shares = [rest[starts[i]:starts[i + 1]] for i in range(players)]
 
     for n, t in enumerate(office):
         x, y = _turn((n - 2.5) * OFFICE_STEP_MM, -25.0, main_turn)
@@ -111,7 +111,7 @@ def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-m
         taken = {layout.coords[t] for t in shares[seat]}
         free = [c for c in layout.coords if c not in taken
                 and any((c[0] + dq, c[1] + dr) in taken for dq, dr in HEX_DIRECTIONS)]
-        workers = [f"KH:L:{seat + 1}:{letter}" for letter in "ABC"[:int(rng.integers(0, 4))]]
+        workers = [f"KH:L:{seat + 1}:{letter}" for letter in "ABC"[:int(rng.integers(0, 4))]][:3 if labourers else 0]
         workers.append(f"KH:T:{folk[seat]}")
         for code in workers:
             if not free:

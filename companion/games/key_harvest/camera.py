@@ -182,16 +182,16 @@ def _places(snapshot: Mapping[str, Any]) -> tuple[dict[str, tuple[Message, bool 
     tiles: dict[str, tuple[Message, bool | None]] = {}
     workers: dict[str, Message] = {}
     for player in snapshot["players"]:
-        here = msg("kh.table.board", name=player["name"])
+        here = msg("kh.seen.board", name=player["name"])
         for tile in player["tiles"]:
             tiles[tile["label"]] = (here, bool(tile["harvested"]))
         for worker in player["workers"]:
             workers[f"{player['name']}:{worker['worker']}"] = here
     for label in snapshot.get("land_office", []):
-        tiles[label] = (msg("kh.table.office"), None)
+        tiles[label] = (msg("kh.seen.office"), None)
     for name, kept in snapshot.get("warehouses", {}).items():
         for tile in kept:
-            tiles[tile["label"]] = (msg("kh.table.warehouse", name=name), None)
+            tiles[tile["label"]] = (msg("kh.seen.warehouse", name=name), None)
     return tiles, workers
 
 
@@ -204,24 +204,24 @@ def table_differences(table: Mapping[str, Any], tracked: Mapping[str, Any]) -> l
     found: list[Message] = []
     for label in sorted(set(seen) | set(kept)):
         if label not in kept:
-            found.append(msg("kh.table.unplaced", tile=label, table=seen[label][0]))
+            found.append(msg("kh.seen.unplaced", tile=label, table=seen[label][0]))
         elif label not in seen:
-            if kept[label][0].id != "kh.table.warehouse":
-                found.append(msg("kh.table.missing", tile=label, game=kept[label][0]))
+            if kept[label][0].id != "kh.seen.warehouse":
+                found.append(msg("kh.seen.missing", tile=label, game=kept[label][0]))
         elif seen[label][0] != kept[label][0]:
-            found.append(msg("kh.table.moved", tile=label, game=kept[label][0], table=seen[label][0]))
+            found.append(msg("kh.seen.moved", tile=label, game=kept[label][0], table=seen[label][0]))
         elif seen[label][1] is not None and kept[label][1] is not None and seen[label][1] != kept[label][1]:
-            found.append(msg("kh.table.harvested" if seen[label][1] else "kh.table.unharvested", tile=label,
+            found.append(msg("kh.seen.harvested" if seen[label][1] else "kh.seen.unharvested", tile=label,
                              place=seen[label][0]))
     for key in sorted(set(seen_workers) | set(kept_workers)):
         worker = msg(f"kh.worker.{key.rpartition(':')[2]}")
         if key not in kept_workers:
-            found.append(msg("kh.table.worker_extra", worker=worker, table=seen_workers[key]))
+            found.append(msg("kh.seen.worker_extra", worker=worker, table=seen_workers[key]))
         elif key not in seen_workers:
-            found.append(msg("kh.table.worker_missing", worker=worker, game=kept_workers[key]))
+            found.append(msg("kh.seen.worker_missing", worker=worker, game=kept_workers[key]))
     shown, had = list(table.get("event_track", [])), list(tracked.get("event_track", []))
     if shown != had:
-        found.append(msg("kh.table.track", table=" ".join(shown) or "–", game=" ".join(had) or "–"))
+        found.append(msg("kh.seen.track", table=" ".join(shown) or "–", game=" ".join(had) or "–"))
     return found
 
 
