@@ -8,7 +8,7 @@ medium, hard, harder (issue 16's hard scenes: 2.0-2.6 px/mm, strong gradient, ca
 whole tables (``tests/vision/tables.py``, 3840x2160, 2-4 boards, land office, event track) at table-easy,
 -medium and -hard, where the product is the whole table reader (codes, boards, seats) and "boards" counts the
 tables whose every board went to the right player with exactly its tiles and workers.
-The seeds are the HELD-OUT set (90 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
+The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
 (10 000 on for the levels, 0 on for tables) instead. ``--v1`` adds the registry's version 1 (4x4 markers) read
 by the default detector, on frames rendered with 4x4 stickers.
 
@@ -45,6 +45,8 @@ Reader = Callable[[npt.NDArray[np.uint8]], list[Detection]]
 DIFFICULTIES = ("easy", "medium", "hard", "harder", "hardest")
 TABLES = ("table-easy", "table-medium", "table-hard")
 HELD_OUT = 90_000
+TABLE_HELD_OUT = 95_000
+"""The tables' held-out seeds: 90 000 on were looked at once (a false read they showed was fixed), so no more."""
 SIZE_BANDS = ((0, 36), (36, 44), (44, 1000))
 
 
@@ -185,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(measure(default_detector(v1), scenes_for(v1, difficulty, args.scenes)).line("OpenCV default (v1: DICT_4X4_1000)"))
         print(f"  load average {os.getloadavg()[0]:.1f}", flush=True)
     for level in (t for t in levels if t in TABLES):
-        product, default, lowered, right = measure_tables(level, args.tables, 0 if args.tuning else HELD_OUT)
+        product, default, lowered, right = measure_tables(level, args.tables, 0 if args.tuning else TABLE_HELD_OUT)
         print(f"{level}: {args.tables} tables of 2-4 players, 3840x2160, {product.stickers} stickers; "
               f"{right} of {args.tables} read right (every board to its player, office, track)")
         print(product.line("product table reader"))

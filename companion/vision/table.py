@@ -189,9 +189,15 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     if image is not None and reader is not None:
         from companion.vision.reader import worker_pool
 
+        seen = {(c.kind, c.key) for _, c in pieces}
+
         def again(group: list[int]) -> BoardRead:
             assert image is not None and reader is not None
-            return second_look(image, [pieces[i][0] for i in group], registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)[0]
+            first = [pieces[i][0] for i in group]
+            read, found = second_look(image, first, registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)
+            added = found[len(first):]  # a sticker elsewhere on the table, or the other side of a tile in view,
+            kept = [d for d in added if (registry.by_code(d.code).kind, registry.by_code(d.code).key) not in seen]
+            return read if len(kept) == len(added) else read_board(first + kept, registry, boards)  # is not new
 
         reads = list(worker_pool().map(again, groups))  # the boards side by side on the cores
     else:
