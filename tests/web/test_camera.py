@@ -219,3 +219,34 @@ def test_the_whole_table_is_shown_with_each_difference_from_the_game_in_words(tm
     with app.app_context():
         get_camera().close()
     app.extensions["keydom_table"].close()
+
+
+def test_the_camera_page_in_chromium_shows_the_whole_table_and_its_differences_in_english_and_german(
+        tmp_path: Path, browser: Any, shots: Path) -> None:
+    from companion.codes import load_registry
+    from tests.vision.tables import table_scene
+    from tests.web.conftest import serving
+
+    table = table_scene(load_registry(), 3, "table-easy", seed=505)
+    photo = save(table.scene.image, tmp_path / "table.png")
+    with serving(tmp_path, "--camera", str(photo)) as (port, _):
+        page = browser.new_page(viewport={"width": 1280, "height": 1100})
+        import urllib.request
+        import json as json_module
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", method="POST",
+                                         data=json_module.dumps({"players": ["Ann", "Bo", "Cy"], "seed": 5}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        game_id = json_module.loads(urllib.request.urlopen(request).read())["id"]
+        page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game_id}")
+        page.wait_for_selector("#cam-table-diff li", timeout=60000)
+        boards = page.text_content("#cam-table-boards") or ""
+        assert all(name in boards for name in ("Ann:", "Bo:", "Cy:"))
+        assert "Event track: " + " ".join(table.snapshot["event_track"]) == page.text_content("#cam-table-track")
+        assert "the event track shows" in (page.text_content("#cam-table-diff") or "")
+        page.wait_for_function("document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
+        page.screenshot(path=str(shots / "camera-table.png"), full_page=True)
+        page.goto(f"http://127.0.0.1:{port}/camera?lang=de&game={game_id}")
+        page.wait_for_selector("#cam-table-diff li", timeout=60000)
+        assert "Der ganze Tisch" == page.text_content("#cam-table-heading")
+        assert "auf den Ereignisfeldern liegen" in (page.text_content("#cam-table-diff") or "")
+        page.close()
