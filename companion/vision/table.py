@@ -8,13 +8,18 @@ few spaces apart, and boards lie further apart than neighbouring spaces. Then:
    camera's height and tilt do not matter) belong together. A sparse board falls into several fragments.
 2. **The shared board** is the fragment holding most of the row pieces (events): its row pieces are the row, read
    in the direction the pieces' own markers face (they lie upright on the track), and its tiles are the office.
-3. **Boards.** The other fragments, largest first, are joined to a board already found when one hex lattice
-   fits both (every sticker within ``MERGE_RESIDUAL`` of a space) and the two together are no larger than one
-   board; otherwise they start a board of their own. Standing pieces alone (a spare worker beside a board)
-   join the nearest board, whose reader then reports them as lying beside it.
+3. **Boards.** A fragment holding one seat's standing pieces joins the board holding that seat's; the others,
+   largest first, join the board already found whose hex lattice they lie on (every tile within
+   ``MERGE_RESIDUAL`` of a space, the two no larger than one board, no standing piece of another seat), else
+   start a board of their own. With more boards than seats a sparse board fell apart: its smallest part
+   without a seat joins the board it fits best. Standing pieces alone (a spare worker beside a board) join
+   the nearest board, whose reader then reports them as lying beside it.
 4. **Seats.** A board holding standing pieces that belong to one seat (Key Harvest: labourers of one set) is that
    seat's. The boards left take the free seats in turn going round the shared board counter-clockwise (seen from
    above, the row read left to right), starting from its lower left.
+5. Given the frame and a reader, each board is **read again straightened** (``second_look``), the boards side by
+   side on the cores; what that finds is kept unless it is already in view elsewhere (or the other side of a
+   tile in view).
 
 What the pieces mean is the game's: its ``TableReader`` says which kinds make the row and the office, which seat
 a standing piece tells, and how large a board is; each board is read by the game's ``BoardReader``.

@@ -2,8 +2,9 @@
 
 A scene is a flat table (the plane z = 0, millimetres, x to the right and y down as drawn) with a
 printed board, hex tiles, worker and event tokens, each carrying its code sticker, photographed by
-a pinhole camera 60-80 cm above it. The picture is rendered at twice the output size and
-area-averaged down to 1920x1080, then lit (gradient, shadow), blurred, noised and JPEG-compressed.
+a pinhole camera 60-80 cm above it (the "table-" presets: the whole table from 1.3-1.7 m, see tables.py). The
+picture is rendered at twice the output size and area-averaged down to 1920x1080 (tables: 3840x2160), then lit
+(gradient, shadow, glare), blurred (focus, motion), noised and JPEG-compressed.
 
 Usage::
 
