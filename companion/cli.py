@@ -298,9 +298,12 @@ def _add_camera_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     scan.add_argument("--hidden", "--stones", action="append", default=[], metavar="NAME:...",
                       help="what a camera cannot see on a player's board, e.g. Key Harvest's stones behind the "
                            "screen: Alice:wheat=3,wine=2 (repeatable)")
-    scan.add_argument("--table", metavar="KEY=VALUE,...", help="what a camera cannot see that belongs to the whole "
+    scan.add_argument("--given", metavar="KEY=VALUE,...", help="what a camera cannot see that belongs to the whole "
                                                               "table, e.g. Key Market's season=spring,square=fish,round=veg")
     _add_data_file(scan, "the game's data pack, e.g. the layout giving each label's crop (default: yours)")
+    scan.add_argument("--table", action="store_true",
+                      help="one photo of the whole table: every board (given to its player), the land office and "
+                           "the event track, as the snapshot that `companion score` scores")
     scan.add_argument("--json", action="store_true", help="print the stickers as JSON")
     scan.set_defaults(handler=_cmd_scan)
 
@@ -327,6 +330,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     registry = load_registry(game, *(g for g in games() if g.name != game.name))  # other games' stickers: named
     if not registry.for_game(game.name):
         raise UnknownGameError(f"unknown game {args.game!r} for scan: {game.title} has no code stickers")
+    if args.table:
+        return _scan_table(args, game, registry)
     images = [(path, read_image(path)) for path in args.images]
     photos = [(path, read_codes(image, registry)) for path, image in images]
     if boards is None:
@@ -341,9 +346,9 @@ def _cmd_scan(args: argparse.Namespace) -> int:
                     print(f"  {code['code']:<14} at ({code['center'][0]:.0f}, {code['center'][1]:.0f})")
         return EXIT_OK
     if isinstance(boards, PrintedBoardReader) and boards.whole_table:
-        return _scan_table(args, boards, images, photos, registry)
-    if args.table:
-        raise MalformedInputError(f"scan --table: {game.title} takes nothing for the whole table")
+        return _scan_territory(args, boards, images, photos, registry)
+    if args.given:
+        raise MalformedInputError(f"scan --given: {game.title} takes nothing for the whole table")
     names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(len(photos))]
     if len(names) != len(photos):
         raise MalformedInputError(f"--players names {len(names)} players for {len(photos)} photos (one photo per board)")
@@ -365,8 +370,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _scan_table(args: argparse.Namespace, boards: PrintedBoardReader, images: Sequence[tuple[str, Any]],
-                photos: Sequence[tuple[str, list[Detection]]], registry: CodeRegistry) -> int:
+def _scan_territory(args: argparse.Namespace, boards: PrintedBoardReader, images: Sequence[tuple[str, Any]],
+                    photos: Sequence[tuple[str, list[Detection]]], registry: CodeRegistry) -> int:
     """``scan --board`` of a game whose one photo shows the whole table (Key Market's territory)."""
     from companion.vision.board import second_look
     from companion.vision.reader import read_codes
@@ -379,7 +384,7 @@ def _scan_table(args: argparse.Namespace, boards: PrintedBoardReader, images: Se
                                   f"{boards.game}'s sticker set n")
     names = [n.strip() for n in args.players.split(",")]
     hidden = _hidden(boards, args.hidden, names)
-    given = boards.parse_table(args.table) if args.table else {}
+    given = boards.parse_table(args.given) if args.given else {}
     (path, image), (_, found) = images[0], photos[0]
     read, _ = second_look(image, found, registry, boards, read_codes)
     if read.conflicts:
@@ -390,6 +395,48 @@ def _scan_table(args: argparse.Namespace, boards: PrintedBoardReader, images: Se
     unknown = [name for name in names if name not in hidden]
     if unknown:
         _warn(f"no {boards.hidden_name} given for {', '.join(unknown)}: {boards.hidden_note}")
+    return EXIT_OK
+
+
+def _scan_table(args: argparse.Namespace, game: Game[Any, Any], registry: Any) -> int:
+    """``scan PHOTO --table``: the whole table in one photo as a snapshot (docs/camera.md, "The whole table")."""
+    from companion.vision.reader import CodeReader
+    from companion.vision.sources import read_image
+    from companion.vision.table import table_reader
+
+    table = table_reader(_boards(game, "scan --table"))
+    if len(args.images) != 1 or args.board:
+        raise MalformedInputError("scan --table reads one photo of the whole table (not with --board)")
+    path = args.images[0]
+    image = read_image(path)
+    reader = CodeReader(registry)
+    detections = reader.read(image).detections
+    read = table.read(image, detections, registry, lambda frame, _: reader.read(frame).detections,
+                      len(args.players.split(",")) if args.players else None)
+    count = max(len(read.boards), 1)
+    names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(count)]
+    hidden = _hidden(table.boards, args.hidden, names)
+    conflicts = [c for board in read.boards for c in board.read.conflicts]
+    if conflicts:
+        raise MalformedInputError(f"{path}: " + "; ".join(render(c.message) for c in conflicts))
+    for seen in read.boards:
+        if seen.seat is None:
+            _warn(f"{path}: a board of {len(seen.read.pieces)} pieces has no player (more boards than players)")
+        for detection, reason in seen.read.others:
+            _warn(f"{path}: {detection.code} not placed: {reason}")
+    for detection, reason in read.others:
+        _warn(f"{path}: {detection.code} not placed: {reason}")
+    print(json.dumps(table.snapshot(read, registry, names, hidden), indent=2))
+    for seat, name in enumerate(names):
+        board = read.board_of(seat)
+        if board is None:
+            _warn(f"no board seen for {name}: left empty")
+        else:
+            _warn(f"{name}: board of {len(board.read.tiles)} tiles and {len(board.read.workers)} workers, "
+                  f"given by {'the labourers on it' if board.by == 'workers' else 'where it lies'}")
+    unknown = [name for name in names if name not in hidden]
+    if unknown:
+        _warn(f"no {table.boards.hidden_name} given for {', '.join(unknown)}: {table.boards.hidden_note}")
     return EXIT_OK
 
 

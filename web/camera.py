@@ -13,6 +13,8 @@ Routes (JSON unless said otherwise):
 * ``GET /camera/board?game=ID&seat=N``: the latest frame read as one board, its score, and with a
   game chosen, its disagreements with that seat's board in the game (through the game's ``BoardReader``;
   without a game, the board of the game whose stickers are in view);
+* ``GET /camera/table?game=ID``: the latest frame read as the whole table (every board given to its player,
+  the land office, the event track), the points on each board and every difference from the game in words;
 * ``GET /camera/station?game=ID``: the one component held up to the camera, or the one last read by the
   hand-held scanner or typed into the station's field, and the game's legal moves that mention it (the scan
   station);
@@ -51,6 +53,7 @@ from companion.vision.board import BoardRead, second_look
 from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
 from companion.vision.sources import CameraUnavailable, open_source
 from firmware_bridge.handscanner import HandScanner, Scan, ScannerUnavailable, open_device, resolve
+from companion.vision.table import TableRead, TableReader, table_reader
 from web.table import get_table, move_words
 
 log = logging.getLogger(__name__)
@@ -77,6 +80,7 @@ class Camera:
         self._registry: CodeRegistry | None = None
         self._opened = False
         self._board: tuple[int, str, BoardRead] | None = None
+        self._table: tuple[tuple[int, str, int | None], TableRead] | None = None
         self._asked = time.monotonic()
         self._lock = threading.Lock()
         self._scan: tuple[float, Scan] | None = None
@@ -133,6 +137,20 @@ class Camera:
         read, _ = second_look(scan.frame, list(scan.detections), self.registry, boards, scanner.reader)
         with self._lock:
             self._board = (scan.number, boards.game, read)
+        return read
+
+    def table(self, scan: ScanFrame, reader: TableReader, seats: int | None) -> TableRead:
+        """The whole table ``scan`` shows, each board read again straightened (kept per frame)."""
+        key = (scan.number, reader.boards.game, seats)
+        with self._lock:
+            cached = self._table
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        scanner = self.scanner()
+        assert scanner is not None  # a frame came from it
+        read = reader.read(scan.frame, list(scan.detections), self.registry, scanner.reader, seats)
+        with self._lock:
+            self._table = (key, read)
         return read
 
     def status(self) -> str:
@@ -356,6 +374,54 @@ def _against_game(read: BoardRead, boards: BoardReader, session: Session, seat: 
 
 def _conflict_text(read: BoardRead) -> Message:
     return msg("core.camera.cannot_score", conflicts=[c.message for c in read.conflicts])
+
+
+@bp.get("/table")
+def table() -> Response | tuple[Response, int]:
+    """The whole table in the latest frame (``companion.vision.table``): every board given to its player, the land
+    office and the event track, the points each board shows, and with a game chosen, every difference from the
+    game in words. Public information only: no stones, so no majorities until the game is over."""
+    camera = get_camera()
+    game_id = request.args.get("game")
+    session = get_table().session(game_id) if game_id else None
+    scan = camera.latest()
+    if scan is None:
+        return _no_frame(camera)
+    game = session.game if session is not None else _game_in_view(scan)
+    reader = table_reader(_boards(game))
+    names = list(session.players) if session is not None else None
+    read = camera.table(scan, reader, len(names) if names is not None else None)
+    names = names or [f"Player {i + 1}" for i in range(max([len(read.boards)] + [(b.seat or 0) + 1 for b in read.boards]))]
+    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json(), "names": names, "score": None,
+                              "score_error": None, "differences": None}
+    conflicts = [c.message for b in read.boards for c in b.read.conflicts]
+    try:
+        snapshot = reader.snapshot(read, camera.registry, names)
+    except CompanionError as exc:
+        result["score_error"] = exc.text
+        return jsonify(result)
+    result["snapshot"] = snapshot
+    if session is not None:
+        with session.lock:
+            result["differences"] = reader.differences(snapshot, session.state)
+            over = session.is_over
+            if over:  # the screens are open at the end: the game's stones score the majorities
+                stones = session.game.snapshot(session.state)["players"]  # type: ignore[attr-defined]
+                for player, kept in zip(snapshot["players"], stones):
+                    player["stones"] = kept["stones"]
+    else:
+        over = False
+    if conflicts:
+        result["score_error"] = msg("core.camera.cannot_score", conflicts=conflicts)
+        return jsonify(result)
+    try:
+        rows = game.score_snapshot(snapshot, dict(session.options) if session is not None else None)["players"]
+    except CompanionError as exc:
+        result["score_error"] = exc.text
+        return jsonify(result)
+    boards = reader.boards
+    result["score"] = rows if over else [boards.screened(row) for row in rows]
+    return jsonify(result)
 
 
 @bp.get("/station")

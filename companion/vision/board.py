@@ -48,6 +48,10 @@ SECOND_LOOK_PX_PER_PITCH = 100.0
 SECOND_LOOK_MARGIN = 1.5
 """How far (in pitches) beyond the outermost pieces the second look reaches."""
 SECOND_LOOK_MAX_PX = 2400.0
+FEW_TILES = 8
+FIT_RESIDUAL = 0.2
+"""Below this many tiles, or when a tile lies this far from its space, the lattice is also fitted to the tiles
+and the standing pieces together (workers stand on spaces too), and the fit that places the tiles better wins."""
 WORKER_OFF_SPACE = 0.3
 """A worker further than this from a space centre lies beside the board, not on it."""
 SQRT3_2 = math.sqrt(3.0) / 2.0
@@ -372,11 +376,17 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
     fields = [(d, c) for d, c in on_board if c.kind in boards.tile_kinds]
     people = [(d, c) for d, c in on_board if c.kind not in boards.tile_kinds]
     lattice = fit_lattice([d for d, _ in fields], pitch)
-    if lattice.to_image is not None and people:
+    good = lattice.to_image is not None and max(lattice.residuals, default=0.0) < FIT_RESIDUAL
+    if people and good and len(fields) >= FEW_TILES:
         spots = lattice.locate([d.center for d, _ in people])
-    else:  # too few tiles to fit the board alone: fit them with the workers
-        lattice = fit_lattice([d for d, _ in fields + people], pitch)
-        spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
+    else:  # few tiles, far apart, may fix the lattice badly: the workers beside them stand on spaces too
+        joint = fit_lattice([d for d, _ in fields + people], pitch)
+        if len(fields) < FEW_TILES or lattice.to_image is None or \
+                max(joint.residuals[:len(fields)], default=0.0) <= max(lattice.residuals, default=0.0):
+            lattice = joint
+            spots = list(zip(lattice.coords[len(fields):], lattice.residuals[len(fields):]))
+        else:
+            spots = lattice.locate([d.center for d, _ in people]) if people else []
     pieces = [Piece(c.code, c.kind, c.key, c.side, at, d.center)
               for (d, c), at in zip(fields, lattice.coords)]
     misfits = list(lattice.residuals[:len(fields)])
@@ -411,15 +421,17 @@ def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry, board
 
 
 def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], registry: CodeRegistry,
-                boards: BoardReader, reader: Reader) -> tuple[BoardRead, list[Detection]]:
-    """The board of ``detections`` (already read off ``image``), read again on the straightened board."""
+                boards: BoardReader, reader: Reader, px_per_pitch: float = SECOND_LOOK_PX_PER_PITCH
+                ) -> tuple[BoardRead, list[Detection]]:
+    """The board of ``detections`` (already read off ``image``), read again on the straightened board
+    (``px_per_pitch`` pixels from one space to the next)."""
     first = read_board(detections, registry, boards)
     to_image = first.lattice.to_image
     if to_image is None or not first.pieces:
         return first, detections
     plane = axial_to_plane(np.array([p.at for p in first.pieces], dtype=np.float64))
     low, high = plane.min(axis=0) - SECOND_LOOK_MARGIN, plane.max(axis=0) + SECOND_LOOK_MARGIN
-    scale = min(SECOND_LOOK_PX_PER_PITCH, SECOND_LOOK_MAX_PX / float(max(high - low)))
+    scale = min(px_per_pitch, SECOND_LOOK_MAX_PX / float(max(high - low)))
     to_view = np.array([[scale, 0.0, -low[0] * scale], [0.0, scale, -low[1] * scale], [0.0, 0.0, 1.0]])
     view_to_image = to_image @ np.linalg.inv(to_view)
     width, height = (int(v) for v in np.ceil((high - low) * scale))

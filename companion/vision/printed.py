@@ -87,7 +87,7 @@ class PrintedBoardReader(BoardReader):
         raise MalformedInputError(f"{self.game}: one photo per player board, not one of the whole table")
 
     def parse_table(self, text: str) -> dict[str, Any]:
-        """What a camera cannot see that belongs to the whole table (``scan --table``), checked."""
+        """What a camera cannot see that belongs to the whole table (``scan --given``), checked."""
         raise MalformedInputError(f"{self.game}: nothing is given for the whole table")
 
     def belongs(self, component: Component, frame: int) -> str | None:

@@ -7,8 +7,8 @@ marker) are dropped and counted in ``FrameReading.unknown_markers``, never retur
 The reader is OpenCV's ArUco detector with settings chosen by measurement on synthetic tabletop
 scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Reading codes"):
 
-* one adaptive-threshold window of 19 px instead of three (3, 13, 23): a 16 mm sticker is 30-60 px
-  across at 60-80 cm, and one pass is a third of the work;
+* one adaptive-threshold window of 15 px instead of three (3, 13, 23), and a constant of 5 instead of 7: a
+  16 mm sticker is 29-60 px across, one pass is a third of the work, and a dim or glared sticker keeps its margin;
 * candidate outlines only between 17 and 160 px a side, whatever the frame size;
 * bits sampled from the middle 40 % of each cell at 8 px per cell, so blur between cells does
   not flip them;
@@ -26,7 +26,10 @@ scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Readin
 from __future__ import annotations
 
 import math
+import os
 import statistics
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,8 +43,11 @@ from companion.core.errors import MalformedInputError, UnknownCodeError
 from companion.vision.detection import Detection
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
-THRESHOLD_WINDOW_PX = 19
-"""The adaptive threshold's window: about half a sticker at the closest camera distance."""
+THRESHOLD_WINDOW_PX = 15
+"""The adaptive threshold's window: half the smallest sticker (29-32 px on the harder scenes)."""
+THRESHOLD_CONSTANT = 5
+"""How much darker than its window's mean a pixel must be to count as black (OpenCV: 7): low-contrast stickers
+in a shadow or under glare keep their white margin."""
 MIN_SIDE_PX = 17
 """The smallest marker side looked at (a 16 mm sticker's marker is 22 px or more at 80 cm)."""
 MAX_SIDE_PX = 160
@@ -58,7 +64,17 @@ MAX_SKEW = 2.0
 SECOND_LOOK_BITS = 1
 """Wrong bits the second look allows."""
 SECOND_LOOK_CELL_PX = 6
+SHARPEN = 1.0
+SHARPEN_SIGMA = 0.5
+"""The second look also reads the straightened marker sharpened (unsharp mask: this much of the difference
+from a blur of half a cell): blur from focus or motion smears the cells into each other."""
 MIN_CONTRAST = 20
+SPLIT_ABOVE_PX = 2_500_000
+"""Frames larger than this (a 4K frame, not 1080p) are read in vertical strips, one per core."""
+STRIPS = 2
+POOL_NAME = "code-reader"
+STRIP_OVERLAP_PX = MAX_SIDE_PX // 2 + 8
+"""How far each strip reaches past its cut: a marker across the cut lies wholly in one of the two strips."""
 """Grey levels between the black border and the brightest data cell, below which nothing is read."""
 
 
@@ -78,6 +94,7 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
+    params.adaptiveThreshConstant = THRESHOLD_CONSTANT
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -90,7 +107,7 @@ class CodeReader:
         self.registry = registry
         dictionary = marker_dictionary(registry.marker_family)
         self._dictionary = dictionary
-        self._detectors: dict[int, cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[int, int], cv2.aruco.ArucoDetector] = {}
         self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._ids = [c.marker_id for c in registry]
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
@@ -99,30 +116,49 @@ class CodeReader:
     def read(self, image: npt.NDArray[np.uint8]) -> FrameReading:
         """The stickers in ``image`` (BGR or grey, 8 bits)."""
         grey = _grey(image)
-        corners, ids, rejected = self._detector(max(grey.shape)).detectMarkers(grey)
         found: list[Detection] = []
         unknown: list[int] = []
-        for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
-            try:
-                component = self.registry.by_marker(int(marker))
-            except UnknownCodeError:
-                unknown.append(int(marker))
-                continue
-            points = [(float(x), float(y)) for x, y in quad.reshape(4, 2)]
-            found.append(Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3])))
+        rejected: list[npt.NDArray[Any]] = []
+        for offset, (corners, ids, missed) in self._detect(grey):
+            rejected += [outline.reshape(4, 2) + np.array([offset, 0], dtype=np.float32) for outline in missed]
+            for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
+                try:
+                    component = self.registry.by_marker(int(marker))
+                except UnknownCodeError:
+                    unknown.append(int(marker))
+                    continue
+                points = [(float(x) + offset, float(y)) for x, y in quad.reshape(4, 2)]
+                detection = Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
+                if not any(d.code == detection.code and math.dist(d.center, detection.center) < d.side_px for d in found):
+                    found.append(detection)  # a sticker in the overlap of two strips is read once
         found += self._second_look(grey, rejected, found)
         kept, implausible = plausible(found)
         return FrameReading(kept, unknown, implausible)
 
-    def _detector(self, longer_side: int) -> cv2.aruco.ArucoDetector:
+    def _detect(self, grey: npt.NDArray[np.uint8]) -> list[tuple[int, Any]]:
+        """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each
+        strip's left edge and its (corners, ids, rejected outlines)."""
+        height, width = grey.shape
+        inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
+        strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
+        if strips == 1:
+            return [(0, self._detector(max(grey.shape)).detectMarkers(grey))]
+        step = -(-width // strips)
+        lefts = [max(0, i * step - STRIP_OVERLAP_PX) for i in range(strips)]
+        pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
+                  for i, left in enumerate(lefts)]
+        detectors = [self._detector(max(piece.shape), i) for i, piece in enumerate(pieces)]  # one per thread
+        return list(zip(lefts, worker_pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
+
+    def _detector(self, longer_side: int, strip: int = 0) -> cv2.aruco.ArucoDetector:
         """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
-        detector = self._detectors.get(longer_side)
+        detector = self._detectors.get((longer_side, strip))
         if detector is None:
             params = detector_parameters()
             params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
             params.minMarkerPerimeterRate = 4 * MIN_SIDE_PX / longer_side
             params.maxMarkerPerimeterRate = 4 * MAX_SIDE_PX / longer_side
-            detector = self._detectors[longer_side] = cv2.aruco.ArucoDetector(self._dictionary, params)
+            detector = self._detectors[(longer_side, strip)] = cv2.aruco.ArucoDetector(self._dictionary, params)
         return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
@@ -153,18 +189,24 @@ class CodeReader:
         refined = quad.reshape(4, 1, 2).copy()
         cv2.cornerSubPix(grey, refined, (3, 3), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05))
         for quiet in (0, QUIET_ZONE_MODULES):
-            detection = self._decode_cells(grey, refined.reshape(4, 2), quiet)
-            if detection is not None:
-                return detection
+            cell, n = SECOND_LOOK_CELL_PX, self._size
+            side = (n + 2 * quiet) * cell
+            square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+            to_square = np.asarray(cv2.getPerspectiveTransform(refined.reshape(4, 2), square), dtype=np.float64)
+            canonical = cv2.warpPerspective(grey, to_square, (side, side)).astype(np.float32)
+            sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
+            for picture in (canonical, sharpened):
+                detection = self._decode_cells(picture, to_square, quiet)
+                if detection is not None:
+                    return detection
         return None
 
-    def _decode_cells(self, grey: npt.NDArray[np.uint8], outline: npt.NDArray[np.float32], quiet: int) -> Detection | None:
-        """Read the marker inside ``outline``, which lies ``quiet`` modules outside the marker's border."""
+    def _decode_cells(self, canonical: npt.NDArray[np.float32], to_square: npt.NDArray[np.float64],
+                      quiet: int) -> Detection | None:
+        """Read the marker in ``canonical`` (the outline warped square by ``to_square``), whose edge lies ``quiet``
+        modules outside the marker's border."""
         cell, n = SECOND_LOOK_CELL_PX, self._size
-        side = (n + 2 * quiet) * cell
-        square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
-        to_square = cv2.getPerspectiveTransform(outline, square)
-        canonical = cv2.warpPerspective(grey, to_square, (side, side))
+        side = canonical.shape[0]
         inner = canonical[quiet * cell:side - quiet * cell, quiet * cell:side - quiet * cell]
         margin = int(round(cell * CELL_MARGIN))
         cells = inner.reshape(n, cell, n, cell)[:, margin:cell - margin, :, margin:cell - margin].mean(axis=(1, 3))
@@ -209,6 +251,17 @@ def _skew(detection: Detection) -> float:
     """The longest edge over the shortest."""
     edges = [math.dist(detection.corners[i], detection.corners[(i + 1) % 4]) for i in range(4)]
     return max(edges) / max(min(edges), 1e-6)
+
+
+_executor: list[ThreadPoolExecutor] = []
+
+
+def worker_pool() -> ThreadPoolExecutor:
+    """The threads that read a large frame's strips (or a table's boards) side by side: OpenCV lets go of the
+    GIL while it works."""
+    if not _executor:
+        _executor.append(ThreadPoolExecutor(max_workers=STRIPS, thread_name_prefix=POOL_NAME))
+    return _executor[0]
 
 
 _last_reader: list[CodeReader] = []

@@ -2,8 +2,9 @@
 
 A scene is a flat table (the plane z = 0, millimetres, x to the right and y down as drawn) with a
 printed board, hex tiles, worker and event tokens, each carrying its code sticker, photographed by
-a pinhole camera 60-80 cm above it. The picture is rendered at twice the output size and
-area-averaged down to 1920x1080, then lit (gradient, shadow), blurred, noised and JPEG-compressed.
+a pinhole camera 60-80 cm above it (the "table-" presets: the whole table from 1.3-1.7 m, see tables.py). The
+picture is rendered at twice the output size and area-averaged down to 1920x1080 (tables: 3840x2160), then lit
+(gradient, shadow, glare), blurred (focus, motion), noised and JPEG-compressed.
 
 Usage::
 
@@ -35,7 +36,6 @@ from companion.codes.registry import CodeRegistry, Component
 from companion.vision.detection import Detection
 from companion.vision.markers import marker_image
 
-WIDTH, HEIGHT = 1920, 1080
 SUPERSAMPLE = 2
 TEXTURE_PX_PER_MM = 4.0
 HEX_PITCH_MM = 27.0
@@ -67,16 +67,41 @@ class Difficulty:
     """The darkest corner's brightness relative to the brightest."""
     shadow: float
     """How dark a shadow gets (0: no shadow, 0.5: half the light)."""
+    px_per_mm: tuple[float, float] | None = None
+    """If given, the scale at the aimed point (the lens follows from it and the height) instead of ``hfov_deg``."""
+    cast_shadow: bool = False
+    """The shadow is a hard-edged band (an arm or a lamp's edge, 2-6 px soft) instead of a soft ellipse."""
+    motion_px: tuple[float, float] = (0.0, 0.0)
+    """Length of a straight motion blur (a hand-held or moving camera), in pixels."""
+    glare: tuple[float, float] = (0.0, 0.0)
+    """Strength of 1-3 uneven glare patches (0: none, 0.8: 80 % of the way to white at their centre)."""
+    size: tuple[int, int] = (1920, 1080)
+    """The frame's width and height in pixels."""
+    reach_mm: float = 350.0
+    """How far from the aimed point the table is drawn."""
 
 
 DIFFICULTIES: dict[str, Difficulty] = {
     "easy": Difficulty((600, 700), (0, 8), (48, 56), (0.0, 0.5), (1, 2), (90, 95), (0.9, 1.0), 0.0),
     "medium": Difficulty((600, 800), (5, 15), (48, 56), (0.5, 1.0), (2, 4), (80, 92), (0.75, 0.9), 0.35),
     "hard": Difficulty((600, 800), (15, 25), (48, 56), (1.0, 1.5), (3, 6), (70, 80), (0.6, 0.8), 0.5),
+    "harder": Difficulty((600, 800), (15, 25), (48, 56), (1.0, 1.5), (3, 6), (70, 80), (0.4, 0.55), 0.5,
+                         px_per_mm=(2.0, 2.6), cast_shadow=True),
+    "hardest": Difficulty((600, 800), (15, 25), (48, 56), (1.0, 1.5), (4, 7), (60, 60), (0.4, 0.55), 0.5,
+                          px_per_mm=(2.0, 2.6), cast_shadow=True, motion_px=(1.5, 4.0), glare=(0.4, 0.75)),
+    "table-easy": Difficulty((1300, 1500), (0, 5), (0, 0), (0.0, 0.5), (1, 2), (90, 95), (0.85, 1.0), 0.0,
+                             px_per_mm=(1.85, 2.45), size=(3840, 2160), reach_mm=1100.0),
+    "table-medium": Difficulty((1300, 1700), (3, 12), (0, 0), (0.5, 1.0), (2, 4), (80, 92), (0.7, 0.9), 0.35,
+                               px_per_mm=(1.85, 2.45), size=(3840, 2160), reach_mm=1100.0),
+    "table-hard": Difficulty((1300, 1700), (8, 18), (0, 0), (1.0, 1.5), (3, 6), (70, 80), (0.5, 0.7), 0.5,
+                             px_per_mm=(1.85, 2.45), cast_shadow=True, size=(3840, 2160), reach_mm=1100.0),
 }
 """The presets: easy (near, straight down, sharp), medium, hard (15-25 degrees tilt, blur 1-1.5 px, shadow).
 
 The lens (48-56 degrees across 1920 px) puts a 16 mm sticker at about 32-57 px: the range the issue measured.
+"harder" is issue 16's hard scene: 16 mm stickers at 2.0-2.6 px/mm (32-42 px), a strong light gradient and a
+hard-edged cast shadow; "hardest" adds motion blur, JPEG at quality 60 and uneven glare. The "table-" presets
+photograph the whole table in a 3840x2160 frame from 1.3-1.7 m (16 mm stickers at about 29-39 px).
 """
 
 
@@ -94,6 +119,17 @@ class Placement:
         """A sticker on the hex tile at axial ``(q, r)`` of a board with spaces ``pitch_mm`` apart."""
         x, y = hex_centre_mm(q, r, pitch_mm)
         return cls(code, x, y, rotation_deg)
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedBoard:
+    """A printed board lying on the table: its centre and size in mm, turned by ``rotation_deg``."""
+
+    x_mm: float
+    y_mm: float
+    width_mm: float
+    height_mm: float
+    rotation_deg: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +219,11 @@ def random_scene(registry: CodeRegistry, tiles: int, difficulty: str = "medium",
 
 
 def render_scene(placements: Sequence[Placement], registry: CodeRegistry, difficulty: str = "medium", seed: int = 0,
-                 decoys: Sequence[Decoy] = (), aim_mm: tuple[float, float] | None = None) -> Scene:
-    """Photograph the table with ``placements`` (and ``decoys``) at ``difficulty`` ("easy", "medium", "hard"),
-    the camera aimed within 30 mm of ``aim_mm`` (default: the stickers' mean position)."""
+                 decoys: Sequence[Decoy] = (), aim_mm: tuple[float, float] | None = None,
+                 boards: Sequence[PrintedBoard] | None = None) -> Scene:
+    """Photograph the table with ``placements`` (and ``decoys``) at ``difficulty`` (a key of ``DIFFICULTIES``),
+    the camera aimed within 30 mm of ``aim_mm`` (default: the stickers' mean position). ``boards``: the printed
+    boards under the pieces (default: one board around the field tiles)."""
     preset = DIFFICULTIES[difficulty]
     rng = np.random.default_rng([seed, 2])
     components = [registry.by_code(p.code) for p in placements]
@@ -195,17 +233,18 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
         centre = (float(np.mean([p.x_mm for p in placements])) if placements else 0.0,
                   float(np.mean([p.y_mm for p in placements])) if placements else 0.0)
     homography, camera = _camera(preset, rng, (float(centre[0]), float(centre[1])))
+    width, height = preset.size
 
-    origin, size = _table_window(homography, centre)
-    texture = _draw_table(rng, origin, size, placements, components, decoys, registry.marker_family)
+    origin, size = _table_window(homography, centre, preset)
+    texture = _draw_table(rng, origin, size, placements, components, decoys, registry.marker_family, boards)
     to_texture = np.array([[TEXTURE_PX_PER_MM, 0, -origin[0] * TEXTURE_PX_PER_MM],
                            [0, TEXTURE_PX_PER_MM, -origin[1] * TEXTURE_PX_PER_MM], [0, 0, 1]])
     upscale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
     warp = upscale @ homography @ np.linalg.inv(to_texture)
     table_colour = tuple(int(v) for v in texture[0, 0])
-    big = cv2.warpPerspective(texture, warp, (WIDTH * SUPERSAMPLE, HEIGHT * SUPERSAMPLE), flags=cv2.INTER_LINEAR,
+    big = cv2.warpPerspective(texture, warp, (width * SUPERSAMPLE, height * SUPERSAMPLE), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=table_colour)
-    image = cv2.resize(big, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA).astype(np.float32)
+    image = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
     image = _light(image, preset, rng)
     image = _damage(image, preset, rng)
 
@@ -216,7 +255,7 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
         corners = _project(homography, _square(placement.x_mm, placement.y_mm, component.sticker_mm, placement.rotation_deg))
         cx, cy = _project(homography, np.array([[placement.x_mm, placement.y_mm]]))[0]
         side = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-        if np.all((corners[:, 0] > 2) & (corners[:, 0] < WIDTH - 2) & (corners[:, 1] > 2) & (corners[:, 1] < HEIGHT - 2)):
+        if np.all((corners[:, 0] > 2) & (corners[:, 0] < width - 2) & (corners[:, 1] > 2) & (corners[:, 1] < height - 2)):
             truth[component.code] = (float(cx), float(cy))
             sticker_px[component.code] = side
         else:
@@ -226,14 +265,18 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
 
 def _camera(preset: Difficulty, rng: np.random.Generator, target: tuple[float, float]) -> tuple[npt.NDArray[np.float64], dict[str, float]]:
     """A pinhole camera above ``target``: the table-mm-to-pixel homography and its parameters."""
+    width, frame_height = preset.size
     height = rng.uniform(*preset.height_mm)
     tilt = math.radians(rng.uniform(*preset.tilt_deg))
     azimuth = rng.uniform(0, 2 * math.pi)
     roll = rng.uniform(0, 2 * math.pi)
     hfov = math.radians(rng.uniform(*preset.hfov_deg))
-    focal = (WIDTH / 2) / math.tan(hfov / 2)
     look_at = np.array([target[0] + rng.uniform(-30, 30), target[1] + rng.uniform(-30, 30), 0.0])
     distance = height / math.cos(tilt)
+    if preset.px_per_mm is not None:  # the scale at the aimed point fixes the lens
+        focal = rng.uniform(*preset.px_per_mm) * distance
+    else:
+        focal = (width / 2) / math.tan(hfov / 2)
     position = look_at + distance * np.array([math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), -math.cos(tilt)])
     forward = (look_at - position) / np.linalg.norm(look_at - position)
     right = np.array([math.cos(roll), math.sin(roll), 0.0])
@@ -241,7 +284,7 @@ def _camera(preset: Difficulty, rng: np.random.Generator, target: tuple[float, f
     right /= np.linalg.norm(right)
     down = np.cross(forward, right)  # x right, y down, z forward: a proper rotation, so nothing is mirrored
     rotation = np.stack([right, down, forward])
-    intrinsics = np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]])
+    intrinsics = np.array([[focal, 0, width / 2], [0, focal, frame_height / 2], [0, 0, 1]])
     translation = -rotation @ position
     homography = intrinsics @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
     camera = {"height_mm": float(height), "tilt_deg": math.degrees(tilt), "focal_px": focal}
@@ -262,18 +305,20 @@ def _square(x: float, y: float, side: float, rotation_deg: float) -> npt.NDArray
     return np.asarray(local @ turn.T + np.array([x, y]), dtype=np.float64)
 
 
-def _table_window(homography: npt.NDArray[np.float64], centre: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The part of the table the camera sees (clipped to 350 mm around the board), as origin and size in mm."""
-    frame = np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], dtype=np.float64)
+def _table_window(homography: npt.NDArray[np.float64], centre: tuple[float, float],
+                  preset: Difficulty) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The part of the table the camera sees (clipped to ``reach_mm`` around the board), as origin and size in mm."""
+    width, height = preset.size
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
     seen = _project(np.linalg.inv(homography), frame)
-    low = np.maximum(seen.min(axis=0), np.array(centre) - 350)
-    high = np.minimum(seen.max(axis=0), np.array(centre) + 350)
+    low = np.maximum(seen.min(axis=0), np.array(centre) - preset.reach_mm)
+    high = np.minimum(seen.max(axis=0), np.array(centre) + preset.reach_mm)
     return (float(low[0]), float(low[1])), (float(high[0] - low[0]), float(high[1] - low[1]))
 
 
 def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tuple[float, float],
                 placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy],
-                family: str) -> Image:
+                family: str, boards: Sequence[PrintedBoard] | None = None) -> Image:
     """The table seen from straight above at ``TEXTURE_PX_PER_MM``: board, art, tiles, tokens, stickers."""
     scale = TEXTURE_PX_PER_MM
     w, h = int(size[0] * scale) + 1, int(size[1] * scale) + 1
@@ -287,11 +332,20 @@ def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tup
         return int(round((x_mm - origin[0]) * scale)), int(round((y_mm - origin[1]) * scale))
 
     fields = [p for p, c in zip(placements, components) if c.kind == "field"]
-    if fields:  # the printed board under the field tiles
+    if boards is None and fields:  # the printed board under the field tiles
         xs, ys = [p.x_mm for p in fields], [p.y_mm for p in fields]
-        cv2.rectangle(canvas, px(min(xs) - 40, min(ys) - 40), px(max(xs) + 40, max(ys) + 40),
-                      (int(rng.uniform(120, 180)), int(rng.uniform(170, 210)), int(rng.uniform(170, 220))), -1)
-        _board_art(canvas, rng, px, (min(xs) - 40, min(ys) - 40, max(xs) + 40, max(ys) + 40))
+        boards = [PrintedBoard((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs) + 80,
+                               max(ys) - min(ys) + 80)]
+    for board in boards or ():
+        corners = cv2.boxPoints(((board.x_mm, board.y_mm), (board.width_mm, board.height_mm), board.rotation_deg))
+        outline = np.array([px(float(x), float(y)) for x, y in corners], dtype=np.int32)
+        cv2.fillPoly(canvas, [outline], (int(rng.uniform(120, 180)), int(rng.uniform(170, 210)), int(rng.uniform(170, 220))))
+        inside = np.zeros(canvas.shape[:2], dtype=np.uint8)
+        cv2.fillPoly(inside, [outline], 255)
+        art = canvas.copy()
+        _board_art(art, rng, px, (float(corners[:, 0].min()), float(corners[:, 1].min()),
+                                  float(corners[:, 0].max()), float(corners[:, 1].max())))
+        canvas[inside > 0] = art[inside > 0]  # the print stays on its board
 
     for placement, component in zip(placements, components):
         centre = px(placement.x_mm, placement.y_mm)
@@ -393,29 +447,80 @@ def _light(image: npt.NDArray[np.float32], preset: Difficulty, rng: np.random.Ge
     """A brightness gradient across the frame and, for harder presets, a soft shadow (both smooth, so
     drawn at an eighth of the size and scaled up)."""
     step = 8
-    h, w = HEIGHT // step, WIDTH // step
+    width, height = preset.size
+    h, w = height // step, width // step
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, 2 * math.pi)
     ramp = (xs * math.cos(angle) + ys * math.sin(angle))
     ramp = (ramp - ramp.min()) / (ramp.max() - ramp.min())
     darkest = rng.uniform(*preset.gradient)
     light = darkest + (1 - darkest) * ramp
-    if preset.shadow > 0:
+    if preset.shadow > 0 and preset.cast_shadow:
+        light = cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR)
+        light *= 1 - preset.shadow * _cast_shadow(rng, width, height)
+        step, h, w = 1, height, width
+    elif preset.shadow > 0:
         mask = np.zeros((h, w), dtype=np.float32)
         centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
         axes = (int(rng.uniform(150, 450) / step), int(rng.uniform(80, 250) / step))
         cv2.ellipse(mask, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(15, 40) / step)
         light *= 1 - preset.shadow * mask
-    full = cv2.resize(light * rng.uniform(0.9, 1.1), (WIDTH, HEIGHT), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(image * full[:, :, None], dtype=np.float32)
+    full = cv2.resize(light * rng.uniform(0.9, 1.1), (width, height), interpolation=cv2.INTER_LINEAR)
+    image = image * full[:, :, None]
+    if preset.glare[1] > 0:
+        image = _glare(image, rng, preset)
+    return np.asarray(image, dtype=np.float32)
+
+
+def _cast_shadow(rng: np.random.Generator, width: int, height: int) -> npt.NDArray[np.float32]:
+    """A hard-edged shadow (an arm, a lamp's edge): a wide band across part of the frame, its edge 2-6 px soft."""
+    mask = np.zeros((height, width), dtype=np.float32)
+    angle = rng.uniform(0, math.pi)
+    along = np.array([math.cos(angle), math.sin(angle)])
+    across = np.array([-along[1], along[0]])
+    centre = np.array([rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height])
+    half_width = rng.uniform(0.08, 0.25) * width
+    length = 2.0 * max(width, height)
+    start = centre - along * rng.uniform(0.2, 0.6) * length / 2  # the arm ends inside the frame
+    corners = [start - across * half_width, start + across * half_width,
+               start + across * half_width + along * length, start - across * half_width + along * length]
+    cv2.fillPoly(mask, [np.array(corners, dtype=np.int32)], 1.0, lineType=cv2.LINE_AA)
+    return np.asarray(cv2.GaussianBlur(mask, (0, 0), rng.uniform(2.0, 6.0)), dtype=np.float32)
+
+
+def _glare(image: npt.NDArray[np.float32], rng: np.random.Generator, preset: Difficulty) -> npt.NDArray[np.float32]:
+    """1-3 uneven glare patches: the picture pulled towards white, strongest at each patch's streaky middle."""
+    width, height = preset.size
+    step = 4
+    mask = np.zeros((height // step, width // step), dtype=np.float32)
+    for _ in range(int(rng.integers(1, 4))):
+        centre = (int(rng.uniform(0.1, 0.9) * width / step), int(rng.uniform(0.1, 0.9) * height / step))
+        axes = (int(rng.uniform(60, 260) / step), int(rng.uniform(25, 110) / step))
+        patch = np.zeros_like(mask)
+        cv2.ellipse(patch, centre, axes, rng.uniform(0, 180), 0, 360, float(rng.uniform(*preset.glare)), -1)
+        streaks = rng.uniform(0.6, 1.0, size=(mask.shape[0] // 4 + 1, mask.shape[1] // 4 + 1)).astype(np.float32)
+        patch *= cv2.resize(streaks, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_LINEAR)
+        mask = np.maximum(mask, cv2.GaussianBlur(patch, (0, 0), rng.uniform(8, 20) / step))
+    full = cv2.resize(mask, (width, height), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    return np.asarray(image + (255.0 - image) * full, dtype=np.float32)
 
 
 def _damage(image: npt.NDArray[np.float32], preset: Difficulty, rng: np.random.Generator) -> Image:
-    """Defocus blur, sensor noise and JPEG compression."""
+    """Defocus blur, motion blur, sensor noise and JPEG compression."""
     blur = rng.uniform(*preset.blur_px)
     if blur > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), blur)
+    if preset.motion_px[1] > 0:
+        length, angle = rng.uniform(*preset.motion_px), rng.uniform(0, math.pi)
+        size = int(math.ceil(length)) * 2 + 1
+        kernel = np.zeros((size, size), dtype=np.float32)
+        half = length / 2
+        middle = size // 2
+        cv2.line(kernel, (round((middle - half * math.cos(angle)) * 16), round((middle - half * math.sin(angle)) * 16)),
+                 (round((middle + half * math.cos(angle)) * 16), round((middle + half * math.sin(angle)) * 16)),
+                 1.0, 1, cv2.LINE_AA, shift=4)
+        image = cv2.filter2D(image, -1, kernel / kernel.sum())
     noise = np.empty(image.shape, dtype=np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)))
     cv2.randn(noise, 0.0, float(rng.uniform(*preset.noise)))

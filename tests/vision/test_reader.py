@@ -56,12 +56,14 @@ def test_a_frame_that_is_not_an_8_bit_picture_is_refused(frame: np.ndarray) -> N
         read_codes(frame, load_registry())
 
 
-@pytest.mark.parametrize("difficulty, scenes, least_recall", [("easy", 3, 1.0), ("medium", 3, 1.0), ("hard", 6, 0.98)])
+@pytest.mark.parametrize("difficulty, scenes, least_recall", [("easy", 3, 1.0), ("medium", 3, 1.0), ("hard", 6, 0.98),
+                                                              ("harder", 6, 0.98), ("hardest", 4, 0.7)])
 def test_whole_boards_are_read_with_no_false_reads(difficulty: str, scenes: int, least_recall: float) -> None:
     """8 to 56 field tiles with 16 mm stickers, plus workers and events, seen 60-80 cm above the table.
 
     A guard on a few fixed scenes (one of them the farthest, most tilted camera: 32 px stickers);
-    the 99.5 % goal is measured over many more scenes by ``benchmarks/vision.py``.
+    the 99.5 % goal is measured over many more scenes by ``benchmarks/vision.py``. "hardest" (motion blur, JPEG 60,
+    glare) goes beyond the goal: there the guard is only that nothing is misread and most is read.
     """
     registry = load_registry()
     reader = CodeReader(registry)

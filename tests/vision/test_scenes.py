@@ -54,3 +54,18 @@ def test_a_sticker_cut_off_by_the_frame_is_not_required_but_may_be_read() -> Non
     assert set(scene.truth) == {"KH:E:M"} and set(scene.cut_off) == {"KH:E:N"}
     (x, y), side = scene.cut_off["KH:E:N"]
     assert not (0 <= x <= 1920 and 0 <= y <= 1080) and side > 20  # far outside, a full-size sticker
+
+
+def test_issue_16s_hard_scenes_put_16_mm_stickers_at_2_to_2_6_px_per_mm_and_tables_at_29_to_39_px() -> None:
+    """The harder presets fix the scale at the aimed point (2.0-2.6 px/mm); tilt makes the far side smaller."""
+    registry = load_registry()
+    for difficulty in ("harder", "hardest"):
+        scene = random_scene(registry, 30, difficulty, seed=3)
+        assert scene.image.shape == (1080, 1920, 3)
+        assert 26 < min(scene.sticker_px.values()) and max(scene.sticker_px.values()) < 16 * 2.6 * 1.25
+    from tests.vision.tables import table_scene
+
+    table = table_scene(registry, 4, "table-medium", seed=1)
+    assert table.scene.image.shape == (2160, 3840, 3)
+    assert 26 < min(table.scene.sticker_px.values()) and max(table.scene.sticker_px.values()) < 44
+    assert len(table.snapshot["players"]) == 4 and len(table.snapshot["land_office"]) == 6

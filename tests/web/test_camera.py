@@ -191,3 +191,62 @@ def test_the_camera_page_in_chromium_reads_the_sample_board_in_english_and_germa
     page.wait_for_selector("#cam-score:not([hidden])", timeout=30000)
     assert page.text_content("h1") == "Kamera" and "Summe" in (page.text_content("#cam-score") or "")
     page.close()
+
+
+def test_the_whole_table_is_shown_with_each_difference_from_the_game_in_words(tmp_path: Path) -> None:
+    """Issue 16: one frame of the whole table, each board given to its player, compared with the stored game in
+    words; public information only (no stones, no majorities before the end)."""
+    from companion.codes import load_registry
+    from tests.vision.tables import table_scene
+
+    table = table_scene(load_registry(), 3, "table-easy", seed=505)
+    app = make_app(tmp_path, str(save(table.scene.image, tmp_path / "table.png")))
+    client = app.test_client()
+    steps(app, 1)
+    alone = client.get("/camera/table").get_json()
+    assert alone["names"] == ["Player 1", "Player 2", "Player 3"] and alone["differences"] is None
+    assert sorted(b["seat"] for b in alone["read"]["boards"]) == [0, 1, 2]
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bo", "Cy"], "seed": 5}).get_json()["id"]
+    shown = client.get(f"/camera/table?game={game_id}").get_json()
+    lines = [english(line) for line in shown["differences"]]
+    on_bo = [p["tiles"][0]["label"] for p in table.snapshot["players"] if p["name"] == "Bo"][0]
+    assert any(line.startswith(f"the table shows {on_bo} on Bo's board; the game has it") or
+               line.startswith(f"the game has {on_bo} ") and line.endswith("the table shows it on Bo's board")
+               for line in lines)
+    assert any(line.startswith("the event track shows ") for line in lines)
+    assert all(p["stones"] == {} for p in shown["snapshot"]["players"])
+    assert shown["score"] and all(row["majority_points"] is None for row in shown["score"])
+    with app.app_context():
+        get_camera().close()
+    app.extensions["keydom_table"].close()
+
+
+def test_the_camera_page_in_chromium_shows_the_whole_table_and_its_differences_in_english_and_german(
+        tmp_path: Path, browser: Any, shots: Path) -> None:
+    from companion.codes import load_registry
+    from tests.vision.tables import table_scene
+    from tests.web.conftest import serving
+
+    table = table_scene(load_registry(), 3, "table-easy", seed=505)
+    photo = save(table.scene.image, tmp_path / "table.png")
+    with serving(tmp_path, "--camera", str(photo)) as (port, _):
+        page = browser.new_page(viewport={"width": 1280, "height": 1100})
+        import urllib.request
+        import json as json_module
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", method="POST",
+                                         data=json_module.dumps({"players": ["Ann", "Bo", "Cy"], "seed": 5}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        game_id = json_module.loads(urllib.request.urlopen(request).read())["id"]
+        page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game_id}")
+        page.wait_for_selector("#cam-table-diff li", timeout=60000)
+        boards = page.text_content("#cam-table-boards") or ""
+        assert all(name in boards for name in ("Ann:", "Bo:", "Cy:"))
+        assert "Event track: " + " ".join(table.snapshot["event_track"]) == page.text_content("#cam-table-track")
+        assert "the event track shows" in (page.text_content("#cam-table-diff") or "")
+        page.wait_for_function("document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
+        page.screenshot(path=str(shots / "camera-table.png"), full_page=True)
+        page.goto(f"http://127.0.0.1:{port}/camera?lang=de&game={game_id}")
+        page.wait_for_selector("#cam-table-diff li", timeout=60000)
+        assert "Der ganze Tisch" == page.text_content("#cam-table-heading")
+        assert "auf den Ereignisfeldern liegen" in (page.text_content("#cam-table-diff") or "")
+        page.close()

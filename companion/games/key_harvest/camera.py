@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from companion.codes.registry import Component
+from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Calibration
 from companion.core.errors import MalformedInputError, UnknownCodeError
-from companion.core.messages import render
+from companion.core.messages import Message, msg, render
 from companion.games.key_harvest.board import LAYOUT_SECTION, Crop, Layout, pack_of_layout
 from companion.vision.calibrate import align
+from companion.vision.table import TableRead, TableReader
 
 if TYPE_CHECKING:
     from companion.games.key_harvest import KeyHarvest
@@ -117,6 +118,10 @@ class KeyHarvestBoards(BoardReader):
         table["players"][seat] = photo
         return photo, _disagreements(photo, mine), table
 
+    def table(self) -> KeyHarvestTable:
+        """The whole table in one frame: these boards, the land office and the event track."""
+        return KeyHarvestTable(self)
+
     def screened(self, row: Mapping[str, Any]) -> dict[str, Any]:
         """Crop majorities tell what is behind the screens: left out, and the rank with them."""
         return {**row, "total": row["total"] - row["majority_points"], "majority_points": None, "rank": None}
@@ -130,6 +135,94 @@ class KeyHarvestBoards(BoardReader):
         pack[LAYOUT_SECTION]["source"] = f"camera calibration from {source} (positions; crops and start pairs kept)"
         return Calibration(pack, f"calibrated {layout.size} spaces from {source}: {moved} labels sit "
                            f"elsewhere than on the {current.name!r} layout", warnings)
+
+
+class KeyHarvestTable(TableReader):
+    """Key Harvest's table: the estate boards, the land office (field tiles beside the event track on the main
+    board) and the event track (event tiles lying upright, space 1 first); a board is the seat's whose
+    labourers stand on it (labourer set N is seat N's)."""
+
+    row_kinds = frozenset({"event"})
+    office_kinds = frozenset({"field"})
+    boards: KeyHarvestBoards
+
+    def __init__(self, boards: KeyHarvestBoards) -> None:
+        self.boards = boards
+        coords = boards.rules.layout.coords
+        points = [(q + r / 2, r * 0.8660254) for q, r in coords]
+        self.board_span = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 for a in points for b in points) + 1.0
+
+    def seat_of(self, component: Component) -> int | None:
+        return component.group - 1 if component.kind == "labourer" and component.group else None
+
+    def snapshot(self, read: TableRead, registry: CodeRegistry, names: Sequence[str],
+                 hidden: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The table as a snapshot (docs/key-harvest-snapshot.md): each seat's board (empty when none was seen),
+        the land office and the event track; ``hidden``: the stones behind the screens by name."""
+        hidden = hidden or {}
+        players = []
+        for seat, name in enumerate(names):
+            board = read.board_of(seat)
+            if board is None:
+                players.append({"name": name, "tiles": [], "workers": [], "stones": dict(hidden.get(name, {}))})
+            else:
+                players.append(self.boards.player(name, board.read, hidden.get(name)))
+        return {"game": GAME, "players": players,
+                "land_office": sorted(registry.by_code(d.code).key for d in read.office),
+                "event_track": [registry.by_code(d.code).key for d in read.row]}
+
+    def differences(self, table: Mapping[str, Any], state: State) -> list[Message]:
+        """Every way the table as read differs from the game, in words (public information only)."""
+        tracked = self.boards.rules.snapshot(state)
+        return table_differences(table, tracked)
+
+
+def _places(snapshot: Mapping[str, Any]) -> tuple[dict[str, tuple[Message, bool | None]], dict[str, Message]]:
+    """Where each field tile lies (with its side on a board) and where each worker stands, by label / worker."""
+    tiles: dict[str, tuple[Message, bool | None]] = {}
+    workers: dict[str, Message] = {}
+    for player in snapshot["players"]:
+        here = msg("kh.seen.board", name=player["name"])
+        for tile in player["tiles"]:
+            tiles[tile["label"]] = (here, bool(tile["harvested"]))
+        for worker in player["workers"]:
+            workers[f"{player['name']}:{worker['worker']}"] = here
+    for label in snapshot.get("land_office", []):
+        tiles[label] = (msg("kh.seen.office"), None)
+    for name, kept in snapshot.get("warehouses", {}).items():
+        for tile in kept:
+            tiles[tile["label"]] = (msg("kh.seen.warehouse", name=name), None)
+    return tiles, workers
+
+
+def table_differences(table: Mapping[str, Any], tracked: Mapping[str, Any]) -> list[Message]:
+    """What the ``table`` snapshot (read by the camera) shows otherwise than the game's ``tracked`` snapshot.
+    Warehouses, the bag and the fallow area are not read from the table: tiles the game keeps there and the
+    table does not show are no difference."""
+    seen, seen_workers = _places(table)
+    kept, kept_workers = _places(tracked)
+    found: list[Message] = []
+    for label in sorted(set(seen) | set(kept)):
+        if label not in kept:
+            found.append(msg("kh.seen.unplaced", tile=label, table=seen[label][0]))
+        elif label not in seen:
+            if kept[label][0].id != "kh.seen.warehouse":
+                found.append(msg("kh.seen.missing", tile=label, game=kept[label][0]))
+        elif seen[label][0] != kept[label][0]:
+            found.append(msg("kh.seen.moved", tile=label, game=kept[label][0], table=seen[label][0]))
+        elif seen[label][1] is not None and kept[label][1] is not None and seen[label][1] != kept[label][1]:
+            found.append(msg("kh.seen.harvested" if seen[label][1] else "kh.seen.unharvested", tile=label,
+                             place=seen[label][0]))
+    for key in sorted(set(seen_workers) | set(kept_workers)):
+        worker = msg(f"kh.worker.{key.rpartition(':')[2]}")
+        if key not in kept_workers:
+            found.append(msg("kh.seen.worker_extra", worker=worker, table=seen_workers[key]))
+        elif key not in seen_workers:
+            found.append(msg("kh.seen.worker_missing", worker=worker, game=kept_workers[key]))
+    shown, had = list(table.get("event_track", [])), list(tracked.get("event_track", []))
+    if shown != had:
+        found.append(msg("kh.seen.track", table=" ".join(shown) or "–", game=" ".join(had) or "–"))
+    return found
 
 
 def _disagreements(photo: Mapping[str, Any], tracked: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -93,7 +93,7 @@ def stickers(spec: Mapping[str, Any], edition: Edition) -> list[Component]:
 class KeyMarketBoards(PrintedBoardReader):
     """The whole territory on one photo: each board side found by its fields' stickers, each worker on the field
     it stands on. Guild members, goods and gold are given by hand (``--hidden``), the season and the weather
-    markers for the whole table (``--table``)."""
+    markers for the whole table (``--given``)."""
 
     game = GAME
     tile_kinds: frozenset[str] = frozenset()

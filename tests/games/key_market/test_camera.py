@@ -73,7 +73,7 @@ def test_the_scanned_snapshot_gives_the_coming_harvest(tmp_path: Path, capsys: p
     square_good = a[(0, 0)][1] if a[(0, 0)][0] == "square" else "fish"
     round_good = b[(2, 2)][1] if b[(2, 2)][0] == "round" else "veg"
     status, out, err = run(capsys, "scan", path, "--board", "--game", "key-market", "--players", "Red,Blue",
-                           "--table", f"season=spring,square={square_good},round={round_good}",
+                           "--given", f"season=spring,square={square_good},round={round_good}",
                            "--hidden", "Blue:gold=4,fish=2")
     assert status == 0, err
     snapshot = json.loads(out)
@@ -124,7 +124,7 @@ def test_stickers_of_other_games_are_reported_and_a_worker_off_the_boards_is_not
     placements = territory(LAID, WORKERS[:2]) + [Placement("KP:C:MINE:B", 40.0, 3.5 * PITCH),
                                                  Placement("KM:W:2:9", 2 * PITCH, 4.5 * PITCH)]
     status, out, err = run(capsys, "scan", photo(tmp_path, placements), "--board", "--game", "key-market",
-                           "--players", "Red,Blue", "--table", "season=summer,square=wheat,round=fish")
+                           "--players", "Red,Blue", "--given", "season=summer,square=wheat,round=fish")
     assert status == 0
     assert {w["worker"] for w in json.loads(out)["territory"]["workers"]} == {"3", "K"}
     assert "KP:C:MINE:B not placed: a keyper sticker" in err and "KM:W:2:9 not placed: beside the board" in err
@@ -159,7 +159,7 @@ def test_table_and_hidden_text_are_checked(capsys: pytest.CaptureFixture[str], t
     assert BOARDS.parse_hidden("1=M sheep,5=A,gold=3,lux=1") == {"guilds": {"1": "M sheep", "5": "A"}, "gold": 3,
                                                                "goods": {"lux": 1}}
     path = photo(tmp_path, territory(LAID, WORKERS[:1]), "easy")
-    for flag, text, reason in (("--table", "season=monsoon", "expected season=SEASON"),
+    for flag, text, reason in (("--given", "season=monsoon", "expected season=SEASON"),
                                ("--hidden", "Red:5=Z", "expected GUILD=LEVEL"),
                                ("--hidden", "Red:silver=2", "silver is neither a guild number")):
         status, out, err = run(capsys, "scan", path, "--board", "--game", "key-market", "--players", "Red", flag, text)

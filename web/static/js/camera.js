@@ -99,6 +99,34 @@ function showBoard(board) {
   }
 }
 
+// The whole table in one frame: each board with its player and points, the land office, the event track, and
+// with a game chosen every difference from it in words (public information only).
+function showTable(info) {
+  const boards = byId("cam-table-boards");
+  boards.replaceChildren();
+  const read = info.read;
+  const rows = info.score || [];
+  for (const board of read.boards) {
+    const tiles = board.pieces.filter((p) => p.tile).length;
+    const name = board.seat === null ? s("table_no_player") : info.names[board.seat];
+    const row = rows.find((r) => r.name === name);
+    const text = s(`table_board_${board.by}`, { name, tiles, workers: board.pieces.length - tiles,
+                                               points: row ? row.total : "–" });
+    boards.append(el("li", text, { "data-seat": String(board.seat) }));
+  }
+  if (!read.boards.length) boards.append(el("li", s("table_none")));
+  const shown = (codes) => codes.map((c) => c.split(":")[2] || c).join(", ") || "–";
+  byId("cam-table-office").textContent = s("table_office", { items: shown(read.office) });
+  byId("cam-table-track").textContent = s("table_track", { items: read.row.map((c) => c.split(":")[2]).join(" ") || "–" });
+  byId("cam-table-note").textContent = say(info.score_error) || "";
+  const diff = byId("cam-table-diff");
+  diff.replaceChildren();
+  if (info.differences) {
+    for (const line of info.differences) diff.append(el("li", say(line)));
+    if (!info.differences.length) diff.append(el("li", s("agrees")));
+  }
+}
+
 async function play(move, version) {
   const game = byId("cam-game").value;
   const response = await fetch(`/api/games/${encodeURIComponent(game)}/moves`, {
@@ -168,9 +196,13 @@ async function poll() {
     const station = await getJson(`/camera/station${query()}`);  // scans reach it without a camera too
     if (station.ok) showStation(station.data);
     if (codes.data.frame !== null && codes.data.frame !== undefined) {
-      const board = await getJson(`/camera/board${query(true)}`);
+      const game = byId("cam-game").value;
+      const [board, table] = await Promise.all([
+        getJson(`/camera/board${query(true)}`),
+        getJson(`/camera/table${game ? `?game=${encodeURIComponent(game)}` : ""}`)]);
       if (board.ok) showBoard(board.data);
       else throw new Error(say(board.data.error.message || board.data.error.reason));
+      if (table.ok) showTable(table.data);
     }
   } catch (error) {
     byId("cam-error").textContent = String(error.message || error);

@@ -1,0 +1,341 @@
+"""The whole table in one frame: every player's board, the pieces of a shared board read in a row (Key Harvest's
+event track) and the tiles lying beside it (its land office), each board given to its seat.
+
+The frame's stickers are first grouped by distance: stickers of one board lie on one hex lattice, at most a
+few spaces apart, and boards lie further apart than neighbouring spaces. Then:
+
+1. **Fragments.** Two stickers less than ``LINK`` (2.4) spaces apart (measured in their own sticker widths, so the
+   camera's height and tilt do not matter) belong together. A sparse board falls into several fragments.
+2. **The shared board** is the fragment holding most of the row pieces (events): its row pieces are the row, read
+   in the direction the pieces' own markers face (they lie upright on the track), and its tiles are the office.
+3. **Boards.** A fragment holding one seat's standing pieces joins the board holding that seat's; the others,
+   largest first, join the board already found whose hex lattice they lie on (every tile within
+   ``MERGE_RESIDUAL`` of a space, the two no larger than one board, no standing piece of another seat), else
+   start a board of their own. With more boards than seats a sparse board fell apart: its smallest part
+   without a seat joins the board it fits best. Standing pieces alone (a spare worker beside a board) join
+   the nearest board, whose reader then reports them as lying beside it.
+4. **Seats.** A board holding standing pieces that belong to one seat (Key Harvest: labourers of one set) is that
+   seat's. The boards left take the free seats in turn going round the shared board counter-clockwise (seen from
+   above, the row read left to right), starting from its lower left.
+5. Given the frame and a reader, each board is **read again straightened** (``second_look``), the boards side by
+   side on the cores; what that finds is kept unless it is already in view elsewhere (or the other side of a
+   tile in view).
+
+What the pieces mean is the game's: its ``TableReader`` says which kinds make the row and the office, which seat
+a standing piece tells, and how large a board is; each board is read by the game's ``BoardReader``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.codes.registry import CodeRegistry, Component
+from companion.core.boards import BoardReader
+from companion.core.errors import UnknownCodeError, UnsupportedError
+from companion.core.messages import Message
+from companion.vision.board import BoardRead, Reader, fit_lattice, pitch_in_stickers, read_board, second_look
+from companion.vision.detection import Detection, Point
+
+LINK = 2.4
+"""Stickers closer than this many spaces belong to one board: neighbours, or one empty space between them. The
+nearest spaces of two boards must lie further apart (each board's margin and the gap between boards)."""
+MERGE_RESIDUAL = 0.25
+SECOND_LOOK_PX_PER_PITCH = 60.0
+"""The straightened board's resolution for the table's second look (a 16 mm sticker: 36 px, as in the frame)."""
+"""Two fragments are one board when every sticker of both lies within this part of a space of one lattice."""
+
+
+class TableReader(ABC):
+    """What a game's table holds besides the players' boards, and how a board tells its seat."""
+
+    boards: BoardReader
+    row_kinds: frozenset[str]
+    """Pieces lying in a row on the shared board, read in order (Key Harvest: event tiles on the event track)."""
+    office_kinds: frozenset[str]
+    """Tiles lying on the shared board beside the row (Key Harvest: field tiles in the land office)."""
+    board_span: float
+    """The farthest two spaces of one board apart, in spaces."""
+
+    @abstractmethod
+    def seat_of(self, component: Component) -> int | None:
+        """The seat (0-based) whose board a standing piece belongs on, or None for a piece of anyone's."""
+
+    @abstractmethod
+    def snapshot(self, read: TableRead, registry: CodeRegistry, names: Sequence[str],
+                 hidden: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The table as the game's snapshot (what ``companion score`` scores), players ``names`` in seat order."""
+
+    @abstractmethod
+    def differences(self, table: Mapping[str, Any], state: Any) -> list[Message]:
+        """Every way the table's snapshot differs from the game in ``state``, in words (public information only)."""
+
+    def read(self, image: npt.NDArray[np.uint8], detections: Sequence[Detection], registry: CodeRegistry,
+             reader: Reader | None = None, seats: int | None = None) -> TableRead:
+        """``read_table`` of one frame, with the second look on each board when a ``reader`` is given."""
+        return read_table(detections, registry, self, seats, image, reader)
+
+
+def table_reader(boards: BoardReader) -> TableReader:
+    """The game's whole-table reader (its board reader's ``table()``); ``UnsupportedError`` if it has none."""
+    make = getattr(boards, "table", None)
+    table = make() if callable(make) else None
+    if not isinstance(table, TableReader):
+        raise UnsupportedError(f"the camera does not read a whole {boards.game} table in one frame")
+    return table
+
+
+@dataclass(frozen=True)
+class SeatedBoard:
+    """One board on the table: its read, the seat it was given (None: no seat left) and how it got it."""
+
+    read: BoardRead
+    seat: int | None
+    by: str
+    """``workers`` (the standing pieces on it are that seat's), ``place`` (where it lies) or ``none``."""
+
+    @property
+    def center(self) -> Point:
+        xs = [p.center[0] for p in self.read.pieces] or [0.0]
+        ys = [p.center[1] for p in self.read.pieces] or [0.0]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """The table in one frame: the boards with their seats, the row in order, the office, and what else was seen."""
+
+    boards: tuple[SeatedBoard, ...]
+    row: tuple[Detection, ...]
+    office: tuple[Detection, ...]
+    others: tuple[tuple[Detection, str], ...]
+
+    def board_of(self, seat: int) -> SeatedBoard | None:
+        return next((b for b in self.boards if b.seat == seat), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything read, for the camera page and ``companion scan --table --json``."""
+        return {
+            "boards": [{"seat": b.seat, "by": b.by, "center": [round(v, 1) for v in b.center], **b.read.to_json()}
+                       for b in self.boards],
+            "row": [d.code for d in self.row],
+            "office": [d.code for d in self.office],
+            "others": [{"code": d.code, "reason": reason} for d, reason in self.others],
+        }
+
+
+def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: TableReader, seats: int | None,
+               image: npt.NDArray[np.uint8] | None = None, reader: Reader | None = None) -> TableRead:
+    """The table ``detections`` show, with ``seats`` players (boards beyond them get no seat; None: as many as
+    boards are seen, or as the labourers on them tell). Given the
+    ``image`` they were read from and the ``reader``, each board is read again straightened (``second_look``)."""
+    boards = table.boards
+    pieces: list[tuple[Detection, Component]] = []
+    others: list[tuple[Detection, str]] = []
+    for detection in detections:
+        try:
+            component = registry.by_code(detection.code)
+        except UnknownCodeError:
+            others.append((detection, "not a sticker of this registry"))
+            continue
+        kinds = boards.tile_kinds | boards.standing_kinds | table.row_kinds | table.office_kinds
+        if component.game != boards.game:
+            others.append((detection, f"a {component.game} sticker"))
+        elif component.kind not in kinds:
+            others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on the table")))
+        else:
+            pieces.append((detection, component))
+    pitch = pitch_in_stickers(registry, boards)
+    fragments = _fragments([d for d, _ in pieces], LINK * pitch)
+
+    rows = [sum(pieces[i][1].kind in table.row_kinds for i in f) for f in fragments]
+    main = fragments.pop(int(np.argmax(rows))) if rows and max(rows) > 0 else []
+    row = [pieces[i][0] for i in main if pieces[i][1].kind in table.row_kinds]
+    office = [pieces[i][0] for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
+    others += [(pieces[i][0], "on the shared board, off the track and the office") for i in main
+               if pieces[i][1].kind not in table.row_kinds | table.office_kinds]
+    groups: list[list[int]] = []
+    loose: list[int] = []
+    for fragment in sorted(fragments, key=len, reverse=True):
+        kept = [i for i in fragment if pieces[i][1].kind not in table.row_kinds]
+        others += [(pieces[i][0], "away from the track, on no board") for i in fragment if i not in kept]
+        if not any(pieces[i][1].kind in boards.tile_kinds for i in kept):
+            loose += kept
+            continue
+        told = _seats(kept, pieces, table)  # parts holding one seat's standing pieces are that seat's board
+        home = next((g for g in groups if len(told) == 1 and _seats(g, pieces, table) == told), None)
+        home = home or _joinable(groups, kept, pieces, pitch, table)
+        if home is None:
+            groups.append(kept)
+        else:
+            home.extend(kept)
+    if seats is None:
+        seats = max([len(groups)] + [s + 1 for g in groups for s in _seats(g, pieces, table)])
+    while len(groups) > seats:  # more boards than players: a sparse board fell apart; join its smallest part
+        free = [g for g in groups if not _seats(g, pieces, table)] or groups  # (one no seat claims)
+        small = min(free, key=len)  # to the board it fits best, else the nearest
+        groups.remove(small)
+        home = _joinable(groups, small, pieces, pitch, table, limit=0.5)
+        fits = [g for g in groups if len(_seats(g + small, pieces, table)) <= 1] or groups
+        (home or min(fits, key=lambda g: _gap(g, small, pieces))).extend(small)
+    for i in loose:  # standing pieces alone: beside (or on) the nearest board
+        if groups:
+            nearest = min(groups, key=lambda g: min(math.dist(pieces[i][0].center, pieces[j][0].center) for j in g))
+            nearest.append(i)
+        else:
+            groups.append([i])
+    if image is not None and reader is not None:
+        from companion.vision.reader import worker_pool
+
+        seen = {(c.kind, c.key) for _, c in pieces}
+
+        def again(group: list[int]) -> BoardRead:
+            assert image is not None and reader is not None
+            first = [pieces[i][0] for i in group]
+            read, found = second_look(image, first, registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)
+            added = found[len(first):]  # a sticker elsewhere on the table, or the other side of a tile in view,
+            kept = [d for d in added if (registry.by_code(d.code).kind, registry.by_code(d.code).key) not in seen]
+            return read if len(kept) == len(added) else read_board(first + kept, registry, boards)  # is not new
+
+        reads = list(worker_pool().map(again, groups))  # the boards side by side on the cores
+    else:
+        reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
+    seated = _seat(reads, table, registry, seats, row, office)
+    return TableRead(tuple(seated), tuple(_in_order(row)), tuple(office), tuple(others))
+
+
+def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[list[int]]:
+    """Groups of detections linked by steps shorter than ``link_stickers`` sticker widths."""
+    n = len(detections)
+    if n == 0:
+        return []
+    centers = np.array([d.center for d in detections])
+    sides = np.array([d.side_px for d in detections])
+    apart = np.linalg.norm(centers[:, None] - centers[None, :], axis=2) / ((sides[:, None] + sides[None, :]) / 2)
+    near = apart < link_stickers
+    label = list(range(n))
+
+    def root(i: int) -> int:
+        while label[i] != i:
+            label[i] = label[label[i]]
+            i = label[i]
+        return i
+
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        label[root(int(i))] = root(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tuple[Detection, Component]],
+              pitch: float, table: TableReader, limit: float = MERGE_RESIDUAL) -> list[int] | None:
+    """The board already found that ``fragment`` lies on best, or None: every tile of the fragment within
+    ``limit`` of a space of the board's lattice, the two no larger than one board, no standing piece of another
+    seat (the nearest board of those that fit best)."""
+    best: tuple[float, list[int]] | None = None
+    for group in sorted(groups, key=lambda g: _gap(g, fragment, pieces)):
+        if _gap(group, fragment, pieces) > table.board_span * pitch:
+            break
+        if len(_seats(group + fragment, pieces, table)) > 1:
+            continue
+        misfit = _misfit(group, fragment, pieces, pitch, table)
+        if misfit <= limit and (best is None or misfit < best[0] - 0.05):
+            best = (misfit, group)
+    return best[1] if best is not None else None
+
+
+def _misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detection, Component]], pitch: float,
+            table: TableReader) -> float:
+    """How far (in spaces) the fragment's farthest tile lies from a space of the group's lattice (infinite when
+    the two together are larger than a board)."""
+    tiles = [i for i in fragment if pieces[i][1].kind in table.boards.tile_kinds]  # workers may lie beside
+    known = [i for i in group if pieces[i][1].kind in table.boards.tile_kinds]
+    fit = fit_lattice([pieces[i][0] for i in (known if len(known) >= 3 else group)], pitch)
+    if fit.to_image is not None:
+        spots = fit.locate([pieces[i][0].center for i in tiles])
+        coords = list(fit.coords) + [at for at, _ in spots]
+        misfit = max(off for _, off in spots)
+    else:  # too few stickers for a mapping: the two measured together
+        both = fit_lattice([pieces[i][0] for i in known + tiles], pitch)
+        coords, misfit = list(both.coords), max(both.residuals)
+    plane = np.array([(q + r / 2, r * math.sqrt(3) / 2) for q, r in coords])
+    if float(np.max(np.linalg.norm(plane[:, None] - plane[None, :], axis=2))) > table.board_span:
+        return math.inf
+    return misfit
+
+
+def _gap(group: Sequence[int], other: Sequence[int], pieces: Sequence[tuple[Detection, Component]]) -> float:
+    """The shortest distance between the two groups' stickers, in sticker widths."""
+    a = np.array([pieces[i][0].center for i in group])
+    b = np.array([pieces[j][0].center for j in other])
+    sides = np.array([pieces[i][0].side_px for i in group])
+    return float((np.linalg.norm(a[:, None] - b[None, :], axis=2) / sides[:, None]).min())
+
+
+def _seats(indices: Sequence[int], pieces: Sequence[tuple[Detection, Component]], table: TableReader) -> set[int]:
+    """The seats the standing pieces among ``indices`` belong to."""
+    return {s for s in (table.seat_of(pieces[i][1]) for i in indices) if s is not None}
+
+
+def _reading_frame(row: Sequence[Detection]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The row's reading direction (the mean of its markers' left-to-right edges) and its centre, or None."""
+    if not row:
+        return None
+    edges = np.array([np.subtract(d.corners[1], d.corners[0]) for d in row], dtype=np.float64)
+    direction = (edges / np.linalg.norm(edges, axis=1, keepdims=True)).sum(axis=0)
+    norm = float(np.linalg.norm(direction))
+    if norm < 1e-6:
+        return None
+    return direction / norm, np.mean([d.center for d in row], axis=0)
+
+
+def _in_order(row: Sequence[Detection]) -> list[Detection]:
+    """The row's pieces from its first space to its last (along the markers' reading direction)."""
+    frame = _reading_frame(row)
+    if frame is None:
+        return list(row)
+    direction, _ = frame
+    return sorted(row, key=lambda d: float(np.dot(d.center, direction)))
+
+
+def _seat(reads: Sequence[BoardRead], table: TableReader, registry: CodeRegistry, seats: int,
+          row: Sequence[Detection], office: Sequence[Detection]) -> list[SeatedBoard]:
+    """Each board's seat: by the standing pieces on it, then by where it lies round the shared board."""
+    votes = []
+    for read in reads:
+        told = Counter(s for s in (table.seat_of(registry.by_code(p.code)) for p in read.workers) if s is not None)
+        votes.append(told.most_common(1)[0] if told else None)
+    seat_of: dict[int, tuple[int, str]] = {}
+    taken: set[int] = set()
+    for k in sorted((k for k, v in enumerate(votes) if v is not None), key=lambda k: -votes[k][1]):  # type: ignore[index]
+        seat = votes[k][0]  # type: ignore[index]
+        if seat not in taken and seat < seats:
+            seat_of[k] = (seat, "workers")
+            taken.add(seat)
+    frame = _reading_frame(row)
+    if frame is not None:
+        across, middle = frame
+    else:  # no row: the frame's own axes about the middle of everything
+        across = np.array([1.0, 0.0])
+        middle = np.mean([p.center for r in reads for p in r.pieces] + [d.center for d in office], axis=0) \
+            if reads else np.zeros(2)
+    down = np.array([-across[1], across[0]])  # the row's "below" (x right, y down)
+
+    def angle(read: BoardRead) -> float:
+        offset = np.mean([p.center for p in read.pieces], axis=0) - middle
+        return math.atan2(-float(offset @ down), float(offset @ across))
+
+    free = [s for s in range(seats) if s not in taken]
+    rest = sorted((k for k in range(len(reads)) if k not in seat_of and reads[k].pieces), key=lambda k: angle(reads[k]))
+    for k, seat in zip(rest, free):
+        seat_of[k] = (seat, "place")
+    return [SeatedBoard(read, *(seat_of.get(k, (None, "none")))) for k, read in enumerate(reads)]
