@@ -29,8 +29,9 @@ import math
 import os
 import statistics
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,7 +134,31 @@ class CodeReader:
                     found.append(detection)  # a sticker in the overlap of two strips is read once
         found += self._second_look(grey, rejected, found)
         kept, implausible = plausible(found)
-        return FrameReading(kept, unknown, implausible)
+        strays = self._strays(grey, kept)
+        return FrameReading([d for d in kept if d not in strays], unknown, implausible + strays)
+
+    def _strays(self, grey: npt.NDArray[np.uint8], kept: Sequence[Detection]) -> list[Detection]:
+        """Lone stickers of another game among a game's stickers whose bits needed correcting: a table plays one
+        game, so such a read is far likelier board art or a damaged marker taken for a code (the more games the
+        registry holds, the likelier) than a stray tile. One read exactly is kept."""
+        games = Counter(self.registry.by_marker(d.marker_id).game for d in kept)
+        if len(games) < 2:
+            return []
+        return [d for d in kept if games[self.registry.by_marker(d.marker_id).game] == 1 and not self._exact(grey, d)]
+
+    def _exact(self, grey: npt.NDArray[np.uint8], detection: Detection) -> bool:
+        """Whether every data bit of ``detection``'s marker reads as printed (no correction needed)."""
+        cell, n = SECOND_LOOK_CELL_PX, self._size
+        side = n * cell
+        square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+        to_square = cv2.getPerspectiveTransform(np.array(detection.corners, dtype=np.float32), square)
+        canonical = cv2.warpPerspective(grey, to_square, (side, side)).astype(np.float32)
+        margin = int(round(cell * CELL_MARGIN))
+        cells = canonical.reshape(n, cell, n, cell)[:, margin:cell - margin, :, margin:cell - margin].mean(axis=(1, 3))
+        data = cells[1:-1, 1:-1]
+        black = float(np.median(np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])))
+        bits = (data > (black + float(data.max())) / 2).astype(np.uint8).ravel()
+        return bool((self._patterns[self._ids.index(detection.marker_id)] == bits).all(axis=1).any())
 
     def _detect(self, grey: npt.NDArray[np.uint8]) -> list[tuple[int, Any]]:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each

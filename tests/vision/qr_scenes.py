@@ -23,12 +23,14 @@ import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
 from companion.codes.stickers import DOTS_PER_MM, qr_matrix, sticker_image, sticker_layout
-from tests.vision.scenes import HEIGHT, WIDTH, Scene
+from tests.vision.scenes import Scene
 
 SUPERSAMPLE = 2
 TILE_MM = 30.0
 """The tiles held up here: large enough for the whole sticker (marker and QR code) at any rotation."""
 FOREIGN_QR = "https://example.com/menu?table=7"
+WIDTH, HEIGHT = 1920, 1080
+"""The frame: 1080p, as the camera gives it."""
 
 
 @dataclass(frozen=True, slots=True)

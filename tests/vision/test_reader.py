@@ -105,3 +105,42 @@ def test_a_withdrawn_version_1_sticker_is_never_read_as_a_code() -> None:
     scene = render_scene([], registry, "easy", seed=12, decoys=old)
     reading = CodeReader(registry).read(scene.image)
     assert reading.detections == [] and reading.implausible == []
+
+
+def _frame_with(markers: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
+    """A white frame with 45 px stickers in a row; a sticker's data bits may be given changed (1 = white)."""
+    from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, sticker_modules
+
+    frame = np.full((200, 80 + 90 * len(markers)), 255, dtype=np.uint8)
+    for i, (marker_id, bits) in enumerate(markers):
+        art = marker_image(marker_id, 45).copy()
+        if bits is not None:
+            module = 45 // sticker_modules()
+            inner = (QUIET_ZONE_MODULES + BORDER_MODULES) * module
+            changed = np.kron(bits, np.ones((module, module), dtype=np.uint8)) * 255
+            art[inner:inner + changed.shape[0], inner:inner + changed.shape[1]] = changed
+        frame[80:125, 40 + 90 * i:85 + 90 * i] = art
+    return frame
+
+
+def test_a_lone_sticker_of_another_game_counts_only_when_read_without_correction() -> None:
+    """A table plays one game: among Key Harvest stickers, one Keyper code read with two bits corrected is far
+    likelier art or a damaged marker than a stray tile, and is dropped as implausible; read exactly, it counts.
+    Alone in view (a tile held up to the scan station), the same damaged marker is read."""
+    from companion.vision.markers import marker_bits
+
+    registry = load_registry()
+    keyper = registry.for_game("keyper")[0]
+    harvest = [c.marker_id for c in registry.for_game("key-harvest")[:4]]
+    damaged = marker_bits(keyper.marker_id).copy()
+    damaged[1, 1] ^= 1
+    damaged[3, 2] ^= 1
+    reader = CodeReader(registry)
+
+    clean = reader.read(_frame_with([(m, None) for m in harvest] + [(keyper.marker_id, None)]))
+    assert keyper.code in {d.code for d in clean.detections}
+    mixed = reader.read(_frame_with([(m, None) for m in harvest] + [(keyper.marker_id, damaged)]))
+    assert {d.code for d in mixed.detections} == {registry.by_marker(m).code for m in harvest}
+    assert keyper.code in {d.code for d in mixed.implausible}
+    alone = reader.read(_frame_with([(keyper.marker_id, damaged)]))
+    assert [d.code for d in alone.detections] == [keyper.code]
