@@ -10,7 +10,9 @@ whole tables (``tests/vision/tables.py``, 3840x2160, 2-4 boards, land office, ev
 tables whose every board went to the right player with exactly its tiles and workers.
 The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
 (10 000 on for the levels, 0 on for tables) instead. ``--v1`` adds the registry's version 1 (4x4 markers) read
-by the default detector, on frames rendered with 4x4 stickers.
+by the default detector, on frames rendered with 4x4 stickers. Last, tiles held up to the camera with their
+QR codes (``tests/vision/qr_scenes.py``, ``--qr-scenes`` per level): zxing-cpp, OpenCV's two QR detectors and the
+product's paths side by side (``benchmarks/vision_qr.py``).
 
 A read is found when its code is a sticker in the frame and its centre is within a third of a
 sticker of the true one; every other read is false. Time is wall time per frame (each frame read
@@ -168,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=8, help="whole-table 4K scenes per level (default 8)")
     parser.add_argument("--levels", default=",".join(DIFFICULTIES + TABLES), help="levels to run, comma-separated")
     parser.add_argument("--tuning", action="store_true", help="the tuning seeds instead of the held-out ones")
+    parser.add_argument("--qr-scenes", type=int, default=10,
+                        help="scenes per QR level (tiles held up with their QR codes; default 10, 0: none)")
     parser.add_argument("--v1", action="store_true", help="also the 4x4 markers of registry version 1, default detector")
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -194,6 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(default.line("OpenCV default"))
         print(lowered.line("OpenCV default, min perimeter 1.5 %"))
         print(f"  load average {os.getloadavg()[0]:.1f}", flush=True)
+    if args.qr_scenes:
+        from benchmarks import vision_qr
+        from tests.vision.qr_scenes import LEVELS
+
+        vision_qr.run(registry, args.qr_scenes, list(LEVELS))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     return 0
 

@@ -10,18 +10,16 @@ another product's QR code. Seeds 20000 and up: held out from the tests (which us
 Every decoder's QR text goes through the registry (``by_payload``) and the printed layout to the marker's place,
 so all are scored alike: a read is found when its code is a sticker in the frame and its centre is within a third
 of a sticker of the true one; every other read is false (another product's QR code is refused, never read).
-Time is wall time per frame and process CPU time (one read per frame).
+Time is wall time per frame (best of 3 reads) and process CPU time, as ``benchmarks/vision.py`` measures it;
+that benchmark prints these levels too, after its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -35,27 +33,11 @@ from companion.codes.registry import CodeRegistry  # noqa: E402
 from companion.core.errors import UnknownCodeError  # noqa: E402
 from companion.vision.detection import Detection, Point  # noqa: E402
 from companion.vision.qr import QrReader, decode_qr, read_codes_and_qr  # noqa: E402
+from benchmarks.vision import Reader, measure  # noqa: E402
 from companion.vision.reader import CodeReader  # noqa: E402
 from tests.vision.qr_scenes import LEVELS, qr_scene  # noqa: E402
-from tests.vision.scenes import Scene  # noqa: E402
 
-Reader = Callable[[npt.NDArray[np.uint8]], list[Detection]]
 Decoder = Callable[[npt.NDArray[np.uint8]], list[tuple[str, tuple[Point, Point, Point, Point]]]]
-
-
-@dataclass
-class Tally:
-    stickers: int = 0
-    found: int = 0
-    false_reads: int = 0
-    wall_ms: list[float] = field(default_factory=list)
-    cpu_ms: list[float] = field(default_factory=list)
-
-    def line(self, name: str) -> str:
-        recall = 100.0 * self.found / max(1, self.stickers)
-        return (f"  {name:34} recall {recall:6.2f}% ({self.stickers - self.found:3} missed of {self.stickers:4})"
-                f"  false {self.false_reads:3}  wall {statistics.mean(self.wall_ms):6.1f} ms"
-                f" (median {statistics.median(self.wall_ms):6.1f})  cpu {statistics.mean(self.cpu_ms):6.1f} ms")
 
 
 def through_registry(decode: Decoder, registry: CodeRegistry) -> Reader:
@@ -91,18 +73,28 @@ def opencv_decoder(detector: cv2.QRCodeDetector | cv2.QRCodeDetectorAruco) -> De
     return decode
 
 
-def measure(read: Reader, scenes: Sequence[Scene]) -> Tally:
-    tally = Tally()
-    for scene in scenes:
-        wall0, cpu0 = time.perf_counter(), time.process_time()
-        detections = read(scene.image)
-        tally.wall_ms.append((time.perf_counter() - wall0) * 1000)
-        tally.cpu_ms.append((time.process_time() - cpu0) * 1000)
-        outcome = scene.score(detections)
-        tally.stickers += len(scene.truth)
-        tally.found += len(outcome.found)
-        tally.false_reads += len(outcome.false_reads)
-    return tally
+def readers(registry: CodeRegistry) -> list[tuple[str, Reader]]:
+    """The QR decoders and the product's paths, by name."""
+    markers = CodeReader(registry)
+    return [
+        ("zxing-cpp (QR only)", through_registry(decode_qr, registry)),
+        ("OpenCV QRCodeDetector", through_registry(opencv_decoder(cv2.QRCodeDetector()), registry)),
+        ("OpenCV QRCodeDetectorAruco", through_registry(opencv_decoder(cv2.QRCodeDetectorAruco()), registry)),
+        ("product markers only", lambda image: markers.read(image).detections),
+        ("product path (markers + zxing QR)", lambda image: read_codes_and_qr(image, registry)),
+    ]
+
+
+def run(registry: CodeRegistry, scenes: int, levels: Sequence[str]) -> None:
+    """Print each level's line per reader (``benchmarks/vision.py`` runs this after the marker levels)."""
+    named = readers(registry)
+    for level in levels:
+        frames = [qr_scene(registry, level, seed=20_000 + n) for n in range(scenes)]
+        modules = [px * 0.3 / 16 for s in frames for px in s.sticker_px.values()]
+        print(f"qr-{level}: {sum(len(s.truth) for s in frames)} stickers held up with their QR codes, "
+              f"QR modules {min(modules):.1f}-{max(modules):.1f} px")
+        for name, read in named:
+            print(measure(read, frames).line(name), flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,22 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
     registry = load_registry()
-    markers = CodeReader(registry)
-    readers: list[tuple[str, Reader]] = [
-        ("zxing-cpp (QR only)", through_registry(decode_qr, registry)),
-        ("OpenCV QRCodeDetector", through_registry(opencv_decoder(cv2.QRCodeDetector()), registry)),
-        ("OpenCV QRCodeDetectorAruco", through_registry(opencv_decoder(cv2.QRCodeDetectorAruco()), registry)),
-        ("product markers only", lambda image: markers.read(image).detections),
-        ("product path (markers + zxing QR)", lambda image: read_codes_and_qr(image, registry)),
-    ]
     print(f"OpenCV {cv2.__version__}, {args.threads} thread(s), {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}; {args.scenes} scenes per level, 1920x1080, QR modules 0.3 mm")
-    for level in args.levels.split(","):
-        frames = [qr_scene(registry, level, seed=20_000 + n) for n in range(args.scenes)]
-        modules = [px * 0.3 / 16 for s in frames for px in s.sticker_px.values()]
-        print(f"{level}: {sum(len(s.truth) for s in frames)} stickers, QR modules {min(modules):.1f}-{max(modules):.1f} px")
-        for name, read in readers:
-            print(measure(read, frames).line(name))
+    run(registry, args.scenes, args.levels.split(","))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     return 0
 
