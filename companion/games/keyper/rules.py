@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -654,8 +655,10 @@ def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
 
 def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
     """Every way ``p`` can pay ``symbols`` (as sorted piece lists); with ``payment=cheapest`` only those that use
-    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by what ``p`` holds."""
-    key = (p.goods, tuple(symbols), s.options["payment"])
+    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by how many ``p`` holds
+    of the pieces that may pay them."""
+    symbols = tuple(symbols)
+    key = (_payers(symbols)(p.goods), symbols, s.options["payment"])
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) >= 50_000:
@@ -664,7 +667,23 @@ def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...
     return found.copy()
 
 
-_PAYMENTS: dict[tuple[tuple[int, ...], tuple[str, ...], str], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[object, tuple[str, ...], str], list[tuple[str, ...]]] = {}
+
+
+def _payers(symbols: tuple[str, ...]) -> Callable[[tuple[int, ...]], object]:
+    """What reads, from a player's goods, how many they hold of each piece that may pay ``symbols``."""
+    found = _PAYERS.get(symbols)
+    if found is None:
+        indices = sorted({GOOD_INDEX[x] for sym in symbols for x in symbol_pieces(sym)})
+        found = _PAYERS[symbols] = operator.itemgetter(*indices) if indices else _nothing
+    return found
+
+
+def _nothing(goods: tuple[int, ...]) -> object:
+    return ()
+
+
+_PAYERS: dict[tuple[str, ...], Callable[[tuple[int, ...]], object]] = {}
 
 
 def _payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
@@ -701,9 +720,10 @@ def _plot_label(area: str, index: int) -> str:
     return PLOT_LABELS[area][index]
 
 
-def free_plots(s: State, p: Player) -> set[str]:
+def free_plots(s: State, seat: int) -> set[str]:
     """Plots where the Building Plot lets a building be built free: right of it, and above and below it once
     upgraded (L767-L769)."""
+    p = s.players[seat]
     out: set[str] = set()
     for area in ("farm", "village"):
         rows, cols = s.edition.grid(area)
@@ -758,7 +778,7 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
 def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
     """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
     keyples, for a keyple placed on the tile it builds)."""
-    free = free_plots(s, s.players[seat])
+    free = free_plots(s, seat)
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out: list[tuple[str, str, str]] = []
     p = s.players[seat]
@@ -853,15 +873,9 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
            if p.keyper_home and board.keeper < 0]
     builds, by_colour = _turn_builds(s, seat)
-    boats = tuple(free_boats(s))
-    lying_any = s.options["join_lying"] == "any"
-    parts = _room_parts(s, seat, boats, lying_any)
+    room = _open_targets(s, seat)
     for colour in sorted(set(p.keep)):
-        for room, placements in parts:
-            found = placements.get(colour)
-            if found is None:
-                found = placements[colour] = _places_in(room, colour, boats, lying_any)
-            out += found
+        out += place_moves(s, seat, colour, [], room)
         placed = by_colour.get(colour)
         if placed is None:
             placed = by_colour[colour] = [_PLACES.get(args := (colour, plot, "build", tile, pay)) or _place(args)
@@ -870,118 +884,21 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     return out
 
 
-Room = list[tuple[str, tuple[PK, ...], str, str]]
-Part = tuple[Room, dict[str, list[KPMove]]]
-PARTS_MEMO_MOST = 256
-"""The most boards and plot rows whose placements are remembered (a turn changes one; the rest are asked again)."""
-
-
-def _room_parts(s: State, seat: int, boats: tuple[str, ...], lying_any: bool) -> list[Part]:
-    """(targets with room for a keyple, their placements by colour) per country board, then for ``seat``'s plots.
-    Remembered by the board or plot rows themselves (immutable; held in the memo, so their ids stay theirs)."""
-    memo: dict[tuple[object, ...], tuple[object, Part]] = s.edition.derived.setdefault("room parts", {})
-    if len(memo) > PARTS_MEMO_MOST:
-        memo.clear()
-    parts = []
-    for b, board in enumerate(s.boards):
-        key: tuple[object, ...] = (b, id(board), boats, lying_any)
-        found = memo.get(key)
-        if found is None:
-            labels, fields = FIELD_LABELS[b], board.fields
-            room: Room = [(labels[i], fields[i], kind, colour) for i, kind, colour in layout_fields(s.edition, board.layout)
-                          if len(fields[i]) < 2]
-            found = memo[key] = (board, (room, {}))
-        parts.append(found[1])
-    p = s.players[seat]
-    key = ("plots", id(p.farm), id(p.village), lying_any)
-    found = memo.get(key)
-    if found is None:
-        room = []
-        for area in ("farm", "village"):
-            labels = PLOT_LABELS[area]
-            room += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
-                     if plot.tiles and len(plot.keyples) < 2]
-        found = memo[key] = ((p.farm, p.village), (room, {}))
-    parts.append(found[1])
-    return parts
-
-
-def _places_in(room: Room, colour: str, boats: Sequence[str], lying_any: bool) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple onto ``room``: an empty target (a river field with each free boat),
-    or beside a keyple it may join (4.2, A14; laying that one down if it stands)."""
-    out = []
-    get = _PLACES.get
-    args: tuple[str, ...]
-    for target, here, kind, target_colour_ in room:
-        if not here:
-            if kind == "river":
-                for boat in boats:
-                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
-            else:
-                out.append(get(args := (colour, target)) or _place(args))
-            continue
-        first = here[0]
-        if not first.standing and lying_any:
-            joins = True
-        else:
-            e = eff(first.colour, target_colour_)
-            joins = colour == "white" or (e != "white" and colour == e)
-        if joins:
-            out.append(get(args := (colour, target)) or _place(args))
-            if first.standing:
-                out.append(get(args := (colour, target, "lay")) or _place(args))
-    return out
-
-
 def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
-    """The builds a keyple placed on the tile may make (4.8 (v): ``build_options(s, seat, "full", True)``) and, by
-    the keyple's colour, those placements (remembered by the builds)."""
+    """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
+    remembered by what they depend on (a seat's tiles, plots and goods, three flags)."""
     p, o = s.players[seat], s.options
-    spots = _build_spots(s, p)
-    payment = o["payment"]
-    builds: list[tuple[str, str, str]] = []
-    for tile in sorted(set(p.unbuilt)):
-        t = s.edition.tiles[tile]
-        here = [(label, is_free) for top, label, is_free in spots[t.area] if top != tile]
-        paid: list[str] = []
-        if not all(is_free for _, is_free in here):
-            key = (p.goods, t.cost, payment)
-            found = _PAY_TEXTS.get(key)
-            if found is None:
-                if len(_PAY_TEXTS) >= 50_000:
-                    _PAY_TEXTS.clear()
-                found = _PAY_TEXTS[key] = [joined(pay) for pay in payments(s, p, t.cost)]
-            paid = found
-        builds += [(tile, label, pay) for label, is_free in here for pay in (("free",) if is_free else paid)]
-    placements = s.edition.derived.setdefault("build placements", {})
-    if len(placements) >= 10_000:
-        placements.clear()
-    return builds, placements.setdefault(tuple(builds), {})  # the same builds, the same placements
-
-
-_PAY_TEXTS: dict[tuple[tuple[int, ...], tuple[str, ...], str], list[str]] = {}
-"""The texts of ``payments`` by goods held, cost and the ``payment`` flag."""
-
-
-def _build_spots(s: State, p: Player) -> dict[str, list[tuple[str, str, bool]]]:
-    """Per area, (top tile, plot, free) of each plot without keyples a building may go on (as ``build_options``
-    with ``empty_only``); remembered by the plot rows themselves (held in the memo, so their ids stay theirs)."""
-    o = s.options
-    memo: dict[tuple[object, ...], tuple[object, dict[str, list[tuple[str, str, bool]]]]] = \
-        s.edition.derived.setdefault("build spots", {})
-    key = (id(p.farm), id(p.village), o["overbuild"], o["plot_overbuild"])
-    found = memo.get(key)
+    key = (p.unbuilt, p.farm, p.village, p.goods, o["overbuild"], o["plot_overbuild"], o["payment"])
+    memo = s.edition.derived.setdefault("turn builds", {})
+    found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
     if found is None:
-        if len(memo) > PARTS_MEMO_MOST:
+        placements = s.edition.derived.setdefault("build placements", {})
+        if len(memo) >= 10_000:
             memo.clear()
-        free = free_plots(s, p)
-        most = 1 if o["overbuild"] == "once" else 2
-        free_over = o["plot_overbuild"] == "yes"
-        spots = {area: [(plot.top, PLOT_LABELS[area][i], PLOT_LABELS[area][i] in free and (not plot.tiles or free_over))
-                        for i, plot in enumerate(p.plots(area)) if _spot_open(plot, most) and not plot.keyples]
-                 for area in ("farm", "village")}
-        found = memo[key] = ((p.farm, p.village), spots)
-    return found[1]
+            placements.clear()
+        builds = build_options(s, seat, "full", empty_only=True)
+        found = memo[key] = (builds, placements.setdefault(tuple(builds), {}))  # the same builds, the same placements
+    return found
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -1002,6 +919,50 @@ def _targets(s: State, seat: int) -> list[str]:
     out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
     p = s.players[seat]
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
+
+
+Room = list[tuple[str, tuple[PK, ...], str, str]]
+
+
+def _open_targets(s: State, seat: int) -> Room:
+    """(target, its keyples, its kind, its colour) of every target (``_targets``) with room for a keyple."""
+    out: Room = []
+    for b, board in enumerate(s.boards):
+        labels, fields = FIELD_LABELS[b], board.fields
+        for i, kind, colour in layout_fields(s.edition, board.layout):
+            here = fields[i]
+            if len(here) < 2:
+                out.append((labels[i], here, kind, colour))
+    p = s.players[seat]
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        out += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
+                if plot.tiles and len(plot.keyples) < 2]
+    return out
+
+
+def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None,
+                room: Room | None = None) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
+    ``room``: ``_open_targets``, if known)."""
+    out = []
+    get = _PLACES.get
+    args: tuple[str, ...]
+    boats = free_boats(s)
+    for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
+        if not here:
+            if kind == "river":
+                for boat in boats:
+                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
+            else:
+                out.append(get(args := (colour, target)) or _place(args))
+        elif join_ok(s, colour, here[0], target_colour_):
+            out.append(get(args := (colour, target)) or _place(args))
+            if here[0].standing:
+                out.append(get(args := (colour, target, "lay")) or _place(args))
+    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
+        out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
+    return out
 
 
 _PLACES: dict[tuple[str, ...], KPMove] = {}
