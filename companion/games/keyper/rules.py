@@ -790,12 +790,29 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
                        for i, plot in enumerate(p.plots(area))
                        if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+    payment = s.options["payment"]
     for tile in sorted(set(p.unbuilt)):
-        spots = [(label, is_free) for top, label, is_free in open_[s.edition.tiles[tile].area] if top != tile]
+        t = s.edition.tiles[tile]
+        spots = [(label, is_free) for top, label, is_free in open_[t.area] if top != tile]
         if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
-            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
+            paid = _pay_texts(s, p, t.cost, payment) if how == "full" else \
+                [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
     return out
+
+
+def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
+    """The texts of ``payments(s, p, cost)`` (``payment``: the flag), remembered as ``payments`` is."""
+    key = (_payers(cost)(p.goods), cost, payment)
+    found = _PAY_TEXTS.get(key)
+    if found is None:
+        if len(_PAY_TEXTS) >= 50_000:
+            _PAY_TEXTS.clear()
+        found = _PAY_TEXTS[key] = tuple(joined(pay) for pay in payments(s, p, cost))
+    return found
+
+
+_PAY_TEXTS: dict[tuple[object, tuple[str, ...], str], tuple[str, ...]] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
@@ -886,19 +903,27 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
 
 def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
     """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
-    remembered by what they depend on (a seat's tiles, plots and goods, three flags)."""
+    remembered by what they depend on: a seat's tiles, its plot rows (by identity: the memo holds them), what each
+    tile costs it, three flags. Only recent turns ask again, so the memo stays small."""
     p, o = s.players[seat], s.options
-    key = (p.unbuilt, p.farm, p.village, p.goods, o["overbuild"], o["plot_overbuild"], o["payment"])
+    payment = o["payment"]
+    tiles = tuple(sorted(set(p.unbuilt)))
+    paid = tuple(_pay_texts(s, p, s.edition.tiles[tile].cost, payment) for tile in tiles)
+    key = (id(p.farm), id(p.village), tiles, paid, o["overbuild"], o["plot_overbuild"], payment)
     memo = s.edition.derived.setdefault("turn builds", {})
-    found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+    found: tuple[object, list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
     if found is None:
         placements = s.edition.derived.setdefault("build placements", {})
-        if len(memo) >= 10_000:
+        if len(memo) >= TURN_BUILDS_MOST:
             memo.clear()
             placements.clear()
         builds = build_options(s, seat, "full", empty_only=True)
-        found = memo[key] = (builds, placements.setdefault(tuple(builds), {}))  # the same builds, the same placements
-    return found
+        found = memo[key] = ((p.farm, p.village), builds, placements.setdefault(tuple(builds), {}))
+    return found[1], found[2]
+
+
+TURN_BUILDS_MOST = 1000
+"""The most turn builds remembered."""
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
