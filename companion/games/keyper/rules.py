@@ -973,21 +973,52 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     out = []
     get = _PLACES.get
     args: tuple[str, ...]
-    boats = free_boats(s)
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
+    lying_any = s.options["join_lying"] == "any"
     for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
         if not here:
             if kind == "river":
-                for boat in boats:
-                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
+                out += [by_target[target] for by_target in boats]
             else:
-                out.append(get(args := (colour, target)) or _place(args))
-        elif join_ok(s, colour, here[0], target_colour_):
-            out.append(get(args := (colour, target)) or _place(args))
-            if here[0].standing:
-                out.append(get(args := (colour, target, "lay")) or _place(args))
+                out.append(simple[target])
+            continue
+        first = here[0]
+        if not first.standing and lying_any:
+            joins = True  # join_ok, inline
+        else:
+            e = eff(first.colour, target_colour_)
+            joins = colour == "white" or (e != "white" and colour == e)
+        if joins:
+            out.append(simple[target])
+            if first.standing:
+                out.append(lays[target])
     for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
         out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
     return out
+
+
+class Placements(dict[str, KPMove]):
+    """``place COLOUR TARGET *TAIL`` by target, each made once (when first asked for)."""
+
+    def __init__(self, colour: str, tail: tuple[str, ...]) -> None:
+        super().__init__()
+        self.colour, self.tail = colour, tail
+
+    def __missing__(self, target: str) -> KPMove:
+        move = self[target] = KPMove("place", (self.colour, target, *self.tail))
+        return move
+
+
+def _placements(colour: str, tail: tuple[str, ...]) -> Placements:
+    """The placements of a ``colour`` keyple with the words ``tail`` after the target (``lay``, ``boat B3``)."""
+    found = _PLACEMENTS.get((colour, tail))
+    if found is None:
+        found = _PLACEMENTS[colour, tail] = Placements(colour, tail)
+    return found
+
+
+_PLACEMENTS: dict[tuple[str, tuple[str, ...]], Placements] = {}
 
 
 _PLACES: dict[tuple[str, ...], KPMove] = {}
