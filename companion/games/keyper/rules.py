@@ -252,15 +252,6 @@ def claimed_board(s: State, seat: int) -> int:
     return next((i for i, b in enumerate(s.boards) if b.keeper == seat), -1)
 
 
-def own_places(s: State, seat: int) -> list[str]:
-    """Every field of the board ``seat`` claimed and every plot of theirs (the lay-down priority, 4.5)."""
-    out = [f"{a[0].upper()}{i + 1}" for a in ("farm", "village") for i in range(len(s.players[seat].plots(a)))]
-    board = claimed_board(s, seat)
-    if board >= 0:
-        out += [f"{board + 1}.{i + 1}" for i in range(15)]
-    return out
-
-
 # ------------------------------------------------------------------ whose move
 
 
@@ -1040,20 +1031,34 @@ def free_boats(s: State) -> list[str]:
 
 def lay_targets(s: State, seat: int) -> list[str]:
     """Spec 4.5: places with a standing keyple, those of the player's own plots and claimed board first."""
-    def standing(target: str) -> bool:
-        return any(k.standing for k in occupants(s, seat, target) or ())
+    return [target for target, _ in _lay_places(s, seat)]
 
-    own = [t for t in own_places(s, seat) if standing(t)]
+
+def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
+    """``lay_targets`` with how many keyples stand on each."""
+    p = s.players[seat]
+    own = [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
+           if (up := _standing(plot.keyples))]
+    board = claimed_board(s, seat)
+    if board >= 0:  # every field of the claimed board
+        own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields) if (up := _standing(here))]
     if own:
         return own
-    return [t for t in _targets(s, seat) if standing(t)]
+    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)
+           for i, _, _ in layout_fields(s.edition, board_.layout) if (up := _standing(board_.fields[i]))]
+    return out + [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
+                  if plot.tiles and (up := _standing(plot.keyples))]
+
+
+def _standing(keyples: tuple[PK, ...]) -> int:
+    return sum(1 for k in keyples if k.standing) if keyples else 0
 
 
 def lay_moves(s: State, seat: int) -> list[KPMove]:
     out = []
-    for target in lay_targets(s, seat):
-        up = sum(1 for k in occupants(s, seat, target) or () if k.standing)
-        if up == 1 or s.options["lay_two"] == "one_or_both":
+    one_or_both = s.options["lay_two"] == "one_or_both"
+    for target, up in _lay_places(s, seat):
+        if up == 1 or one_or_both:
             out.append(KPMove("lay", (target,)))
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
@@ -1251,9 +1256,18 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def rest_moves(s: State, top: Task) -> list[KPMove]:
-    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted)."""
-    counts = sorted(Counter(s.players[top.seat].keep).items())
-    return [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted);
+    the same for the same keep area, so worked out once."""
+    counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
+    found = _RESTS.get((counts, top.n))
+    if found is None:
+        if len(_RESTS) >= 2000:
+            _RESTS.clear()
+        found = _RESTS[counts, top.n] = [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+    return found.copy()
+
+
+_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = {}
 
 
 def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
