@@ -941,19 +941,28 @@ Room = list[tuple[str, tuple[PK, ...], str, str]]
 
 
 def _open_targets(s: State, seat: int) -> Room:
-    """(target, its keyples, its kind, its colour) of every target (``_targets``) with room for a keyple."""
+    """(target, its keyples, its kind, who may join) of every target (``_targets``) with room for a keyple. Who may
+    join the keyple there (``join_ok``, 4.2, A14): ``*`` any colour, else white and the colour given."""
     out: Room = []
+    lying_any = s.options["join_lying"] == "any"
     for b, board in enumerate(s.boards):
         labels, fields = FIELD_LABELS[b], board.fields
         for i, kind, colour in layout_fields(s.edition, board.layout):
             here = fields[i]
-            if len(here) < 2:
-                out.append((labels[i], here, kind, colour))
+            if not here:
+                out.append((labels[i], here, kind, ""))
+            elif len(here) == 1:
+                first = here[0]
+                joins = "*" if lying_any and not first.standing else eff(first.colour, colour)
+                out.append((labels[i], here, kind, joins))
     p = s.players[seat]
     for area in ("farm", "village"):
         labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
-                if plot.tiles and len(plot.keyples) < 2]
+        for i, plot in enumerate(p.plots(area)):
+            here = plot.keyples
+            if plot.tiles and len(here) < 2:
+                out.append((labels[i], here, "plot", "" if not here else "*" if lying_any and not here[0].standing
+                            else eff(here[0].colour, "none")))
     return out
 
 
@@ -966,23 +975,16 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     args: tuple[str, ...]
     simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
     boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
-    lying_any = s.options["join_lying"] == "any"
-    for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
+    white = colour == "white"
+    for target, here, kind, joins in _open_targets(s, seat) if room is None else room:
         if not here:
             if kind == "river":
                 out += [by_target[target] for by_target in boats]
             else:
                 out.append(simple[target])
-            continue
-        first = here[0]
-        if not first.standing and lying_any:
-            joins = True  # join_ok, inline
-        else:
-            e = eff(first.colour, target_colour_)
-            joins = colour == "white" or (e != "white" and colour == e)
-        if joins:
+        elif white or joins == colour or joins == "*":
             out.append(simple[target])
-            if first.standing:
+            if here[0].standing:
                 out.append(lays[target])
     for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
         out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
@@ -1041,7 +1043,8 @@ def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
            if (up := _standing(plot.keyples))]
     board = claimed_board(s, seat)
     if board >= 0:  # every field of the claimed board
-        own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields) if (up := _standing(here))]
+        own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields)
+                if (up := _standing(here))]
     if own:
         return own
     out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)
