@@ -886,8 +886,7 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         out += place_moves(s, seat, colour, [], room)
         placed = by_colour.get(colour)
         if placed is None:
-            placed = by_colour[colour] = [_PLACES.get(args := (colour, plot, "build", tile, pay)) or _place(args)
-                                          for tile, plot, pay in builds]
+            placed = by_colour[colour] = list(map(_build_placements(colour).__getitem__, builds))
         out += placed
     return out
 
@@ -971,8 +970,6 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
     ``room``: ``_open_targets``, if known)."""
     out = []
-    get = _PLACES.get
-    args: tuple[str, ...]
     simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
     boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
     white = colour == "white"
@@ -986,9 +983,9 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
             out.append(simple[target])
             if here[0].standing:
                 out.append(lays[target])
-    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
-        out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
-    return out
+    if builds is None:  # the builds a keyple on the tile may make, 4.8 (v)
+        builds = build_options(s, seat, "full", True)
+    return out + list(map(_build_placements(colour).__getitem__, builds))
 
 
 class Placements(dict[str, KPMove]):
@@ -1014,16 +1011,30 @@ def _placements(colour: str, tail: tuple[str, ...]) -> Placements:
 _PLACEMENTS: dict[tuple[str, tuple[str, ...]], Placements] = {}
 
 
-_PLACES: dict[tuple[str, ...], KPMove] = {}
-"""Placements made so far, by their arguments: a turn offers hundreds, mostly the same from turn to turn."""
+class BuildPlacements(dict[tuple[str, str, str], KPMove]):
+    """``place COLOUR PLOT build TILE PAY`` by (tile, plot, payment), each made once (when first asked for)."""
+
+    def __init__(self, colour: str) -> None:
+        super().__init__()
+        self.colour = colour
+
+    def __missing__(self, build: tuple[str, str, str]) -> KPMove:
+        if len(self) >= 50_000:
+            self.clear()
+        tile, plot, pay = build
+        move = self[build] = KPMove("place", (self.colour, plot, "build", tile, pay))
+        return move
 
 
-def _place(args: tuple[str, ...]) -> KPMove:
-    """The placement ``place ARGS`` (one object per text, kept in ``_PLACES``)."""
-    if len(_PLACES) >= 100_000:
-        _PLACES.clear()
-    move = _PLACES[args] = KPMove("place", args)
-    return move
+def _build_placements(colour: str) -> BuildPlacements:
+    """The placements of a ``colour`` keyple onto a plot with the tile it builds there (4.8 (v))."""
+    found = _BUILD_PLACEMENTS.get(colour)
+    if found is None:
+        found = _BUILD_PLACEMENTS[colour] = BuildPlacements(colour)
+    return found
+
+
+_BUILD_PLACEMENTS: dict[str, BuildPlacements] = {}
 
 
 def free_boats(s: State) -> list[str]:
