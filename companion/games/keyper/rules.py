@@ -782,14 +782,22 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
                        for i, plot in enumerate(p.plots(area))
                        if _spot_open(plot, most) and not (empty_only and plot.keyples)]
     payment = s.options["payment"]
+    paid: Sequence[str] = ()
     for tile in sorted(set(p.unbuilt)):
         t = s.edition.tiles[tile]
-        spots = [(label, is_free) for top, label, is_free in open_[t.area] if top != tile]
-        if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
-            paid = _pay_texts(s, p, t.cost, payment) if how == "full" else \
-                [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
-        out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
+        spots = open_[t.area]
+        # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
+        if how == "full":
+            paid = _pay_texts(s, p, t.cost, payment)
+        elif not all(is_free for top, _, is_free in spots if top != tile):
+            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
+        out += [(tile, label, pay) for top, label, is_free in spots if top != tile
+                for pay in (FREE if is_free else paid)]
     return out
+
+
+FREE = ("free",)
+"""The payment of a build that costs nothing."""
 
 
 def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
