@@ -227,10 +227,16 @@ def eff(first: str, colour: str) -> str:
 
 def join_ok(s: State, colour: str, first: PK, target_colour_: str) -> bool:
     """Spec 4.2, A14: may a keyple of ``colour`` join ``first``?"""
+    other = joiner(s, first, target_colour_)
+    return other == "*" or colour == "white" or colour == other
+
+
+def joiner(s: State, first: PK, target_colour_: str) -> str:
+    """Who besides a white keyple may join ``first`` (``join_ok``): ``*`` any colour, else the one colour
+    (``white``: no other)."""
     if not first.standing and s.options["join_lying"] == "any":
-        return True
-    e = eff(first.colour, target_colour_)
-    return colour == "white" or (e != "white" and colour == e)
+        return "*"
+    return eff(first.colour, target_colour_)
 
 
 def bonus(first: str, colour: str) -> int:
@@ -815,7 +821,20 @@ _PAY_TEXTS: dict[tuple[object, tuple[str, ...], str], tuple[str, ...]] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
-    return [KPMove("build", option) for option in build_options(s, seat, how)]
+    return list(map(_BUILDS.__getitem__, build_options(s, seat, how)))
+
+
+class Builds(dict[tuple[str, str, str], KPMove]):
+    """``build TILE PLOT PAY`` by its arguments, each made once (when first asked for)."""
+
+    def __missing__(self, args: tuple[str, str, str]) -> KPMove:
+        if len(self) >= 50_000:
+            self.clear()
+        move = self[args] = KPMove("build", args)
+        return move
+
+
+_BUILDS = Builds()
 
 
 def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
@@ -948,10 +967,9 @@ Room = list[tuple[str, tuple[PK, ...], str, str]]
 
 
 def _open_targets(s: State, seat: int) -> Room:
-    """(target, its keyples, its kind, who may join) of every target (``_targets``) with room for a keyple. Who may
-    join the keyple there (``join_ok``, 4.2, A14): ``*`` any colour, else white and the colour given."""
+    """(target, its keyples, its kind, who may join the keyple there: ``joiner``) of every target (``_targets``)
+    with room for a keyple."""
     out: Room = []
-    lying_any = s.options["join_lying"] == "any"
     for b, board in enumerate(s.boards):
         labels, fields = FIELD_LABELS[b], board.fields
         for i, kind, colour in layout_fields(s.edition, board.layout):
@@ -959,17 +977,12 @@ def _open_targets(s: State, seat: int) -> Room:
             if not here:
                 out.append((labels[i], here, kind, ""))
             elif len(here) == 1:
-                first = here[0]
-                joins = "*" if lying_any and not first.standing else eff(first.colour, colour)
-                out.append((labels[i], here, kind, joins))
+                out.append((labels[i], here, kind, joiner(s, here[0], colour)))
     p = s.players[seat]
     for area in ("farm", "village"):
         labels = PLOT_LABELS[area]
-        for i, plot in enumerate(p.plots(area)):
-            here = plot.keyples
-            if plot.tiles and len(here) < 2:
-                out.append((labels[i], here, "plot", "" if not here else "*" if lying_any and not here[0].standing
-                            else eff(here[0].colour, "none")))
+        out += [(labels[i], plot.keyples, "plot", joiner(s, plot.keyples[0], "none") if plot.keyples else "")
+                for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
     return out
 
 
@@ -1091,8 +1104,8 @@ def _follow_options(s: State, top: Task) -> list[str]:
     here = occupants(s, top.seat, top.arg) or ()
     if len(here) != 1:
         return []
-    colour = target_colour(s, top.arg)
-    return [c for c in sorted(set(s.players[top.seat].keep)) if join_ok(s, c, here[0], colour)]
+    other = joiner(s, here[0], target_colour(s, top.arg))
+    return [c for c in sorted(set(s.players[top.seat].keep)) if other == "*" or c == "white" or c == other]
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
