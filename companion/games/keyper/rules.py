@@ -808,7 +808,8 @@ FREE = ("free",)
 
 def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
     """The texts of ``payments(s, p, cost)`` (``payment``: the flag), remembered as ``payments`` is."""
-    key = (_payers(cost)(p.goods), cost, payment)
+    payers = _PAYERS.get(cost) or _payers(cost)
+    key = (payers(p.goods), cost, payment)
     found = _PAY_TEXTS.get(key)
     if found is None:
         if len(_PAY_TEXTS) >= 50_000:
@@ -925,7 +926,8 @@ def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[
     p, o = s.players[seat], s.options
     payment = o["payment"]
     tiles = tuple(sorted(set(p.unbuilt)))
-    paid = tuple(_pay_texts(s, p, s.edition.tiles[tile].cost, payment) for tile in tiles)
+    costs = s.edition.tiles
+    paid = tuple([_pay_texts(s, p, costs[tile].cost, payment) for tile in tiles])
     key = (id(p.farm), id(p.village), tiles, paid, o["overbuild"], o["plot_overbuild"], payment)
     memo = s.edition.derived.setdefault("turn builds", {})
     found: tuple[object, list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
