@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -226,10 +227,16 @@ def eff(first: str, colour: str) -> str:
 
 def join_ok(s: State, colour: str, first: PK, target_colour_: str) -> bool:
     """Spec 4.2, A14: may a keyple of ``colour`` join ``first``?"""
+    other = joiner(s, first, target_colour_)
+    return other == "*" or colour == "white" or colour == other
+
+
+def joiner(s: State, first: PK, target_colour_: str) -> str:
+    """Who besides a white keyple may join ``first`` (``join_ok``): ``*`` any colour, else the one colour
+    (``white``: no other)."""
     if not first.standing and s.options["join_lying"] == "any":
-        return True
-    e = eff(first.colour, target_colour_)
-    return colour == "white" or (e != "white" and colour == e)
+        return "*"
+    return eff(first.colour, target_colour_)
 
 
 def bonus(first: str, colour: str) -> int:
@@ -249,15 +256,6 @@ def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> S
 
 def claimed_board(s: State, seat: int) -> int:
     return next((i for i, b in enumerate(s.boards) if b.keeper == seat), -1)
-
-
-def own_places(s: State, seat: int) -> list[str]:
-    """Every field of the board ``seat`` claimed and every plot of theirs (the lay-down priority, 4.5)."""
-    out = [f"{a[0].upper()}{i + 1}" for a in ("farm", "village") for i in range(len(s.players[seat].plots(a)))]
-    board = claimed_board(s, seat)
-    if board >= 0:
-        out += [f"{board + 1}.{i + 1}" for i in range(15)]
-    return out
 
 
 # ------------------------------------------------------------------ whose move
@@ -654,8 +652,10 @@ def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
 
 def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
     """Every way ``p`` can pay ``symbols`` (as sorted piece lists); with ``payment=cheapest`` only those that use
-    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by what ``p`` holds."""
-    key = (p.goods, tuple(symbols), s.options["payment"])
+    the fewest finished goods for raw symbols and the least wheat (spec 6 #1). Remembered by how many ``p`` holds
+    of the pieces that may pay them."""
+    symbols = tuple(symbols)
+    key = (_payers(symbols)(p.goods), symbols, s.options["payment"])
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) >= 50_000:
@@ -664,7 +664,23 @@ def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...
     return found.copy()
 
 
-_PAYMENTS: dict[tuple[tuple[int, ...], tuple[str, ...], str], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[object, tuple[str, ...], str], list[tuple[str, ...]]] = {}
+
+
+def _payers(symbols: tuple[str, ...]) -> Callable[[tuple[int, ...]], object]:
+    """What reads, from a player's goods, how many they hold of each piece that may pay ``symbols``."""
+    found = _PAYERS.get(symbols)
+    if found is None:
+        indices = sorted({GOOD_INDEX[x] for sym in symbols for x in symbol_pieces(sym)})
+        found = _PAYERS[symbols] = operator.itemgetter(*indices) if indices else _nothing
+    return found
+
+
+def _nothing(goods: tuple[int, ...]) -> object:
+    return ()
+
+
+_PAYERS: dict[tuple[str, ...], Callable[[tuple[int, ...]], object]] = {}
 
 
 def _payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
@@ -771,16 +787,55 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
                        for i, plot in enumerate(p.plots(area))
                        if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+    payment = s.options["payment"]
+    paid: Sequence[str] = ()
     for tile in sorted(set(p.unbuilt)):
-        spots = [(label, is_free) for top, label, is_free in open_[s.edition.tiles[tile].area] if top != tile]
-        if not all(is_free for _, is_free in spots):  # what it costs on a plot that is not free (on any such plot)
+        t = s.edition.tiles[tile]
+        spots = open_[t.area]
+        # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
+        if how == "full":
+            paid = _pay_texts(s, p, t.cost, payment)
+        elif not all(is_free for top, _, is_free in spots if top != tile):
             paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
-        out += [(tile, label, pay) for label, is_free in spots for pay in (("free",) if is_free else paid)]
+        out += [(tile, label, pay) for top, label, is_free in spots if top != tile
+                for pay in (FREE if is_free else paid)]
     return out
 
 
+FREE = ("free",)
+"""The payment of a build that costs nothing."""
+
+
+def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
+    """The texts of ``payments(s, p, cost)`` (``payment``: the flag), remembered as ``payments`` is."""
+    payers = _PAYERS.get(cost) or _payers(cost)
+    key = (payers(p.goods), cost, payment)
+    found = _PAY_TEXTS.get(key)
+    if found is None:
+        if len(_PAY_TEXTS) >= 50_000:
+            _PAY_TEXTS.clear()
+        found = _PAY_TEXTS[key] = tuple(joined(pay) for pay in payments(s, p, cost))
+    return found
+
+
+_PAY_TEXTS: dict[tuple[object, tuple[str, ...], str], tuple[str, ...]] = {}
+
+
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
-    return [KPMove("build", option) for option in build_options(s, seat, how)]
+    return list(map(_BUILDS.__getitem__, build_options(s, seat, how)))
+
+
+class Builds(dict[tuple[str, str, str], KPMove]):
+    """``build TILE PLOT PAY`` by its arguments, each made once (when first asked for)."""
+
+    def __missing__(self, args: tuple[str, str, str]) -> KPMove:
+        if len(self) >= 50_000:
+            self.clear()
+        move = self[args] = KPMove("build", args)
+        return move
+
+
+_BUILDS = Builds()
 
 
 def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
@@ -859,27 +914,35 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         out += place_moves(s, seat, colour, [], room)
         placed = by_colour.get(colour)
         if placed is None:
-            placed = by_colour[colour] = [_PLACES.get(args := (colour, plot, "build", tile, pay)) or _place(args)
-                                          for tile, plot, pay in builds]
+            placed = by_colour[colour] = list(map(_build_placements(colour).__getitem__, builds))
         out += placed
     return out
 
 
 def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
     """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
-    remembered by what they depend on (a seat's tiles, plots and goods, three flags)."""
+    remembered by what they depend on: a seat's tiles, its plot rows (by identity: the memo holds them), what each
+    tile costs it, three flags. Only recent turns ask again, so the memo stays small."""
     p, o = s.players[seat], s.options
-    key = (p.unbuilt, p.farm, p.village, p.goods, o["overbuild"], o["plot_overbuild"], o["payment"])
+    payment = o["payment"]
+    tiles = tuple(sorted(set(p.unbuilt)))
+    costs = s.edition.tiles
+    paid = tuple([_pay_texts(s, p, costs[tile].cost, payment) for tile in tiles])
+    key = (id(p.farm), id(p.village), tiles, paid, o["overbuild"], o["plot_overbuild"], payment)
     memo = s.edition.derived.setdefault("turn builds", {})
-    found: tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+    found: tuple[object, list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
     if found is None:
         placements = s.edition.derived.setdefault("build placements", {})
-        if len(memo) >= 10_000:
+        if len(memo) >= TURN_BUILDS_MOST:
             memo.clear()
             placements.clear()
         builds = build_options(s, seat, "full", empty_only=True)
-        found = memo[key] = (builds, placements.setdefault(tuple(builds), {}))  # the same builds, the same placements
-    return found
+        found = memo[key] = ((p.farm, p.village), builds, placements.setdefault(tuple(builds), {}))
+    return found[1], found[2]
+
+
+TURN_BUILDS_MOST = 1000
+"""The most turn builds remembered."""
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -906,19 +969,22 @@ Room = list[tuple[str, tuple[PK, ...], str, str]]
 
 
 def _open_targets(s: State, seat: int) -> Room:
-    """(target, its keyples, its kind, its colour) of every target (``_targets``) with room for a keyple."""
+    """(target, its keyples, its kind, who may join the keyple there: ``joiner``) of every target (``_targets``)
+    with room for a keyple."""
     out: Room = []
     for b, board in enumerate(s.boards):
         labels, fields = FIELD_LABELS[b], board.fields
         for i, kind, colour in layout_fields(s.edition, board.layout):
             here = fields[i]
-            if len(here) < 2:
-                out.append((labels[i], here, kind, colour))
+            if not here:
+                out.append((labels[i], here, kind, ""))
+            elif len(here) == 1:
+                out.append((labels[i], here, kind, joiner(s, here[0], colour)))
     p = s.players[seat]
     for area in ("farm", "village"):
         labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples, "plot", "none") for i, plot in enumerate(p.plots(area))
-                if plot.tiles and len(plot.keyples) < 2]
+        out += [(labels[i], plot.keyples, "plot", joiner(s, plot.keyples[0], "none") if plot.keyples else "")
+                for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
     return out
 
 
@@ -927,35 +993,71 @@ def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, s
     """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
     ``room``: ``_open_targets``, if known)."""
     out = []
-    get = _PLACES.get
-    args: tuple[str, ...]
-    boats = free_boats(s)
-    for target, here, kind, target_colour_ in _open_targets(s, seat) if room is None else room:
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
+    white = colour == "white"
+    for target, here, kind, joins in _open_targets(s, seat) if room is None else room:
         if not here:
             if kind == "river":
-                for boat in boats:
-                    out.append(get(args := (colour, target, "boat", boat)) or _place(args))
+                out += [by_target[target] for by_target in boats]
             else:
-                out.append(get(args := (colour, target)) or _place(args))
-        elif join_ok(s, colour, here[0], target_colour_):
-            out.append(get(args := (colour, target)) or _place(args))
+                out.append(simple[target])
+        elif white or joins == colour or joins == "*":
+            out.append(simple[target])
             if here[0].standing:
-                out.append(get(args := (colour, target, "lay")) or _place(args))
-    for tile, plot, pay in build_options(s, seat, "full", True) if builds is None else builds:  # 4.8 (v)
-        out.append(get(args := (colour, plot, "build", tile, pay)) or _place(args))
-    return out
+                out.append(lays[target])
+    if builds is None:  # the builds a keyple on the tile may make, 4.8 (v)
+        builds = build_options(s, seat, "full", True)
+    return out + list(map(_build_placements(colour).__getitem__, builds))
 
 
-_PLACES: dict[tuple[str, ...], KPMove] = {}
-"""Placements made so far, by their arguments: a turn offers hundreds, mostly the same from turn to turn."""
+class Placements(dict[str, KPMove]):
+    """``place COLOUR TARGET *TAIL`` by target, each made once (when first asked for)."""
+
+    def __init__(self, colour: str, tail: tuple[str, ...]) -> None:
+        super().__init__()
+        self.colour, self.tail = colour, tail
+
+    def __missing__(self, target: str) -> KPMove:
+        move = self[target] = KPMove("place", (self.colour, target, *self.tail))
+        return move
 
 
-def _place(args: tuple[str, ...]) -> KPMove:
-    """The placement ``place ARGS`` (one object per text, kept in ``_PLACES``)."""
-    if len(_PLACES) >= 100_000:
-        _PLACES.clear()
-    move = _PLACES[args] = KPMove("place", args)
-    return move
+def _placements(colour: str, tail: tuple[str, ...]) -> Placements:
+    """The placements of a ``colour`` keyple with the words ``tail`` after the target (``lay``, ``boat B3``)."""
+    found = _PLACEMENTS.get((colour, tail))
+    if found is None:
+        found = _PLACEMENTS[colour, tail] = Placements(colour, tail)
+    return found
+
+
+_PLACEMENTS: dict[tuple[str, tuple[str, ...]], Placements] = {}
+
+
+class BuildPlacements(dict[tuple[str, str, str], KPMove]):
+    """``place COLOUR PLOT build TILE PAY`` by (tile, plot, payment), each made once (when first asked for)."""
+
+    def __init__(self, colour: str) -> None:
+        super().__init__()
+        self.colour = colour
+
+    def __missing__(self, build: tuple[str, str, str]) -> KPMove:
+        if len(self) >= 50_000:
+            self.clear()
+        tile, plot, pay = build
+        move = self[build] = KPMove("place", (self.colour, plot, "build", tile, pay))
+        return move
+
+
+def _build_placements(colour: str) -> BuildPlacements:
+    """The placements of a ``colour`` keyple onto a plot with the tile it builds there (4.8 (v))."""
+    found = _BUILD_PLACEMENTS.get(colour)
+    if found is None:
+        found = _BUILD_PLACEMENTS[colour] = BuildPlacements(colour)
+    return found
+
+
+_BUILD_PLACEMENTS: dict[str, BuildPlacements] = {}
 
 
 def free_boats(s: State) -> list[str]:
@@ -965,20 +1067,35 @@ def free_boats(s: State) -> list[str]:
 
 def lay_targets(s: State, seat: int) -> list[str]:
     """Spec 4.5: places with a standing keyple, those of the player's own plots and claimed board first."""
-    def standing(target: str) -> bool:
-        return any(k.standing for k in occupants(s, seat, target) or ())
+    return [target for target, _ in _lay_places(s, seat)]
 
-    own = [t for t in own_places(s, seat) if standing(t)]
+
+def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
+    """``lay_targets`` with how many keyples stand on each."""
+    p = s.players[seat]
+    own = [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
+           if (up := _standing(plot.keyples))]
+    board = claimed_board(s, seat)
+    if board >= 0:  # every field of the claimed board
+        own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields)
+                if (up := _standing(here))]
     if own:
         return own
-    return [t for t in _targets(s, seat) if standing(t)]
+    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)
+           for i, _, _ in layout_fields(s.edition, board_.layout) if (up := _standing(board_.fields[i]))]
+    return out + [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
+                  if plot.tiles and (up := _standing(plot.keyples))]
+
+
+def _standing(keyples: tuple[PK, ...]) -> int:
+    return sum(1 for k in keyples if k.standing) if keyples else 0
 
 
 def lay_moves(s: State, seat: int) -> list[KPMove]:
     out = []
-    for target in lay_targets(s, seat):
-        up = sum(1 for k in occupants(s, seat, target) or () if k.standing)
-        if up == 1 or s.options["lay_two"] == "one_or_both":
+    one_or_both = s.options["lay_two"] == "one_or_both"
+    for target, up in _lay_places(s, seat):
+        if up == 1 or one_or_both:
             out.append(KPMove("lay", (target,)))
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
@@ -989,8 +1106,8 @@ def _follow_options(s: State, top: Task) -> list[str]:
     here = occupants(s, top.seat, top.arg) or ()
     if len(here) != 1:
         return []
-    colour = target_colour(s, top.arg)
-    return [c for c in sorted(set(s.players[top.seat].keep)) if join_ok(s, c, here[0], colour)]
+    other = joiner(s, here[0], target_colour(s, top.arg))
+    return [c for c in sorted(set(s.players[top.seat].keep)) if other == "*" or c == "white" or c == other]
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
@@ -1176,9 +1293,18 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 
 
 def rest_moves(s: State, top: Task) -> list[KPMove]:
-    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted)."""
-    counts = sorted(Counter(s.players[top.seat].keep).items())
-    return [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted);
+    the same for the same keep area, so worked out once."""
+    counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
+    found = _RESTS.get((counts, top.n))
+    if found is None:
+        if len(_RESTS) >= 2000:
+            _RESTS.clear()
+        found = _RESTS[counts, top.n] = [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+    return found.copy()
+
+
+_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = {}
 
 
 def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
