@@ -26,6 +26,7 @@ from companion.games.key_market.territory import (
     Worker,
     blocked,
     blocked_joining,
+    board_spots,
     can_end_on,
     check_hire,
     hire_cost,
@@ -985,26 +986,11 @@ def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], 
 
 def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
     assert s.dealt is not None
-    if not s.placements:
-        spots = [(0, 0, 0)]
-    else:
-        spots = []
-        for p in s.placements:
-            fields = lay(s.edition, p)
-            xs, ys = [x for x, _ in fields], [y for _, y in fields]
-            for turns in range(4):
-                probe = lay(s.edition, Placement(s.dealt[0], s.dealt[1], 0, 0, turns))
-                w, h = max(x for x, _ in probe) + 1, max(y for _, y in probe) + 1
-                for x, y in ((max(xs) + 1, min(ys)), (min(xs) - w, min(ys)), (min(xs), max(ys) + 1),
-                             (min(xs), min(ys) - h), (max(xs) + 1, max(ys) + 1 - h), (min(xs) - w, max(ys) + 1 - h),
-                             (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
-                    spots.append((x, y, turns))
+    spots = board_spots(s.edition, s.placements, *s.dealt, checked=legal)
     others = workers_on_land(s)
     ground, who = land(s), actor(s)
-    for x, y, turns in sorted(set(spots)):
+    for x, y, turns in spots:
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        if legal and s.placements and joins(s.edition, s.placements, new) is not None:
-            continue
         fresh = lay(s.edition, new)
         taken = blocked_joining(ground, fresh, others, who) if legal else set()
         if taken is None:
