@@ -46,8 +46,18 @@ T = TypeVar("T")
 CHANCE_STAGES = frozenset({"weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal"})
 
 
+_MOVES: dict[tuple[str, tuple[str, ...]], KMMove] = {}
+
+
 def mv(verb: str, *args: str) -> KMMove:
-    return KMMove(verb, tuple(args))
+    """The move ``verb args`` (made once: moves are frozen values)."""
+    key = (verb, args)
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) > 65536:
+            _MOVES.clear()
+        found = _MOVES[key] = KMMove(verb, args)
+    return found
 
 
 def refuse(rule: str, key: str, **params: object) -> IllegalMoveError:
@@ -124,7 +134,7 @@ STATIC_CHANCES = frozenset({"weather", "order", "farmhouses"})
 
 def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     if s.stage in STATIC_CHANCES:
-        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = s.edition.__dict__.setdefault("_chances", {})
+        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = edition_memo(s.edition, "_chances")
         found = memo.get((s.stage, s.n))
         if found is None:
             found = memo[(s.stage, s.n)] = _chance_outcomes(s)
@@ -172,19 +182,30 @@ def weather_now(s: State) -> Weather:
 # ------------------------------------------------------------------------------------------------ helpers
 
 
+def edition_memo(edition: Edition, name: str) -> dict[Any, Any]:
+    """A table of values derived from the edition's data, which never changes (kept with the edition)."""
+    tables = edition.__dict__
+    found: dict[Any, Any] | None = tables.get(name)
+    if found is None:
+        found = tables[name] = {}
+    return found
+
+
 def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     """A value derived from ``s``, computed once (states never change)."""
-    memo: dict[object, Any] = s.__dict__.setdefault("_memo", {})
-    if key not in memo:
-        memo[key] = make()
-    found: T = memo[key]
+    memo: dict[object, Any] | None = s.__dict__.get("_memo")
+    if memo is None:
+        memo = s.__dict__["_memo"] = {}
+    found: T | None = memo.get(key)
+    if found is None:
+        found = memo[key] = make()
     return found
 
 
 def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
     """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
     with the edition, whose data never changes)."""
-    memo: dict[object, Any] = s.edition.__dict__.setdefault("_by_workers", {})
+    memo = edition_memo(s.edition, "_by_workers")
     key = (kind, s.seats[seat].workers)
     found = memo.get(key)
     if found is None:
@@ -213,15 +234,20 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    """Whether the seat has guild ``guild``'s ``level`` ability (remembered per edition and list of workers)."""
-    memo: dict[tuple[str, ...], set[tuple[int, str]]] = s.edition.__dict__.setdefault("_active", {})
+    """Whether the seat has guild ``guild``'s ``level`` ability."""
+    return (guild, level) in abilities(s, seat)
+
+
+def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
+    """Every (guild, level) ability the seat has (remembered per edition and list of workers)."""
+    memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
     workers = s.seats[seat].workers
     found = memo.get(workers)
     if found is None:
         if len(memo) > 16384:
             memo.clear()
-        found = memo[workers] = active(s.edition, members(s, seat))
-    return (guild, level) in found
+        found = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+    return found
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
@@ -234,14 +260,25 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
-    taken = _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
+    taken = _taken_slots(s)
     return [i for i, place, at_column in _slots(s, guild, level)
             if place not in taken and (column is None or at_column == column)]
 
 
+def has_free_slot(s: State, guild: int, level: str, column: str | None = None) -> bool:
+    """Whether ``free_slots`` names any."""
+    taken = _taken_slots(s)
+    return any(place not in taken and (column is None or at_column == column)
+               for _, place, at_column in _slots(s, guild, level))
+
+
+def _taken_slots(s: State) -> set[str]:
+    return _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
+
+
 def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:
     """Each slot of a guild level: its number, a worker's place there and its column (remembered per edition)."""
-    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = s.edition.__dict__.setdefault("_slots", {})
+    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = edition_memo(s.edition, "_slots")
     found = memo.get((guild, level))
     if found is None:
         tile = s.edition.guild_tiles[guild]
@@ -256,11 +293,18 @@ def held(seat: Seat) -> dict[str, int]:
 
 
 def payer(s: State, seat: int) -> payments.Payer:
+    """The seat's payment modifiers (remembered per abilities and variant flags)."""
     o = s.options
-    return payments.Payer(
-        has(s, seat, 7, "A"), has(s, seat, 7, "J"), frozenset(lv for lv in LEVELS if has(s, seat, 16, lv)),
-        value(s, 14, "M", "retire_gold") if has(s, seat, 14, "M") else 0, o["flex_total"] == "exact",
-        o["flex_with_g7"] == "reduced", o["g7_apprentice_lux"] == "lux_allowed")
+    ab = abilities(s, seat)
+    key = (ab, o["flex_total"], o["flex_with_g7"], o["g7_apprentice_lux"])
+    memo: dict[object, payments.Payer] = edition_memo(s.edition, "_payers")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = payments.Payer(
+            (7, "A") in ab, (7, "J") in ab, frozenset(lv for lv in LEVELS if (16, lv) in ab),
+            value(s, 14, "M", "retire_gold") if (14, "M") in ab else 0, key[1] == "exact", key[2] == "reduced",
+            key[3] == "lux_allowed")
+    return found
 
 
 def spend(s: State, seat: int, paid: Mapping[str, int]) -> State:
@@ -606,10 +650,15 @@ def _check_sale(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | N
     return None
 
 
+def _mixed_most(s: State, seat: int) -> int:
+    """The most goods of a mixed set the seat may sell (guild 15 A or J), 0 without."""
+    return value(s, 15, "J", "mixed_max") if has(s, seat, 15, "J") else \
+        value(s, 15, "A", "mixed_max") if has(s, seat, 15, "A") else 0
+
+
 def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
     me = s.seat(seat)
-    most = value(s, 15, "J", "mixed_max") if has(s, seat, 15, "J") else \
-        value(s, 15, "A", "mixed_max") if has(s, seat, 15, "A") else 0
+    most = _mixed_most(s, seat)
     if not most or me.mixed:
         return refuse("4.4-I'", "km.refuse.mixed_once")
     if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or len(a) > most:
@@ -786,13 +835,14 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     if not legal or not any(me.committed) and me.guild_action:
         out.append(mv("pass"))
     out.extend(_sales(s, seat, legal))
-    if legal and (me.mixed or not has(s, seat, 15, "A") and not has(s, seat, 15, "J")):
+    most = _mixed_most(s, seat)
+    if legal and (me.mixed or not most):
         mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
     else:
-        mixes = (2, 3)
+        mixes = (2, 3) if not legal else tuple(range(2, most + 1))
     for i in mixes:
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
+            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
                 out.append(mv("mixed", *mix))
     if not me.guild_action:
         out.extend(_guild_actions(s, seat, legal))
@@ -814,7 +864,7 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
             continue
         tile = s.edition.guild_tiles[g]
         for column in tile.columns or (None,):
-            if not free_slots(s, g, "A", column):
+            if not has_free_slot(s, g, "A", column):
                 continue
             for source in workers:
                 for paid in pays:
@@ -857,7 +907,7 @@ def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
         pays = payment_options(s, seat, kind)
         up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
-            if legal and not free_slots(s, g, up, column):
+            if legal and not has_free_slot(s, g, up, column):
                 continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
@@ -886,9 +936,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            taken.add(p)
-            out.extend([moves[q] for q in ground.fields
-                        if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
+            out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
+                        if gold <= me.gold and q not in taken])
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
         fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
@@ -975,13 +1024,19 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
-def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], terms: tuple[int, int]) -> int:
-    """``move_cost``'s gold, read off the shortest-path table."""
-    steps = ground.steps(start, end)
-    if not steps:
-        return move_cost(ground, start, end, *terms)[0]  # refuses: no path
-    settle, free = terms
-    return steps - min(steps, free) + (settle if ground.fields[end].is_village else 0)
+def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """``move_cost``'s gold from ``start`` to every other field it reaches, in the order of ``ground.fields``
+    (remembered with the territory: do not change the answer)."""
+    memo: dict[object, dict[tuple[int, int], int]] = ground.__dict__.setdefault("_golds", {})
+    found = memo.get((start, terms))
+    if found is None:
+        settle, free = terms
+        found = memo[(start, terms)] = {}
+        for q, f in ground.fields.items():
+            steps = ground.steps(start, q)
+            if steps:
+                found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
+    return found
 
 
 def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, TypeVar
 
 from companion.core.options import Options
@@ -34,7 +33,7 @@ def as_dict(c: Counts) -> dict[str, int]:
     return {g: n for g, n in zip(GOODS, c) if n}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Seat:
     """One player: the farmhouse tile, the manor, gold and goods (behind the screen), goods brought to market,
     the workers' places, and what they did this season."""
@@ -152,27 +151,21 @@ class State:
 
 
 T = TypeVar("T")
-_SEAT_FIELDS = tuple(f.name for f in dataclasses.fields(Seat))
-_SEAT_INDEX = {name: i for i, name in enumerate(_SEAT_FIELDS)}
-_seat_values = attrgetter(*_SEAT_FIELDS)
-_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+_FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many): a state's remembered
-    derived values (``rules._memo``) are not copied."""
-    if isinstance(obj, State):
-        if not changes.keys() <= _STATE_FIELDS:
-            raise TypeError(f"State has no field {sorted(changes.keys() - _STATE_FIELDS)}")
-        new = object.__new__(State)
-        values = dict(obj.__dict__)
-        values.pop("_memo", None)
-        values.update(changes)
-        new.__dict__.update(values)
-        return new  # type: ignore[return-value]
-    if isinstance(obj, Seat):
-        seat: list[Any] = list(_seat_values(obj))
-        for name, value in changes.items():
-            seat[_SEAT_INDEX[name]] = value
-        return Seat(*seat)  # type: ignore[return-value]
-    return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many: their values are copied
+    without ``__init__``); a state's remembered derived values (``rules._memo``) are not copied."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)}")
+    new = object.__new__(cls)
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.pop("_memo", None)
+    values.update(changes)
+    return new
