@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -239,24 +240,37 @@ def has(s: State, seat: int, guild: int, level: str) -> bool:
 
 
 def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
-    """Every (guild, level) ability the seat has (remembered per edition and list of workers)."""
-    memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
-    workers = s.seats[seat].workers
-    found = memo.get(workers)
-    if found is None:
-        if len(memo) > 16384:
-            memo.clear()
-        found = memo[workers] = frozenset(active(s.edition, members(s, seat)))
-    return found
+    """Every (guild, level) ability the seat has (remembered with the seat and per edition and list of workers)."""
+    def make() -> tuple[Edition, frozenset[tuple[int, str]]]:
+        memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
+        workers = s.seats[seat].workers
+        found = memo.get(workers)
+        if found is None:
+            if len(memo) > 16384:
+                memo.clear()
+            found = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+        return s.edition, found
+    edition, found = s.seats[seat].derived("abilities", make)
+    return found if edition is s.edition else make()[1]
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
     return s.edition.value(guild, level, key)
 
 
+_ON_LAND: dict[tuple[tuple[tuple[int, tuple[int, int]], ...], ...], dict[tuple[int, int], Worker]] = {}
+
+
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
-    return _memo(s, "workers", lambda: {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
-                                        for w, p in seat.fields()})
+    """Every worker on the territory by field (remembered: do not change the answer)."""
+    key = tuple(seat.fields() for seat in s.seats)
+    found = _ON_LAND.get(key)
+    if found is None:
+        if len(_ON_LAND) > 8192:
+            _ON_LAND.clear()
+        found = _ON_LAND[key] = {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
+                                 for w, p in seat.fields()}
+    return found
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
@@ -272,8 +286,9 @@ def has_free_slot(s: State, guild: int, level: str, column: str | None = None) -
                for _, place, at_column in _slots(s, guild, level))
 
 
-def _taken_slots(s: State) -> set[str]:
-    return _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
+def _taken_slots(s: State) -> frozenset[str]:
+    return _memo(s, "slots", lambda: frozenset().union(*(seat.derived(
+        "slots", lambda seat=seat: frozenset(w for w in seat.workers if w.startswith("g:"))) for seat in s.seats)))
 
 
 def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:
@@ -813,11 +828,13 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
         out.extend(_board_candidates(s, legal))
         return out
     if s.stage == "upkeep":
-        mine = [at(p) for _, p in me.fields()]
-        for k in range(len(mine) + 1):
-            for gone in itertools.combinations(mine, k):
-                if not legal or upkeep_cost(s, seat, set(gone)) <= me.gold:
-                    out.append(mv("release", *sorted(gone)))
+        standings = _standings(s, seat)
+        terms = (has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"), s.options["g12_master_small_board"])
+        for k in range(len(standings) + 1):
+            for gone in itertools.combinations(standings, k):
+                kept = [w for w in standings if w not in gone]
+                if not legal or season_end.upkeep_gold([w for _, w in kept], *terms) <= me.gold:
+                    out.append(mv("release", *sorted(label for label, _ in gone)))
         return out
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
         out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
@@ -876,20 +893,27 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
                                 yield mv("apprentice", token, source, *paid, f"swap:{good}")
 
 
-def _sales(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    size = _bonuses(s, seat).set_size
-    for g in GOODS:
-        for n in range(1, s.seat(seat).committed[GOODS.index(g)] + 1):
-            if not legal or n <= size:
-                yield mv("sell", g, str(n))
+_SELL = tuple(tuple(KMMove("sell", (g, str(n))) for n in range(61)) for g in GOODS)
+"""``sell GOOD N`` by good index and N."""
+
+
+def _sales(s: State, seat: int, legal: bool = True) -> list[KMMove]:
+    me = s.seat(seat)
+    size = 2 + me.manor + has(s, seat, 11, "J")  # the set size (L416, L784), as ``mk.Bonuses.set_size``
+    return [_SELL[i][n] for i, held in enumerate(me.committed) if held
+            for n in range(1, (held if not legal else min(held, size)) + 1)]
 
 
 def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
     gold = s.seat(seat).gold
     for i, g in enumerate(GOODS):
+        row = s.market[i]
+        if not row:
+            continue
+        price = mk.buy_price(s.edition, row, discount)
         for n in (1, 2):
-            if s.market[i] >= n and (not legal or n * mk.buy_price(s.edition, s.market[i], discount) <= gold):
+            if row >= n and (not legal or n * price <= gold):
                 yield mv("buy", g, str(n))
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
@@ -964,15 +988,23 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 4 and not me.promoted:
         out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
-        for other in RESOURCES:
-            if other != me.farmhouse:
-                paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
-                if not legal or all(me.goods[GOODS.index(g)] for g in paid) and payments.check_manor(
-                        read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
-                    out.append(mv("manor", *paid))
+        for paid, indices in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
+            if not legal or all(me.goods[i] for i in indices):
+                out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
         out.extend(_retirements(s, seat))
     return out
+
+
+@lru_cache(maxsize=None)
+def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]:
+    """Each manor payment for a farmhouse tile (its sort, another resource, 1 LUX) with its goods' indices."""
+    out = []
+    for other in RESOURCES:
+        if other != tile:
+            paid = tuple(sorted((tile, other, LUX), key=GOODS.index))
+            out.append((paid, tuple(GOODS.index(g) for g in paid)))
+    return tuple(out)
 
 
 class _Made(dict[tuple[int, int], KMMove]):
@@ -1369,7 +1401,9 @@ def _standings(s: State, seat: int) -> list[tuple[str, season_end.Standing]]:
 
 
 def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
-    return upkeep_of(s, seat, released).gold
+    kept = [standing for label, standing in _standings(s, seat) if label not in released]
+    return season_end.upkeep_gold(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
+                                  s.options["g12_master_small_board"])
 
 
 def _season_end(s: State) -> State:

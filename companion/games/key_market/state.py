@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.core.options import Options
@@ -16,6 +17,7 @@ from companion.games.key_market.data import GOODS, Edition
 from companion.games.key_market.territory import Placement
 
 Counts = tuple[int, ...]
+T = TypeVar("T")
 NONE: Counts = (0,) * len(GOODS)
 WORKERS = 10
 KEYWORKER = 0
@@ -70,11 +72,27 @@ class Seat:
 
     def fields(self) -> tuple[tuple[int, tuple[int, int]], ...]:
         """(worker, position) of each worker on the territory."""
-        return _fields(self.workers)
+        found: tuple[tuple[int, tuple[int, int]], ...] | None = self.__dict__.get("_fields")
+        if found is None:
+            found = self.__dict__["_fields"] = _fields(self.workers)
+        return found
 
     def guilds(self) -> dict[int, tuple[int, str, int]]:
         """guild -> (worker, level, slot) of each member (shared by seats with the same workers: do not change it)."""
-        return _guilds(self.workers)
+        found: dict[int, tuple[int, str, int]] | None = self.__dict__.get("_guilds")
+        if found is None:
+            found = self.__dict__["_guilds"] = _guilds(self.workers)
+        return found
+
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """A value derived from the workers' places (and the edition's data), kept with the seat until they move."""
+        memo: dict[str, Any] | None = self.__dict__.get("_derived")
+        if memo is None:
+            memo = self.__dict__["_derived"] = {}
+        found: T | None = memo.get(key)
+        if found is None:
+            found = memo[key] = make()
+        return found
 
     def fresh_season(self) -> Seat:
         return replace(self, step=0, hires=0, moved=0, free_steps=0, produced=False, swapped=False, promoted=False,
@@ -150,7 +168,8 @@ class State:
         return replace(self, seats=tuple(seats))
 
 
-T = TypeVar("T")
+_BY_WORKERS = ("_fields", "_guilds", "_derived")
+"""What a seat remembers of its workers' places (forgotten when they change)."""
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
 
@@ -167,5 +186,8 @@ def replace(obj: T, **changes: Any) -> T:
     values = new.__dict__
     values.update(obj.__dict__)
     values.pop("_memo", None)
+    if "workers" in changes:
+        for key in _BY_WORKERS:
+            values.pop(key, None)
     values.update(changes)
     return new
