@@ -240,18 +240,19 @@ def has(s: State, seat: int, guild: int, level: str) -> bool:
 
 
 def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
-    """Every (guild, level) ability the seat has (remembered with the seat and per edition and list of workers)."""
-    def make() -> tuple[Edition, frozenset[tuple[int, str]]]:
+    """Every (guild, level) ability the seat has (remembered with the seat, and per edition and list of workers)."""
+    kept: dict[str, Any] = s.seats[seat].__dict__
+    found: tuple[Edition, frozenset[tuple[int, str]]] | None = kept.get("_abilities")
+    if found is None or found[0] is not s.edition:
         memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
         workers = s.seats[seat].workers
-        found = memo.get(workers)
-        if found is None:
+        known = memo.get(workers)
+        if known is None:
             if len(memo) > 16384:
                 memo.clear()
-            found = memo[workers] = frozenset(active(s.edition, members(s, seat)))
-        return s.edition, found
-    edition, found = s.seats[seat].derived("abilities", make)
-    return found if edition is s.edition else make()[1]
+            known = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+        found = kept["_abilities"] = (s.edition, known)
+    return found[1]
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
@@ -964,14 +965,14 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                         if gold <= me.gold and q not in taken])
     limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
     if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
-        fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
+        open_: dict[bool, list[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
         for source in sources(s, seat, land_=False):
             exempt = source_worker(s, seat, source) == KEYWORKER and g4j
-            if exempt not in fenced:
-                fenced[exempt] = blocked(ground, others, seat, exempt) if legal else set()
-            taken = fenced[exempt]
+            if exempt not in open_:
+                taken = blocked(ground, others, seat, exempt) if legal else set()
+                open_[exempt] = [q for q in ground.farmland if q not in taken]
             hires = made("hire", source)
-            out.extend([hires[q] for q in ground.farmland if q not in taken])
+            out.extend([hires[q] for q in open_[exempt]])
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]

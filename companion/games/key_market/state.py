@@ -168,7 +168,7 @@ class State:
         return replace(self, seats=tuple(seats))
 
 
-_BY_WORKERS = ("_fields", "_guilds", "_derived")
+_BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
 """What a seat remembers of its workers' places (forgotten when they change)."""
 _FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
