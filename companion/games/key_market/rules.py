@@ -282,9 +282,25 @@ def free_slots(s: State, guild: int, level: str, column: str | None = None) -> l
 
 def has_free_slot(s: State, guild: int, level: str, column: str | None = None) -> bool:
     """Whether ``free_slots`` names any."""
-    taken = _taken_slots(s)
-    return any(place not in taken and (column is None or at_column == column)
-               for _, place, at_column in _slots(s, guild, level))
+    return (guild, level, column) in _open_slots(s)
+
+
+def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
+    """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
+    with a free slot in any (remembered per edition, guilds in play and slots taken)."""
+    def make() -> frozenset[tuple[int, str, str | None]]:
+        taken = _taken_slots(s)
+        memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
+        key = (s.guilds, taken)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 8192:
+                memo.clear()
+            found = memo[key] = frozenset(
+                (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
+                if place not in taken for column in (at_column, None))
+        return found
+    return _memo(s, "open", make)
 
 
 def _taken_slots(s: State) -> frozenset[str]:
