@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import lru_cache, partial
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -304,8 +304,14 @@ def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
 
 
 def _taken_slots(s: State) -> frozenset[str]:
-    return _memo(s, "slots", lambda: frozenset().union(*(seat.derived(
-        "slots", lambda seat=seat: frozenset(w for w in seat.workers if w.startswith("g:"))) for seat in s.seats)))
+    """Every guild slot a worker holds (each seat's remembered until its workers move)."""
+    def make() -> frozenset[str]:
+        return frozenset().union(*(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats))
+    return _memo(s, "slots", make)
+
+
+def _in_guilds(workers: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for w in workers if w.startswith("g:"))
 
 
 def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:

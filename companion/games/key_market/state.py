@@ -170,7 +170,7 @@ class State:
 
 _BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
 """What a seat remembers of its workers' places (forgotten when they change)."""
-_FIELDS = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
+_FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
 
 def replace(obj: T, **changes: Any) -> T:
