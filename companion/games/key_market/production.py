@@ -144,7 +144,9 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     """One player's F3 (spec 3.4, 6.2). ``picks`` chooses the fields of the "one/two/three fields" abilities by
     index in ``worked`` (key ``"<guild><level>"``, e.g. ``"2J"``; default: the first eligible ones, all are +1);
     ``any_resource`` is guild 8 J's choice and ``market_pick`` guild 13 M's (defaults: the sort the supply holds
-    most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out)."""
+    most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out).
+    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) come only from abilities with the Winter mark
+    (variant ``winter_yields`` = marked, L658), or from all of them (``all``)."""
     opts = options or {}
     covered = int(opts.get("covered_sell_price", "1"))
     have = active(edition, guilds)
@@ -205,15 +207,17 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for guild, level in sorted(have):
         ability = edition.abilities[(guild, level)]
         values = ability.values
-        if guild == 8 and level == "J" and (ability.winter or not winter):
+        if winter and not ability.winter and opts.get("winter_yields", "marked") == "marked":
+            continue  # a yield without the Winter mark gives nothing in Winter (L658, L746-748, L806)
+        if guild == 8 and level == "J":
             n = values.get("resources", 1)
             good = any_resource or max(RESOURCES, key=lambda g: (supply.get(g, 0) - wanted.get(g, 0),
                                                                  -RESOURCES.index(g)))
             extras.append(Extra(good, n, guild, level))
             wanted[good] = wanted.get(good, 0) + n
-        elif (guild, level) in F3_GOLD:  # gold from the bank: no production to raise, so Winter too (spec 9 ex. 4)
+        elif (guild, level) in F3_GOLD:
             extras.append(Extra("gold", values["gold"], guild, level))
-        elif guild == 13 and level in ("J", "M") and (ability.winter or not winter):
+        elif guild == 13 and level in ("J", "M"):
             taken = cheapest_resource(edition, after_market, covered) if level == "J" or market_pick is None \
                 else market_pick
             if taken is None or after_market.get(taken, 0) < 1:

@@ -35,7 +35,7 @@ def upkeep(kept: Sequence[Standing], g4_apprentice: bool = False, g12_journeyman
     large board holding a kept worker (L792; ``small_board`` ``counts``: the 2-player small board too, spec 7.2
     #11). All abilities are optional: the cheapest way is taken."""
     gold, why, n = _cheapest(kept, g4_apprentice, g12_journeyman, g12_master, small_board, per_worker)
-    reason = msg(f"km.reason.upkeep.{why}", n=n, **({"each": per_worker} if why == "standard" else {}))
+    reason = msg(why, n=n, **({"each": per_worker} if why == "km.reason.upkeep.standard" else {}))
     if g4_apprentice and any(w.keyworker for w in kept):
         return Upkeep(gold, msg("km.reason.upkeep.with_g4a", reason=reason))
     return Upkeep(gold, reason)
@@ -49,15 +49,15 @@ def upkeep_gold(kept: Sequence[Standing], g4_apprentice: bool = False, g12_journ
 
 def _cheapest(kept: Sequence[Standing], g4_apprentice: bool, g12_journeyman: bool, g12_master: bool,
               small_board: str, per_worker: int) -> tuple[int, str, int]:
-    """The cheapest upkeep: gold, which way (``standard``, ``g12j``, ``g12m``) and its count."""
+    """The cheapest upkeep: gold, the message saying which way, and its count."""
     paying = [w for w in kept if not (g4_apprentice and w.keyworker)]
-    best = (per_worker * len(paying), "standard", len(paying))
+    best = (per_worker * len(paying), "km.reason.upkeep.standard", len(paying))
     if g12_journeyman and len(paying) < best[0]:
-        best = (len(paying), "g12j", len(paying))
+        best = (len(paying), "km.reason.upkeep.g12j", len(paying))
     if g12_master:
         boards = len({w.board for w in paying if w.large or small_board == "counts"})
         if boards < best[0]:
-            best = (boards, "g12m", boards)
+            best = (boards, "km.reason.upkeep.g12m", boards)
     return best
 
 
