@@ -199,6 +199,7 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "turn_order": list(state.order), "favour": list(state.favour) if state.favour is not None else None,
             "farmhouses": [me.tile or None for me in state.seats],
             "dealt": list(state.dealt) if state.dealt else None, "small_board": state.n == 2,
+            "dealer": rules.dealer(state) if state.order else None,
         }
 
     def _next_order(self, state: State) -> list[Text] | None:

@@ -117,6 +117,14 @@ def actor(s: State) -> int:
     return s.order[s.turn]
 
 
+def dealer(s: State) -> int:
+    """Who hands out the territory boards (setup step 15): the last player in turn order (L153, L224); with 2
+    players variant ``board_dealer_two_players`` (spec 7.2 #22) may name the start player instead."""
+    if s.n == 2 and s.options["board_dealer_two_players"] == "start_player":
+        return s.order[0]
+    return s.order[-1]
+
+
 def deciders(s: State) -> tuple[int, ...]:
     if s.stage in ("pay", "commit"):
         return tuple(i for i, seat in enumerate(s.seats) if seat.secret is None and (

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from companion.core.messages import Message, msg
 from companion.games.key_market import market as mk
+from companion.games.key_market import rules
 from companion.games.key_market.data import GOODS, GUILDS, LEVELS, SECTIONS, SEASONS, SHAPES
 from companion.games.key_market.moves import KMMove
 from companion.games.key_market.state import State
@@ -113,7 +114,8 @@ def chance_text(state: State, move: KMMove) -> Message:
         return msg("km.log.farmhouses", tiles=[f"{names[i]} {t}" for i, t in enumerate(a)])
     if v == "deal":
         who = state.order[state.turn] if state.order else 0
-        return msg("km.log.deal", name=names[who], board=a[0][:-1], side=a[0][-1])
+        return msg("km.log.deal", name=names[who], dealer=names[rules.dealer(state)] if state.order else names[0],
+                   board=a[0][:-1], side=a[0][-1])
     if v == "guild":
         return msg("km.log.guild", guild=guild(int(a[0])))
     if v in ("revealed", "committed"):
