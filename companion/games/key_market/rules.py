@@ -715,17 +715,10 @@ def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | 
 
 
 def _check_buy(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
-    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
-    m = dict(zip(GOODS, s.market))
-    if len(a) == 2 and a[1].isdigit():
-        count = int(a[1])
-        if count == 2 and m[a[0]] == 1 and s.options["buy_two"] == "takes_one":
-            count = 1
-        bought = mk.buy(s.edition, m, a[0], count, discount)
-    else:
-        if not has(s, seat, 15, "M"):
-            return refuse("4.4-D", "km.refuse.buy_mixed_guild")
-        bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
+    try:
+        bought, _ = buying(s, seat, a)
+    except IllegalMoveError as error:
+        return error
     if bought.gold > s.seat(seat).gold:
         return refuse("4.4-D", "km.refuse.gold", n=bought.gold)
     return None
@@ -1352,22 +1345,42 @@ def _bonuses(s: State, seat: int) -> mk.Bonuses:
                       value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
 
 
-def _apply_market(s: State, seat: int, move: KMMove) -> State:
-    v, a = move.verb, move.args
+def selling(s: State, seat: int, move: KMMove) -> tuple[mk.Sale, Counts]:
+    """A sale (``sell GOOD N`` or ``mixed PLACED GOOD...``) by the seat now: its gold with the manor's set size and
+    guilds 10 A, 11 J, 11 M (spec 4.4 I, I'), the market after, and the goods it takes from the farmhouse tile."""
+    a = move.args
     me = s.seat(seat)
     m = dict(zip(GOODS, s.market))
     covered = int(s.options["covered_sell_price"])
+    bonuses = _bonuses(s, seat)
+    first = not me.sold and me.g10_before_sale
+    if move.verb == "sell":
+        return mk.sell(s.edition, m, a[0], int(a[1]), bonuses, first, covered), counts({a[0]: int(a[1])})
+    sale = mk.sell_mixed(s.edition, m, a, a[0], len(a), bonuses, first, covered,
+                         s.options["mixed_set_bonuses"] == "g10a_g11m")
+    return sale, counts({g: 1 for g in a})
+
+
+def buying(s: State, seat: int, a: tuple[str, ...]) -> tuple[mk.Purchase, Counts]:
+    """Guild action D (``buy GOOD N``, or ``buy GOOD GOOD...`` with guild 15 M) by the seat now: the gold, guild 11
+    A's discount included (L786), the market after, and the goods taken (spec 4.4 D, 7.2 #20)."""
+    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+    m = dict(zip(GOODS, s.market))
+    if len(a) == 2 and a[1].isdigit():
+        count = int(a[1])
+        if count == 2 and m.get(a[0]) == 1 and s.options["buy_two"] == "takes_one":
+            count = 1
+        return mk.buy(s.edition, m, a[0], count, discount), counts({a[0]: count})
+    if not has(s, seat, 15, "M"):
+        raise IllegalMoveError("4.4-D", msg("km.refuse.buy_mixed_guild"))
+    return mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount), counts({g: 1 for g in a})
+
+
+def _apply_market(s: State, seat: int, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
     if v == "sell" or v == "mixed":
-        bonuses = _bonuses(s, seat)
-        first = not me.sold and me.g10_before_sale
-        if v == "sell":
-            sale = mk.sell(s.edition, m, a[0], int(a[1]), bonuses, first, covered)
-            sold = counts({a[0]: int(a[1])})
-        else:
-            most = len(a)
-            sale = mk.sell_mixed(s.edition, m, a, a[0], most, bonuses, first, covered,
-                                 s.options["mixed_set_bonuses"] == "g10a_g11m")
-            sold = counts({g: 1 for g in a})
+        sale, sold = selling(s, seat, move)
         s = replace(s, market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
         return s.with_seat(seat, gold=me.gold + sale.gold, committed=add(me.committed, sold, -1), sold=True,
                            mixed=me.mixed or v == "mixed")
@@ -1379,14 +1392,7 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
         track = season_end.to_top(s.favour, seat) if s.favour is not None else None
         return replace(s, favour=track).with_seat(seat, gold=me.gold + taken, guild_action=True)
     if v == "buy":
-        discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
-        if len(a) == 2 and a[1].isdigit():
-            count = min(int(a[1]), m[a[0]])
-            bought = mk.buy(s.edition, m, a[0], count, discount)
-            got = counts({a[0]: count})
-        else:
-            bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
-            got = counts({g: 1 for g in a})
+        bought, got = buying(s, seat, a)
         s = replace(s, market=counts(bought.market))
         return s.with_seat(seat, gold=me.gold - bought.gold, goods=add(me.goods, got), guild_action=True)
     if v == "promote":
