@@ -173,8 +173,8 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "weather": [list(pair) for pair in state.weather],
             "weather_goods": [[e.markers[m].good for m in pair] for pair in state.weather],
             "guilds": list(state.guilds),
-            "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns}
-                       for p in state.placements],
+            "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns,
+                        "seat": seat if seat >= 0 else None} for p, seat in zip(state.placements, state.laid_by)],
             "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good}
                        for (x, y), f in sorted(ground.fields.items())] if ground else [],
             "dealt": list(state.dealt) if state.dealt else None,

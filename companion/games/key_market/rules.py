@@ -77,7 +77,8 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     supply = tuple(mk.GOODS_IN_PLAY[n] - m - n * o for m, o in zip(market, own))
     seats = tuple(Seat(goods=own) for _ in names)
     placements = (Placement(SMALL_BOARD, "a", 0, 0),) if n == 2 else ()
-    return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements)
+    return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements,
+                 laid_by=(-1,) * len(placements))
 
 
 _LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
@@ -1207,7 +1208,8 @@ def _apply_board(s: State, seat: int, move: KMMove) -> State:
     good = lay(s.edition, new)[target].good
     workers = list(s.seat(seat).workers)
     workers[FIRST_WORKER] = f"f:{at(target)}"
-    s = replace(s, placements=(*s.placements, new), dealt=None).with_seat(seat, workers=tuple(workers))
+    s = replace(s, placements=(*s.placements, new), laid_by=(*s.laid_by, seat), dealt=None).with_seat(
+        seat, workers=tuple(workers))
     s = gain(s, seat, good, 1)
     if s.turn + 1 < s.n:
         return replace(s, turn=s.turn + 1, stage="deal")

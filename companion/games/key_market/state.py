@@ -141,6 +141,8 @@ class State:
     """Face-up pairs (square marker, round marker) for spring, summer, autumn of year 1, then year 2 as revealed."""
     guilds: tuple[int, ...] = ()
     placements: tuple[Placement, ...] = ()
+    laid_by: tuple[int, ...] = ()
+    """The seat that laid each board of ``placements`` (-1: the 2-player small board, laid first by nobody)."""
     dealt: tuple[int, str] | None = None
     boards_left: tuple[int, ...] = (1, 2, 3, 4)
     seats: tuple[Seat, ...] = ()

@@ -273,3 +273,12 @@ def test_the_board_dealer_is_named_by_the_setup_and_the_log(players: int, option
     line = render(GAME.describe(s, GAME.parse_move("deal 2b"), None), "en")
     assert line == f"{dealer} hands A large board 2, side b up"
     assert render(GAME.describe(s, GAME.parse_move("deal 2b"), None), "de").startswith(f"{dealer} gibt A ")
+
+
+def test_the_table_sees_who_laid_each_board() -> None:
+    """Setup step 15 (L153-163, L214-222): each player lays one board; with 2 players the small board lies first."""
+    three = GAME.view(play(started(3), "done"), None)
+    assert [(b["board"], b["side"], b["seat"]) for b in three["boards"]] == [(1, "a", 0), (2, "a", 1), (3, "a", 2)]
+    two = GAME.view(started(2), None)
+    assert [(b["board"], b["seat"]) for b in two["boards"]] == [(0, None), (1, 0), (2, 1)]
+    assert sum(1 for f in three["fields"] if f["board"] == 2) == 9
