@@ -357,7 +357,7 @@ def payer(s: State, seat: int) -> payments.Payer:
 def spend(s: State, seat: int, paid: Mapping[str, int]) -> State:
     """Paid goods go to the general supply (L333)."""
     c = counts(dict(paid))
-    return replace(s, supply=add(s.supply, c)).with_seat(seat, goods=add(s.seat(seat).goods, c, -1))
+    return s.update(seat, {"goods": add(s.seat(seat).goods, c, -1)}, supply=add(s.supply, c))
 
 
 def gain(s: State, seat: int, good: str, n: int) -> State:
@@ -367,8 +367,8 @@ def gain(s: State, seat: int, good: str, n: int) -> State:
     one = tuple(given if j == i else 0 for j in range(len(GOODS)))
     seat_now = s.seat(seat)
     short = n - given if s.options["exchange_shortage"] == "gold" else 0
-    s = replace(s, supply=add(s.supply, one, -1))
-    return s.with_seat(seat, goods=add(seat_now.goods, one), gold=seat_now.gold + short)
+    return s.update(seat, {"goods": add(seat_now.goods, one), "gold": seat_now.gold + short},
+                    supply=add(s.supply, one, -1))
 
 
 def sub_multisets(goods: Mapping[str, int], most: int) -> Iterator[dict[str, int]]:
@@ -1287,8 +1287,8 @@ def coming_harvests(s: State) -> dict[int, Harvest]:
 def _apply_produce(s: State, seat: int, a: tuple[str, ...]) -> State:
     harvest = harvest_of(s, seat, dict(t.split(":") for t in a))
     me = s.seat(seat)
-    return replace(s, supply=counts(harvest.supply), market=counts(harvest.market)).with_seat(
-        seat, goods=add(me.goods, counts(harvest.goods)), gold=me.gold + harvest.gold, produced=True, step=3)
+    return s.update(seat, {"goods": add(me.goods, counts(harvest.goods)), "gold": me.gold + harvest.gold,
+                           "produced": True, "step": 3}, supply=counts(harvest.supply), market=counts(harvest.market))
 
 
 def _promote(s: State, seat: int, a: tuple[str, ...]) -> State:
@@ -1383,20 +1383,20 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
     me = s.seat(seat)
     if v == "sell" or v == "mixed":
         sale, sold = selling(s, seat, move)
-        s = replace(s, market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
-        return s.with_seat(seat, gold=me.gold + sale.gold, committed=add(me.committed, sold, -1), sold=True,
-                           mixed=me.mixed or v == "mixed")
+        return s.update(seat, {"gold": me.gold + sale.gold, "committed": add(me.committed, sold, -1), "sold": True,
+                               "mixed": me.mixed or v == "mixed"},
+                        market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
     if v == "pass":
         return s
     if v == "gold":
         extra = value(s, 12, "A", "gold") if has(s, seat, 12, "A") else 0
         taken = mk.take_gold(territory_count(s, seat), extra, s.options["g12_apprentice"])
         track = season_end.to_top(s.favour, seat) if s.favour is not None else None
-        return replace(s, favour=track).with_seat(seat, gold=me.gold + taken, guild_action=True)
+        return s.update(seat, {"gold": me.gold + taken, "guild_action": True}, favour=track)
     if v == "buy":
         bought, got = buying(s, seat, a)
-        s = replace(s, market=counts(bought.market))
-        return s.with_seat(seat, gold=me.gold - bought.gold, goods=add(me.goods, got), guild_action=True)
+        return s.update(seat, {"gold": me.gold - bought.gold, "goods": add(me.goods, got), "guild_action": True},
+                        market=counts(bought.market))
     if v == "promote":
         return _promote(s, seat, a).with_seat(seat, guild_action=True)
     if v == "retire":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from companion.core.options import Options
@@ -165,9 +165,13 @@ class State:
         return self.seats[i]
 
     def with_seat(self, i: int, **changes: Any) -> State:
+        return self.update(i, changes)
+
+    def update(self, i: int, seat: Mapping[str, Any], **changes: Any) -> State:
+        """Seat ``i`` changed by ``seat`` and the state by ``changes``, in one copy."""
         seats = list(self.seats)
-        seats[i] = replace(seats[i], **changes)
-        return replace(self, seats=tuple(seats))
+        seats[i] = replace(seats[i], **seat)
+        return replace(self, seats=tuple(seats), **changes)
 
 
 _BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
