@@ -55,7 +55,7 @@ def mv(verb: str, *args: str) -> KMMove:
     key = (verb, args)
     found = _MOVES.get(key)
     if found is None:
-        if len(_MOVES) > 65536:
+        if len(_MOVES) > 8192:
             _MOVES.clear()
         found = _MOVES[key] = KMMove(verb, args)
     return found
@@ -99,7 +99,7 @@ def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory
     key = (id(s.edition), laid, region)
     found = _LANDS.get(key)
     if found is None or found[0] is not s.edition:
-        if len(_LANDS) > 4096:
+        if len(_LANDS) > 64:
             _LANDS.clear()
         found = _LANDS[key] = (s.edition, territory(s.edition, laid, region))
     _LAST_LAND[:] = [(laid, s.edition, region, found[1])]
@@ -219,7 +219,7 @@ def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
     key = (kind, s.seats[seat].workers)
     found = memo.get(key)
     if found is None:
-        if len(memo) > 16384:
+        if len(memo) > 2048:
             memo.clear()
         found = memo[key] = make()
     result: T = found
@@ -257,7 +257,7 @@ def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
         workers = s.seats[seat].workers
         known = memo.get(workers)
         if known is None:
-            if len(memo) > 16384:
+            if len(memo) > 2048:
                 memo.clear()
             known = memo[workers] = frozenset(active(s.edition, members(s, seat)))
         found = kept["_abilities"] = (s.edition, known)
@@ -268,6 +268,8 @@ def value(s: State, guild: int, level: str, key: str) -> int:
     return s.edition.value(guild, level, key)
 
 
+_WORKERS = {(i, key): Worker(i, key) for i in range(4) for key in (False, True)}
+"""Each player's two kinds of worker on the territory, made once (the table of every worker by field is remembered)."""
 _ON_LAND: dict[tuple[tuple[tuple[int, tuple[int, int]], ...], ...], dict[tuple[int, int], Worker]] = {}
 
 
@@ -276,9 +278,9 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
     key = tuple(seat.fields() for seat in s.seats)
     found = _ON_LAND.get(key)
     if found is None:
-        if len(_ON_LAND) > 8192:
+        if len(_ON_LAND) > 256:
             _ON_LAND.clear()
-        found = _ON_LAND[key] = {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
+        found = _ON_LAND[key] = {p: _WORKERS[i, w == KEYWORKER] for i, seat in enumerate(s.seats)
                                  for w, p in seat.fields()}
     return found
 
@@ -303,7 +305,7 @@ def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
         key = (s.guilds, taken)
         found = memo.get(key)
         if found is None:
-            if len(memo) > 8192:
+            if len(memo) > 1024:
                 memo.clear()
             found = memo[key] = frozenset(
                 (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
@@ -414,7 +416,7 @@ def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
     key = (kind, p, me.goods, me.gold)
     found = _PAYMENTS.get(key)
     if found is None:
-        if len(_PAYMENTS) > 8192:
+        if len(_PAYMENTS) > 2048:
             _PAYMENTS.clear()
         mine = held(me)
         found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.allows(kind, c, 0, p, mine, me.gold)]
@@ -831,7 +833,7 @@ def _secret_moves(s: State, seat: int) -> list[KMMove]:
     key = (s.stage, seat, me.farmhouse, me.goods)
     found = _SECRETS.get(key)
     if found is None:
-        if len(_SECRETS) > 4096:
+        if len(_SECRETS) > 1024:
             _SECRETS.clear()
         found = _SECRETS[key] = _make_secret_moves(s, seat)
     return found
@@ -1054,6 +1056,8 @@ def made(verb: str, origin: str) -> _Made:
     """``move ORIGIN q`` or ``hire q [ORIGIN]`` by target field ``q`` (made once: moves are frozen values)."""
     found = _MADE.get((verb, origin))
     if found is None:
+        if len(_MADE) > 256:
+            _MADE.clear()
         found = _MADE[(verb, origin)] = _Made(verb, origin)
     return found
 

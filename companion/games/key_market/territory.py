@@ -81,7 +81,7 @@ def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Bo
     key = (id(edition), p)
     found = _LAID.get(key)
     if found is None or found[0] is not edition:
-        if len(_LAID) > 8192:
+        if len(_LAID) > 1024:
             _LAID.clear()
         fields = _lay(edition, p)
         found = _LAID[key] = (edition, fields, _box(fields), frozenset(fields))
