@@ -405,24 +405,26 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
-_PAYMENTS: dict[tuple[str, payments.Payer, Counts, int], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts], list[tuple[str, ...]]] = {}
+PAID_MOST = 4
+"""No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
 
 
 def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
-    """Every way the seat can pay for ``kind`` now, as move tokens (remembered by abilities, goods and gold: do not
-    change the answer)."""
+    """Every way the seat can pay for ``kind`` now, as move tokens (the goods ones remembered by abilities and goods
+    held, counted up to ``PAID_MOST`` of a sort)."""
     p = payer(s, seat)
     me = s.seat(seat)
-    key = (kind, p, me.goods, me.gold)
+    key = (kind, p, tuple(min(n, PAID_MOST) for n in me.goods))
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) > 2048:
             _PAYMENTS.clear()
-        mine = held(me)
-        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.allows(kind, c, 0, p, mine, me.gold)]
-        if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
-            found.append(("gold",))
-        _PAYMENTS[key] = found
+        mine = as_dict(key[2])
+        found = _PAYMENTS[key] = [pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
+                                  if c and payments.allows(kind, c, 0, p, mine, 0)]
+    if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
+        return [*found, ("gold",)]
     return found
 
 
