@@ -826,6 +826,8 @@ def legal_by_check(s: State) -> list[KMMove]:
     return [m for m in _candidates(s, who, legal=False) if _check_turn(s, who, m) is None]
 
 
+COMMIT_MOST = 60
+"""The most goods one commitment names (the notation's limit, ``moves.VERBS``)."""
 _SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
@@ -846,7 +848,10 @@ def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
                 for g in RESOURCES if g != me.farmhouse and me.goods[GOODS.index(g)]]
-    return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
+    kinds = [(g, n) for g, n in zip(GOODS, me.goods) if n]
+    who = str(seat + 1)  # every non-empty choice of the goods held, in the order of ``sub_multisets``
+    return [KMMove("commit", (who, *(g for (g, _), k in zip(kinds, pick) for _ in range(k))))
+            for pick in itertools.product(*(range(n + 1) for _, n in kinds)) if 0 < sum(pick) <= COMMIT_MOST]
 
 
 def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
