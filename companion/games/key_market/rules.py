@@ -1200,12 +1200,12 @@ def _apply_chance(s: State, move: KMMove) -> State:
             row = add(row, shown)
         return _start_season(replace(s, market=row))
     if v == "committed":
-        for seat in range(s.n):
-            chosen = counts({g: (s.seat(seat).secret or ()).count(g) for g in GOODS})
-            me = s.seat(seat)
-            s = s.with_seat(seat, goods=add(me.goods, chosen, -1), committed=chosen, secret=None,
-                            g10_before_sale=has(s, seat, 10, "A"))
-        return _open_market(s)
+        seats = []
+        for seat, me in enumerate(s.seats):
+            chosen = counts({g: (me.secret or ()).count(g) for g in GOODS}) if me.secret else NONE
+            seats.append(replace(me, goods=add(me.goods, chosen, -1), committed=chosen, secret=None,
+                                 g10_before_sale=has(s, seat, 10, "A")))
+        return _open_market(replace(s, seats=tuple(seats)))
     # reveal: a year-2 pair turned up
     s = replace(s, weather=(*s.weather, (a[0], a[1])))
     return _to_upkeep(s)
