@@ -1100,8 +1100,9 @@ def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int
     if found is None:
         settle, free = terms
         found = memo[(start, terms)] = {}
+        reach = ground.distances(start)
         for q, f in ground.fields.items():
-            steps = ground.steps(start, q)
+            steps = reach.get(q)
             if steps:
                 found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
     return found

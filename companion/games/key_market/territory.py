@@ -177,6 +177,10 @@ class Territory:
 
     def steps(self, start: Pos, end: Pos) -> int | None:
         """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
+        return self.distances(start).get(end)
+
+    def distances(self, start: Pos) -> Mapping[Pos, int]:
+        """``steps`` from ``start`` to every field it reaches (remembered: do not change the answer)."""
         dist = self._distances.get(start)
         if dist is None:
             dist = self._distances[start] = {start: 0}
@@ -187,7 +191,7 @@ class Territory:
                     if nxt not in dist:
                         dist[nxt] = dist[at] + 1
                         queue.append(nxt)
-        return dist.get(end)
+        return dist
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
