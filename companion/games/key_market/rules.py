@@ -908,18 +908,21 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     yield from _retirements(s, seat)
     me = s.seat(seat)
     pays = payment_options(s, seat, "place")
+    if not pays:
+        return
     once = _once_open(s, seat, 3)
     workers = sources(s, seat)  # the same as skipping guild g below: the seat has no member in g
+    open_ = _open_slots(s)
     for g in s.guilds:
         if g in me.guilds():
             continue
         tile = s.edition.guild_tiles[g]
         for column in tile.columns or (None,):
-            if not has_free_slot(s, g, "A", column):
+            if (g, "A", column) not in open_:
                 continue
+            token = f"{g}@{column}" if column else str(g)
             for source in workers:
                 for paid in pays:
-                    token = f"{g}@{column}" if column else str(g)
                     yield mv("apprentice", token, source, *paid)
                     if g == 3:
                         for good in RESOURCES:
