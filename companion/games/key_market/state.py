@@ -189,11 +189,11 @@ def replace(obj: T, **changes: Any) -> T:
     if not changes.keys() <= names:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)}")
     new = object.__new__(cls)
-    values = new.__dict__
-    values.update(obj.__dict__)
+    values = obj.__dict__.copy()
     values.pop("_memo", None)
     if "workers" in changes:
         for key in _BY_WORKERS:
             values.pop(key, None)
     values.update(changes)
+    object.__setattr__(new, "__dict__", values)
     return new
