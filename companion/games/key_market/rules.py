@@ -1248,7 +1248,9 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
     if v == "move":
         start, end = pos(a[0]), pos(a[1])
         gold, free = move_cost(land(s), start, end, *_move_terms(s, seat))
-        moved = tuple(f"f:{a[1]}" if w == f"f:{a[0]}" else w for w in me.workers)
+        workers = list(me.workers)
+        workers[workers.index(f"f:{a[0]}")] = f"f:{a[1]}"  # one worker per field (L698)
+        moved = tuple(workers)
         return s.with_seat(seat, workers=moved, gold=me.gold - gold, free_steps=me.free_steps + free,
                            moved=me.moved + 1, step=1)
     if v == "hire":
