@@ -1053,9 +1053,9 @@ class _Made(dict[tuple[int, int], KMMove]):
 
     def __missing__(self, q: tuple[int, int]) -> KMMove:
         if self.verb == "move":
-            made = self[q] = mv("move", self.origin, at(q))
+            made = self[q] = KMMove("move", (self.origin, at(q)))
         else:
-            made = self[q] = mv("hire", at(q), self.origin) if self.origin != "pool" else mv("hire", at(q))
+            made = self[q] = KMMove("hire", (at(q), self.origin) if self.origin != "pool" else (at(q),))
         return made
 
 
@@ -1080,7 +1080,7 @@ class _Laid(dict[tuple[int, int], KMMove]):
         self.spot = spot
 
     def __missing__(self, q: tuple[int, int]) -> KMMove:
-        made = self[q] = mv("board", *self.spot, at(q))
+        made = self[q] = KMMove("board", (*self.spot, at(q)))
         return made
 
 
