@@ -988,7 +988,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     me = s.seat(seat)
     ground = land(s)
     others = workers_on_land(s)
-    g4j = has(s, seat, 4, "J")
+    ab = abilities(s, seat)
+    g4j = (4, "J") in ab
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
@@ -999,8 +1000,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
             out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
                         if gold <= me.gold and q not in taken])
-    limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
-    if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
+    limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
+    if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
         for source in sources(s, seat, land_=False):
             exempt = source_worker(s, seat, source) == KEYWORKER and g4j
@@ -1010,14 +1011,14 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
             hires = made("hire", source)
             out.extend([hires[q] for q in open_[exempt]])
     if me.step <= 3 and not me.produced:
-        eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
-        thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
+        eight = [f"8j:{g}" for g in RESOURCES] if (8, "J") in ab else [""]
+        thirteen = [f"13m:{g}" for g in RESOURCES] if (13, "M") in ab else [""]
         for x in eight:
             for y in thirteen:
                 if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
                     out.append(mv("produce", *(t for t in (x, y) if t)))
     if me.produced and not me.swapped:
-        most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
+        most = value(s, 3, "M", "swap") if (3, "M") in ab else 1 if (3, "J") in ab else 0
         for g in RESOURCES:
             for n in (1, 2):
                 if not legal or me.step <= 3 and n <= most and me.goods[GOODS.index(g)] >= n:
