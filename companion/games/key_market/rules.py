@@ -291,22 +291,17 @@ def free_slots(s: State, guild: int, level: str, column: str | None = None) -> l
             if place not in taken and (column is None or at_column == column)]
 
 
-def has_free_slot(s: State, guild: int, level: str, column: str | None = None) -> bool:
-    """Whether ``free_slots`` names any."""
-    return (guild, level, column) in _open_slots(s)
-
-
 def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
     """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
     with a free slot in any (remembered per edition, guilds in play and slots taken)."""
     def make() -> frozenset[tuple[int, str, str | None]]:
-        taken = _taken_slots(s)
         memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
-        key = (s.guilds, taken)
+        key = (s.guilds, _seat_slots(s))
         found = memo.get(key)
         if found is None:
             if len(memo) > 1024:
                 memo.clear()
+            taken = _taken_slots(s)
             found = memo[key] = frozenset(
                 (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
                 if place not in taken for column in (at_column, None))
@@ -316,9 +311,12 @@ def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
 
 def _taken_slots(s: State) -> frozenset[str]:
     """Every guild slot a worker holds (each seat's remembered until its workers move)."""
-    def make() -> frozenset[str]:
-        return frozenset().union(*(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats))
-    return _memo(s, "slots", make)
+    return _memo(s, "slots", lambda: frozenset().union(*_seat_slots(s)))
+
+
+def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
+    """Each seat's guild slots taken (each remembered until its workers move)."""
+    return tuple(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats)
 
 
 def _in_guilds(workers: tuple[str, ...]) -> frozenset[str]:
@@ -968,7 +966,7 @@ def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
         pays = payment_options(s, seat, kind)
         up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
-            if legal and not has_free_slot(s, g, up, column):
+            if legal and (g, up, column) not in _open_slots(s):
                 continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
