@@ -252,6 +252,13 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
 
     assert {"pay", "commit", "reveal", "harvest"} <= checked and sold
     watcher.wait_for_function("() => document.querySelector('#turn').innerText.includes('Year 1, spring')")
+    territory = watcher.locator("#territory")  # spec 2.2 step 15: each board, who laid it, its fields (public)
+    assert territory.locator(".field").count() == 27 and territory.locator(".field .at").first.inner_text()
+    assert territory.locator(".field[data-good='lux'] .shape").first.inner_text() == "village"
+    for board in api.get()["view"]["boards"]:
+        line = territory.locator(f".boards-list li[data-board='{board['board']}']").inner_text()
+        assert line.startswith(f"Board {board['board']}, side {board['side'].upper()} laid by {NAMES[board['seat']]}")
+        assert "8 resource fields:" in line and "Village at " in line and ("round" in line or "square" in line)
     watcher.screenshot(path=str(shots / "km-07-spring.png"), full_page=True)
     assert errors == []
 

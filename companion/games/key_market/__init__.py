@@ -177,8 +177,8 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "weather": [list(pair) for pair in state.weather],
             "weather_goods": [[e.markers[m].good for m in pair] for pair in state.weather],
             "guilds": list(state.guilds),
-            "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns}
-                       for p in state.placements],
+            "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns,
+                        "seat": seat if seat >= 0 else None} for p, seat in zip(state.placements, state.laid_by)],
             "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good}
                        for (x, y), f in sorted(ground.fields.items())] if ground else [],
             "dealt": list(state.dealt) if state.dealt else None,
@@ -203,6 +203,7 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "turn_order": list(state.order), "favour": list(state.favour) if state.favour is not None else None,
             "farmhouses": [me.tile or None for me in state.seats],
             "dealt": list(state.dealt) if state.dealt else None, "small_board": state.n == 2,
+            "dealer": rules.dealer(state) if state.order else None,
         }
 
     def panel_signals(self, state: State) -> PanelSignals:

@@ -43,10 +43,23 @@ class Member:
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """Goods (or gold) and why: ``reason`` is a message the table reads."""
+    """Goods (or gold) and why: a seasonal base (``why`` = ``base.<kind>``, ``good`` for a weather marker) or a guild
+    bonus (``guild`` and ``level``). ``reason`` is the message the table reads, made when read (production runs in
+    every move of a playout, its words only on screens)."""
 
     amount: int
-    reason: Message
+    why: str = "bonus"
+    good: str = ""
+    guild: int = 0
+    level: str = ""
+
+    @property
+    def reason(self) -> Message:
+        if self.guild:
+            return _reason(self.guild, self.level, self.amount)
+        if self.good:
+            return msg(f"km.reason.{self.why}", good=msg(f"km.good.{self.good}"))
+        return msg(f"km.reason.{self.why}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +78,18 @@ class FieldYield:
 
 @dataclass(frozen=True, slots=True)
 class Extra:
-    """A yield tied to no field: a good (from the supply or the market) or gold (``good`` is ``"gold"``)."""
+    """A yield tied to no field, from guild ``guild``'s ``level``: a good (from the supply or the market) or gold
+    (``good`` is ``"gold"``); ``reason`` is made when read."""
 
     good: str
     amount: int
-    reason: Message
+    guild: int
+    level: str
     from_market: bool = False
+
+    @property
+    def reason(self) -> Message:
+        return _reason(self.guild, self.level, self.amount)
 
 
 @dataclass(frozen=True)
@@ -98,15 +117,15 @@ def seasonal_base(edition: Edition, cell: Worked, weather: Weather, weather_shap
     affects every field of its good."""
     sb = edition.season_board
     if weather.season == "winter":
-        return Amount(sb.winter, msg("km.reason.base.winter"))
+        return Amount(sb.winter, "base.winter")
     any_shape = weather_shape == "all_fields"
     if cell.good == weather.square and (cell.shape == "square" or any_shape):
-        return Amount(sb.square_marker, msg("km.reason.base.square_marker", good=msg(f"km.good.{cell.good}")))
+        return Amount(sb.square_marker, "base.square_marker", cell.good)
     if cell.good == weather.round and (cell.shape == "round" or any_shape):
-        return Amount(sb.round_marker, msg("km.reason.base.round_marker", good=msg(f"km.good.{cell.good}")))
+        return Amount(sb.round_marker, "base.round_marker", cell.good)
     if cell.good == LUX:
-        return Amount(sb.village, msg("km.reason.base.village"))
-    return Amount(sb.square if cell.shape == "square" else sb.round, msg(f"km.reason.base.{cell.shape}"))
+        return Amount(sb.village, "base.village")
+    return Amount(sb.square if cell.shape == "square" else sb.round, f"base.{cell.shape}")
 
 
 def active(edition: Edition, guilds: Mapping[int, Member]) -> set[tuple[int, str]]:
@@ -125,7 +144,9 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     """One player's F3 (spec 3.4, 6.2). ``picks`` chooses the fields of the "one/two/three fields" abilities by
     index in ``worked`` (key ``"<guild><level>"``, e.g. ``"2J"``; default: the first eligible ones, all are +1);
     ``any_resource`` is guild 8 J's choice and ``market_pick`` guild 13 M's (defaults: the sort the supply holds
-    most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out)."""
+    most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out).
+    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) come only from abilities with the Winter mark
+    (variant ``winter_yields`` = marked, L658), or from all of them (``all``)."""
     opts = options or {}
     covered = int(opts.get("covered_sell_price", "1"))
     have = active(edition, guilds)
@@ -145,7 +166,7 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
         chosen = [i for i in (picks or {}).get(key, eligible) if i in eligible] if picks and key in picks else eligible
         amount = edition.value(guild, level, "bonus", 1)
         for i in chosen[:limit] if limit is not None else chosen:
-            bonus[i].append(Amount(amount, _reason(guild, level, amount)))
+            bonus[i].append(Amount(amount, guild=guild, level=level))
 
     indices = range(len(worked))
     for guild, level in sorted(have):
@@ -186,15 +207,17 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for guild, level in sorted(have):
         ability = edition.abilities[(guild, level)]
         values = ability.values
-        if guild == 8 and level == "J" and (ability.winter or not winter):
+        if winter and not ability.winter and opts.get("winter_yields", "marked") == "marked":
+            continue  # a yield without the Winter mark gives nothing in Winter (L658, L746-748, L806)
+        if guild == 8 and level == "J":
             n = values.get("resources", 1)
             good = any_resource or max(RESOURCES, key=lambda g: (supply.get(g, 0) - wanted.get(g, 0),
                                                                  -RESOURCES.index(g)))
-            extras.append(Extra(good, n, _reason(guild, level, n)))
+            extras.append(Extra(good, n, guild, level))
             wanted[good] = wanted.get(good, 0) + n
-        elif (guild, level) in F3_GOLD:  # gold from the bank: no production to raise, so Winter too (spec 9 ex. 4)
-            extras.append(Extra("gold", values["gold"], _reason(guild, level, values["gold"])))
-        elif guild == 13 and level in ("J", "M") and (ability.winter or not winter):
+        elif (guild, level) in F3_GOLD:
+            extras.append(Extra("gold", values["gold"], guild, level))
+        elif guild == 13 and level in ("J", "M"):
             taken = cheapest_resource(edition, after_market, covered) if level == "J" or market_pick is None \
                 else market_pick
             if taken is None or after_market.get(taken, 0) < 1:
@@ -202,7 +225,7 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
                                     level=msg(f"km.level.{level}")))
                 continue
             after_market = take_from_market(after_market, taken)
-            extras.append(Extra(taken, 1, _reason(guild, level, 1), from_market=True))
+            extras.append(Extra(taken, 1, guild, level, from_market=True))
     got: dict[str, int] = {}
     shortage: dict[str, int] = {}
     after_supply = dict(supply)

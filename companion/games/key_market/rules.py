@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache, partial
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -26,6 +27,7 @@ from companion.games.key_market.territory import (
     Worker,
     blocked,
     blocked_joining,
+    board_spots,
     can_end_on,
     check_hire,
     hire_cost,
@@ -45,8 +47,18 @@ T = TypeVar("T")
 CHANCE_STAGES = frozenset({"weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal"})
 
 
+_MOVES: dict[tuple[str, tuple[str, ...]], KMMove] = {}
+
+
 def mv(verb: str, *args: str) -> KMMove:
-    return KMMove(verb, tuple(args))
+    """The move ``verb args`` (made once: moves are frozen values)."""
+    key = (verb, args)
+    found = _MOVES.get(key)
+    if found is None:
+        if len(_MOVES) > 8192:
+            _MOVES.clear()
+        found = _MOVES[key] = KMMove(verb, args)
+    return found
 
 
 def refuse(rule: str, key: str, **params: object) -> IllegalMoveError:
@@ -65,7 +77,8 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     supply = tuple(mk.GOODS_IN_PLAY[n] - m - n * o for m, o in zip(market, own))
     seats = tuple(Seat(goods=own) for _ in names)
     placements = (Placement(SMALL_BOARD, "a", 0, 0),) if n == 2 else ()
-    return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements)
+    return State(names, options, edition, market=market, supply=supply, seats=seats, placements=placements,
+                 laid_by=(-1,) * len(placements))
 
 
 _LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
@@ -86,7 +99,7 @@ def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory
     key = (id(s.edition), laid, region)
     found = _LANDS.get(key)
     if found is None or found[0] is not s.edition:
-        if len(_LANDS) > 4096:
+        if len(_LANDS) > 64:
             _LANDS.clear()
         found = _LANDS[key] = (s.edition, territory(s.edition, laid, region))
     _LAST_LAND[:] = [(laid, s.edition, region, found[1])]
@@ -103,6 +116,14 @@ def actor(s: State) -> int:
     if s.stage == "early":
         return s.early[0]
     return s.order[s.turn]
+
+
+def dealer(s: State) -> int:
+    """Who hands out the territory boards (setup step 15): the last player in turn order (L153, L224); with 2
+    players variant ``board_dealer_two_players`` (spec 7.2 #22) may name the start player instead."""
+    if s.n == 2 and s.options["board_dealer_two_players"] == "start_player":
+        return s.order[0]
+    return s.order[-1]
 
 
 def deciders(s: State) -> tuple[int, ...]:
@@ -123,7 +144,7 @@ STATIC_CHANCES = frozenset({"weather", "order", "farmhouses"})
 
 def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     if s.stage in STATIC_CHANCES:
-        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = s.edition.__dict__.setdefault("_chances", {})
+        memo: dict[tuple[str, int], list[tuple[KMMove, int]]] = edition_memo(s.edition, "_chances")
         found = memo.get((s.stage, s.n))
         if found is None:
             found = memo[(s.stage, s.n)] = _chance_outcomes(s)
@@ -171,23 +192,34 @@ def weather_now(s: State) -> Weather:
 # ------------------------------------------------------------------------------------------------ helpers
 
 
+def edition_memo(edition: Edition, name: str) -> dict[Any, Any]:
+    """A table of values derived from the edition's data, which never changes (kept with the edition)."""
+    tables = edition.__dict__
+    found: dict[Any, Any] | None = tables.get(name)
+    if found is None:
+        found = tables[name] = {}
+    return found
+
+
 def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     """A value derived from ``s``, computed once (states never change)."""
-    memo: dict[object, Any] = s.__dict__.setdefault("_memo", {})
-    if key not in memo:
-        memo[key] = make()
-    found: T = memo[key]
+    memo: dict[object, Any] | None = s.__dict__.get("_memo")
+    if memo is None:
+        memo = s.__dict__["_memo"] = {}
+    found: T | None = memo.get(key)
+    if found is None:
+        found = memo[key] = make()
     return found
 
 
 def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
     """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
     with the edition, whose data never changes)."""
-    memo: dict[object, Any] = s.edition.__dict__.setdefault("_by_workers", {})
+    memo = edition_memo(s.edition, "_by_workers")
     key = (kind, s.seats[seat].workers)
     found = memo.get(key)
     if found is None:
-        if len(memo) > 16384:
+        if len(memo) > 2048:
             memo.clear()
         found = memo[key] = make()
     result: T = found
@@ -212,35 +244,88 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
-    """Whether the seat has guild ``guild``'s ``level`` ability (remembered per edition and list of workers)."""
-    memo: dict[tuple[str, ...], set[tuple[int, str]]] = s.edition.__dict__.setdefault("_active", {})
-    workers = s.seats[seat].workers
-    found = memo.get(workers)
-    if found is None:
-        if len(memo) > 16384:
-            memo.clear()
-        found = memo[workers] = active(s.edition, members(s, seat))
-    return (guild, level) in found
+    """Whether the seat has guild ``guild``'s ``level`` ability."""
+    return (guild, level) in abilities(s, seat)
+
+
+def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
+    """Every (guild, level) ability the seat has (remembered with the seat, and per edition and list of workers)."""
+    kept: dict[str, Any] = s.seats[seat].__dict__
+    found: tuple[Edition, frozenset[tuple[int, str]]] | None = kept.get("_abilities")
+    if found is None or found[0] is not s.edition:
+        memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
+        workers = s.seats[seat].workers
+        known = memo.get(workers)
+        if known is None:
+            if len(memo) > 2048:
+                memo.clear()
+            known = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+        found = kept["_abilities"] = (s.edition, known)
+    return found[1]
 
 
 def value(s: State, guild: int, level: str, key: str) -> int:
     return s.edition.value(guild, level, key)
 
 
+_WORKERS = {(i, key): Worker(i, key) for i in range(4) for key in (False, True)}
+"""Each player's two kinds of worker on the territory, made once (the table of every worker by field is remembered)."""
+_ON_LAND: dict[tuple[tuple[tuple[int, tuple[int, int]], ...], ...], dict[tuple[int, int], Worker]] = {}
+
+
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
-    return _memo(s, "workers", lambda: {p: Worker(i, w == KEYWORKER) for i, seat in enumerate(s.seats)
-                                        for w, p in seat.fields()})
+    """Every worker on the territory by field (remembered: do not change the answer)."""
+    key = tuple(seat.fields() for seat in s.seats)
+    found = _ON_LAND.get(key)
+    if found is None:
+        if len(_ON_LAND) > 256:
+            _ON_LAND.clear()
+        found = _ON_LAND[key] = {p: _WORKERS[i, w == KEYWORKER] for i, seat in enumerate(s.seats)
+                                 for w, p in seat.fields()}
+    return found
 
 
 def free_slots(s: State, guild: int, level: str, column: str | None = None) -> list[int]:
-    taken = _memo(s, "slots", lambda: {w for seat in s.seats for w in seat.workers if w.startswith("g:")})
+    taken = _taken_slots(s)
     return [i for i, place, at_column in _slots(s, guild, level)
             if place not in taken and (column is None or at_column == column)]
 
 
+def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
+    """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
+    with a free slot in any (remembered per edition, guilds in play and slots taken)."""
+    def make() -> frozenset[tuple[int, str, str | None]]:
+        memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
+        key = (s.guilds, _seat_slots(s))
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 1024:
+                memo.clear()
+            taken = _taken_slots(s)
+            found = memo[key] = frozenset(
+                (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
+                if place not in taken for column in (at_column, None))
+        return found
+    return _memo(s, "open", make)
+
+
+def _taken_slots(s: State) -> frozenset[str]:
+    """Every guild slot a worker holds (each seat's remembered until its workers move)."""
+    return _memo(s, "slots", lambda: frozenset().union(*_seat_slots(s)))
+
+
+def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
+    """Each seat's guild slots taken (each remembered until its workers move)."""
+    return tuple(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats)
+
+
+def _in_guilds(workers: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for w in workers if w.startswith("g:"))
+
+
 def _slots(s: State, guild: int, level: str) -> list[tuple[int, str, str | None]]:
     """Each slot of a guild level: its number, a worker's place there and its column (remembered per edition)."""
-    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = s.edition.__dict__.setdefault("_slots", {})
+    memo: dict[tuple[int, str], list[tuple[int, str, str | None]]] = edition_memo(s.edition, "_slots")
     found = memo.get((guild, level))
     if found is None:
         tile = s.edition.guild_tiles[guild]
@@ -255,17 +340,24 @@ def held(seat: Seat) -> dict[str, int]:
 
 
 def payer(s: State, seat: int) -> payments.Payer:
+    """The seat's payment modifiers (remembered per abilities and variant flags)."""
     o = s.options
-    return payments.Payer(
-        has(s, seat, 7, "A"), has(s, seat, 7, "J"), frozenset(lv for lv in LEVELS if has(s, seat, 16, lv)),
-        value(s, 14, "M", "retire_gold") if has(s, seat, 14, "M") else 0, o["flex_total"] == "exact",
-        o["flex_with_g7"] == "reduced", o["g7_apprentice_lux"] == "lux_allowed")
+    ab = abilities(s, seat)
+    key = (ab, o["flex_total"], o["flex_with_g7"], o["g7_apprentice_lux"])
+    memo: dict[object, payments.Payer] = edition_memo(s.edition, "_payers")
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = payments.Payer(
+            (7, "A") in ab, (7, "J") in ab, frozenset(lv for lv in LEVELS if (16, lv) in ab),
+            value(s, 14, "M", "retire_gold") if (14, "M") in ab else 0, key[1] == "exact", key[2] == "reduced",
+            key[3] == "lux_allowed")
+    return found
 
 
 def spend(s: State, seat: int, paid: Mapping[str, int]) -> State:
     """Paid goods go to the general supply (L333)."""
     c = counts(dict(paid))
-    return replace(s, supply=add(s.supply, c)).with_seat(seat, goods=add(s.seat(seat).goods, c, -1))
+    return s.update(seat, {"goods": add(s.seat(seat).goods, c, -1)}, supply=add(s.supply, c))
 
 
 def gain(s: State, seat: int, good: str, n: int) -> State:
@@ -275,8 +367,8 @@ def gain(s: State, seat: int, good: str, n: int) -> State:
     one = tuple(given if j == i else 0 for j in range(len(GOODS)))
     seat_now = s.seat(seat)
     short = n - given if s.options["exchange_shortage"] == "gold" else 0
-    s = replace(s, supply=add(s.supply, one, -1))
-    return s.with_seat(seat, goods=add(seat_now.goods, one), gold=seat_now.gold + short)
+    return s.update(seat, {"goods": add(seat_now.goods, one), "gold": seat_now.gold + short},
+                    supply=add(s.supply, one, -1))
 
 
 def sub_multisets(goods: Mapping[str, int], most: int) -> Iterator[dict[str, int]]:
@@ -311,24 +403,26 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
-_PAYMENTS: dict[tuple[str, payments.Payer, Counts, int], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts], list[tuple[str, ...]]] = {}
+PAID_MOST = 4
+"""No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
 
 
 def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
-    """Every way the seat can pay for ``kind`` now, as move tokens (remembered by abilities, goods and gold: do not
-    change the answer)."""
+    """Every way the seat can pay for ``kind`` now, as move tokens (the goods ones remembered by abilities and goods
+    held, counted up to ``PAID_MOST`` of a sort)."""
     p = payer(s, seat)
     me = s.seat(seat)
-    key = (kind, p, me.goods, me.gold)
+    key = (kind, p, tuple(min(n, PAID_MOST) for n in me.goods))
     found = _PAYMENTS.get(key)
     if found is None:
-        if len(_PAYMENTS) > 8192:
+        if len(_PAYMENTS) > 2048:
             _PAYMENTS.clear()
-        mine = held(me)
-        found = [pay_tokens(c) for c in sub_multisets(mine, 4) if c and payments.allows(kind, c, 0, p, mine, me.gold)]
-        if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
-            found.append(("gold",))
-        _PAYMENTS[key] = found
+        mine = as_dict(key[2])
+        found = _PAYMENTS[key] = [pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
+                                  if c and payments.allows(kind, c, 0, p, mine, 0)]
+    if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
+        return [*found, ("gold",)]
     return found
 
 
@@ -605,10 +699,15 @@ def _check_sale(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | N
     return None
 
 
+def _mixed_most(s: State, seat: int) -> int:
+    """The most goods of a mixed set the seat may sell (guild 15 A or J), 0 without."""
+    return value(s, 15, "J", "mixed_max") if has(s, seat, 15, "J") else \
+        value(s, 15, "A", "mixed_max") if has(s, seat, 15, "A") else 0
+
+
 def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
     me = s.seat(seat)
-    most = value(s, 15, "J", "mixed_max") if has(s, seat, 15, "J") else \
-        value(s, 15, "A", "mixed_max") if has(s, seat, 15, "A") else 0
+    most = _mixed_most(s, seat)
     if not most or me.mixed:
         return refuse("4.4-I'", "km.refuse.mixed_once")
     if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or len(a) > most:
@@ -619,17 +718,10 @@ def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | 
 
 
 def _check_buy(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | None:
-    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
-    m = dict(zip(GOODS, s.market))
-    if len(a) == 2 and a[1].isdigit():
-        count = int(a[1])
-        if count == 2 and m[a[0]] == 1 and s.options["buy_two"] == "takes_one":
-            count = 1
-        bought = mk.buy(s.edition, m, a[0], count, discount)
-    else:
-        if not has(s, seat, 15, "M"):
-            return refuse("4.4-D", "km.refuse.buy_mixed_guild")
-        bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
+    try:
+        bought, _ = buying(s, seat, a)
+    except IllegalMoveError as error:
+        return error
     if bought.gold > s.seat(seat).gold:
         return refuse("4.4-D", "km.refuse.gold", n=bought.gold)
     return None
@@ -732,6 +824,8 @@ def legal_by_check(s: State) -> list[KMMove]:
     return [m for m in _candidates(s, who, legal=False) if _check_turn(s, who, m) is None]
 
 
+COMMIT_MOST = 60
+"""The most goods one commitment names (the notation's limit, ``moves.VERBS``)."""
 _SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
@@ -741,7 +835,7 @@ def _secret_moves(s: State, seat: int) -> list[KMMove]:
     key = (s.stage, seat, me.farmhouse, me.goods)
     found = _SECRETS.get(key)
     if found is None:
-        if len(_SECRETS) > 4096:
+        if len(_SECRETS) > 1024:
             _SECRETS.clear()
         found = _SECRETS[key] = _make_secret_moves(s, seat)
     return found
@@ -752,7 +846,10 @@ def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
                 for g in RESOURCES if g != me.farmhouse and me.goods[GOODS.index(g)]]
-    return [mv("commit", str(seat + 1), *pay_tokens(c)) for c in sub_multisets(held(me), 60) if c]
+    kinds = [(g, n) for g, n in zip(GOODS, me.goods) if n]
+    who = str(seat + 1)  # every non-empty choice of the goods held, in the order of ``sub_multisets``
+    return [KMMove("commit", (who, *(g for (g, _), k in zip(kinds, pick) for _ in range(k))))
+            for pick in itertools.product(*(range(n + 1) for _, n in kinds)) if 0 < sum(pick) <= COMMIT_MOST]
 
 
 def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
@@ -763,11 +860,13 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
         out.extend(_board_candidates(s, legal))
         return out
     if s.stage == "upkeep":
-        mine = [at(p) for _, p in me.fields()]
-        for k in range(len(mine) + 1):
-            for gone in itertools.combinations(mine, k):
-                if not legal or upkeep_cost(s, seat, set(gone)) <= me.gold:
-                    out.append(mv("release", *sorted(gone)))
+        standings = _standings(s, seat)
+        terms = (has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"), s.options["g12_master_small_board"])
+        for k in range(len(standings) + 1):
+            for gone in itertools.combinations(standings, k):
+                kept = [w for w in standings if w not in gone]
+                if not legal or season_end.upkeep_gold([w for _, w in kept], *terms) <= me.gold:
+                    out.append(mv("release", *sorted(label for label, _ in gone)))
         return out
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
         out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
@@ -785,13 +884,14 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     if not legal or not any(me.committed) and me.guild_action:
         out.append(mv("pass"))
     out.extend(_sales(s, seat, legal))
-    if legal and (me.mixed or not has(s, seat, 15, "A") and not has(s, seat, 15, "J")):
+    most = _mixed_most(s, seat)
+    if legal and (me.mixed or not most):
         mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
     else:
-        mixes = (2, 3)
+        mixes = (2, 3) if not legal else tuple(range(2, most + 1))
     for i in mixes:
         for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index) and (not legal or _check_mixed(s, seat, mix) is None):
+            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
                 out.append(mv("mixed", *mix))
     if not me.guild_action:
         out.extend(_guild_actions(s, seat, legal))
@@ -806,18 +906,21 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     yield from _retirements(s, seat)
     me = s.seat(seat)
     pays = payment_options(s, seat, "place")
+    if not pays:
+        return
     once = _once_open(s, seat, 3)
     workers = sources(s, seat)  # the same as skipping guild g below: the seat has no member in g
+    open_ = _open_slots(s)
     for g in s.guilds:
         if g in me.guilds():
             continue
         tile = s.edition.guild_tiles[g]
         for column in tile.columns or (None,):
-            if not free_slots(s, g, "A", column):
+            if (g, "A", column) not in open_:
                 continue
+            token = f"{g}@{column}" if column else str(g)
             for source in workers:
                 for paid in pays:
-                    token = f"{g}@{column}" if column else str(g)
                     yield mv("apprentice", token, source, *paid)
                     if g == 3:
                         for good in RESOURCES:
@@ -825,20 +928,27 @@ def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
                                 yield mv("apprentice", token, source, *paid, f"swap:{good}")
 
 
-def _sales(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    size = _bonuses(s, seat).set_size
-    for g in GOODS:
-        for n in range(1, s.seat(seat).committed[GOODS.index(g)] + 1):
-            if not legal or n <= size:
-                yield mv("sell", g, str(n))
+_SELL = tuple(tuple(KMMove("sell", (g, str(n))) for n in range(61)) for g in GOODS)
+"""``sell GOOD N`` by good index and N."""
+
+
+def _sales(s: State, seat: int, legal: bool = True) -> list[KMMove]:
+    me = s.seat(seat)
+    size = 2 + me.manor + has(s, seat, 11, "J")  # the set size (L416, L784), as ``mk.Bonuses.set_size``
+    return [_SELL[i][n] for i, held in enumerate(me.committed) if held
+            for n in range(1, (held if not legal else min(held, size)) + 1)]
 
 
 def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
     gold = s.seat(seat).gold
     for i, g in enumerate(GOODS):
+        row = s.market[i]
+        if not row:
+            continue
+        price = mk.buy_price(s.edition, row, discount)
         for n in (1, 2):
-            if s.market[i] >= n and (not legal or n * mk.buy_price(s.edition, s.market[i], discount) <= gold):
+            if row >= n and (not legal or n * price <= gold):
                 yield mv("buy", g, str(n))
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
@@ -856,7 +966,7 @@ def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
         pays = payment_options(s, seat, kind)
         up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
-            if legal and not free_slots(s, g, up, column):
+            if legal and (g, up, column) not in _open_slots(s):
                 continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
@@ -876,7 +986,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     me = s.seat(seat)
     ground = land(s)
     others = workers_on_land(s)
-    g4j = has(s, seat, 4, "J")
+    ab = abilities(s, seat)
+    g4j = (4, "J") in ab
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
@@ -885,28 +996,27 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            taken.add(p)
-            out.extend([moves[q] for q in ground.fields
-                        if q not in taken and _move_gold(ground, p, q, terms) <= me.gold])
-    limit = value(s, 5, "J", "hires") if has(s, seat, 5, "J") else 1
-    if me.step <= 2 and me.gold >= _hire_cost(s, seat) and (not legal or me.hires < limit):
-        fenced: dict[bool, set[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
+            out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
+                        if gold <= me.gold and q not in taken])
+    limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
+    if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
+        open_: dict[bool, list[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
         for source in sources(s, seat, land_=False):
             exempt = source_worker(s, seat, source) == KEYWORKER and g4j
-            if exempt not in fenced:
-                fenced[exempt] = blocked(ground, others, seat, exempt) if legal else set()
-            taken = fenced[exempt]
+            if exempt not in open_:
+                taken = blocked(ground, others, seat, exempt) if legal else set()
+                open_[exempt] = [q for q in ground.farmland if q not in taken]
             hires = made("hire", source)
-            out.extend([hires[q] for q in ground.farmland if q not in taken])
+            out.extend([hires[q] for q in open_[exempt]])
     if me.step <= 3 and not me.produced:
-        eight = [f"8j:{g}" for g in RESOURCES] if has(s, seat, 8, "J") else [""]
-        thirteen = [f"13m:{g}" for g in RESOURCES] if has(s, seat, 13, "M") else [""]
+        eight = [f"8j:{g}" for g in RESOURCES] if (8, "J") in ab else [""]
+        thirteen = [f"13m:{g}" for g in RESOURCES] if (13, "M") in ab else [""]
         for x in eight:
             for y in thirteen:
                 if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
                     out.append(mv("produce", *(t for t in (x, y) if t)))
     if me.produced and not me.swapped:
-        most = value(s, 3, "M", "swap") if has(s, seat, 3, "M") else 1 if has(s, seat, 3, "J") else 0
+        most = value(s, 3, "M", "swap") if (3, "M") in ab else 1 if (3, "J") in ab else 0
         for g in RESOURCES:
             for n in (1, 2):
                 if not legal or me.step <= 3 and n <= most and me.goods[GOODS.index(g)] >= n:
@@ -914,15 +1024,23 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 4 and not me.promoted:
         out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
-        for other in RESOURCES:
-            if other != me.farmhouse:
-                paid = sorted((me.farmhouse, other, LUX), key=GOODS.index)
-                if not legal or all(me.goods[GOODS.index(g)] for g in paid) and payments.check_manor(
-                        read_payment(tuple(paid))[0], me.farmhouse, held(me)) is None:
-                    out.append(mv("manor", *paid))
+        for paid, indices in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
+            if not legal or all(me.goods[i] for i in indices):
+                out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
         out.extend(_retirements(s, seat))
     return out
+
+
+@lru_cache(maxsize=None)
+def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]:
+    """Each manor payment for a farmhouse tile (its sort, another resource, 1 LUX) with its goods' indices."""
+    out = []
+    for other in RESOURCES:
+        if other != tile:
+            paid = tuple(sorted((tile, other, LUX), key=GOODS.index))
+            out.append((paid, tuple(GOODS.index(g) for g in paid)))
+    return tuple(out)
 
 
 class _Made(dict[tuple[int, int], KMMove]):
@@ -934,9 +1052,9 @@ class _Made(dict[tuple[int, int], KMMove]):
 
     def __missing__(self, q: tuple[int, int]) -> KMMove:
         if self.verb == "move":
-            made = self[q] = mv("move", self.origin, at(q))
+            made = self[q] = KMMove("move", (self.origin, at(q)))
         else:
-            made = self[q] = mv("hire", at(q), self.origin) if self.origin != "pool" else mv("hire", at(q))
+            made = self[q] = KMMove("hire", (at(q), self.origin) if self.origin != "pool" else (at(q),))
         return made
 
 
@@ -947,6 +1065,8 @@ def made(verb: str, origin: str) -> _Made:
     """``move ORIGIN q`` or ``hire q [ORIGIN]`` by target field ``q`` (made once: moves are frozen values)."""
     found = _MADE.get((verb, origin))
     if found is None:
+        if len(_MADE) > 256:
+            _MADE.clear()
         found = _MADE[(verb, origin)] = _Made(verb, origin)
     return found
 
@@ -959,7 +1079,7 @@ class _Laid(dict[tuple[int, int], KMMove]):
         self.spot = spot
 
     def __missing__(self, q: tuple[int, int]) -> KMMove:
-        made = self[q] = mv("board", *self.spot, at(q))
+        made = self[q] = KMMove("board", (*self.spot, at(q)))
         return made
 
 
@@ -974,37 +1094,29 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
-def _move_gold(ground: Territory, start: tuple[int, int], end: tuple[int, int], terms: tuple[int, int]) -> int:
-    """``move_cost``'s gold, read off the shortest-path table."""
-    steps = ground.steps(start, end)
-    if not steps:
-        return move_cost(ground, start, end, *terms)[0]  # refuses: no path
-    settle, free = terms
-    return steps - min(steps, free) + (settle if ground.fields[end].is_village else 0)
+def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """``move_cost``'s gold from ``start`` to every other field it reaches, in the order of ``ground.fields``
+    (remembered with the territory: do not change the answer)."""
+    memo: dict[object, dict[tuple[int, int], int]] = ground.__dict__.setdefault("_golds", {})
+    found = memo.get((start, terms))
+    if found is None:
+        settle, free = terms
+        found = memo[(start, terms)] = {}
+        reach = ground.distances(start)
+        for q, f in ground.fields.items():
+            steps = reach.get(q)
+            if steps:
+                found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
+    return found
 
 
 def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
     assert s.dealt is not None
-    if not s.placements:
-        spots = [(0, 0, 0)]
-    else:
-        spots = []
-        for p in s.placements:
-            fields = lay(s.edition, p)
-            xs, ys = [x for x, _ in fields], [y for _, y in fields]
-            for turns in range(4):
-                probe = lay(s.edition, Placement(s.dealt[0], s.dealt[1], 0, 0, turns))
-                w, h = max(x for x, _ in probe) + 1, max(y for _, y in probe) + 1
-                for x, y in ((max(xs) + 1, min(ys)), (min(xs) - w, min(ys)), (min(xs), max(ys) + 1),
-                             (min(xs), min(ys) - h), (max(xs) + 1, max(ys) + 1 - h), (min(xs) - w, max(ys) + 1 - h),
-                             (max(xs) + 1 - w, max(ys) + 1), (max(xs) + 1 - w, min(ys) - h)):
-                    spots.append((x, y, turns))
+    spots = board_spots(s.edition, s.placements, *s.dealt, checked=legal)
     others = workers_on_land(s)
     ground, who = land(s), actor(s)
-    for x, y, turns in sorted(set(spots)):
+    for x, y, turns in spots:
         new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        if legal and s.placements and joins(s.edition, s.placements, new) is not None:
-            continue
         fresh = lay(s.edition, new)
         taken = blocked_joining(ground, fresh, others, who) if legal else set()
         if taken is None:
@@ -1091,12 +1203,12 @@ def _apply_chance(s: State, move: KMMove) -> State:
             row = add(row, shown)
         return _start_season(replace(s, market=row))
     if v == "committed":
-        for seat in range(s.n):
-            chosen = counts({g: (s.seat(seat).secret or ()).count(g) for g in GOODS})
-            me = s.seat(seat)
-            s = s.with_seat(seat, goods=add(me.goods, chosen, -1), committed=chosen, secret=None,
-                            g10_before_sale=has(s, seat, 10, "A"))
-        return _open_market(s)
+        seats = []
+        for seat, me in enumerate(s.seats):
+            chosen = counts({g: (me.secret or ()).count(g) for g in GOODS}) if me.secret else NONE
+            seats.append(replace(me, goods=add(me.goods, chosen, -1), committed=chosen, secret=None,
+                                 g10_before_sale=has(s, seat, 10, "A")))
+        return _open_market(replace(s, seats=tuple(seats)))
     # reveal: a year-2 pair turned up
     s = replace(s, weather=(*s.weather, (a[0], a[1])))
     return _to_upkeep(s)
@@ -1110,7 +1222,8 @@ def _apply_board(s: State, seat: int, move: KMMove) -> State:
     good = lay(s.edition, new)[target].good
     workers = list(s.seat(seat).workers)
     workers[FIRST_WORKER] = f"f:{at(target)}"
-    s = replace(s, placements=(*s.placements, new), dealt=None).with_seat(seat, workers=tuple(workers))
+    s = replace(s, placements=(*s.placements, new), laid_by=(*s.laid_by, seat), dealt=None).with_seat(
+        seat, workers=tuple(workers))
     s = gain(s, seat, good, 1)
     if s.turn + 1 < s.n:
         return replace(s, turn=s.turn + 1, stage="deal")
@@ -1134,7 +1247,9 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
     if v == "move":
         start, end = pos(a[0]), pos(a[1])
         gold, free = move_cost(land(s), start, end, *_move_terms(s, seat))
-        moved = tuple(f"f:{a[1]}" if w == f"f:{a[0]}" else w for w in me.workers)
+        workers = list(me.workers)
+        workers[workers.index(f"f:{a[0]}")] = f"f:{a[1]}"  # one worker per field (L698)
+        moved = tuple(workers)
         return s.with_seat(seat, workers=moved, gold=me.gold - gold, free_steps=me.free_steps + free,
                            moved=me.moved + 1, step=1)
     if v == "hire":
@@ -1188,8 +1303,8 @@ def coming_harvests(s: State) -> dict[int, Harvest]:
 def _apply_produce(s: State, seat: int, a: tuple[str, ...]) -> State:
     harvest = harvest_of(s, seat, dict(t.split(":") for t in a))
     me = s.seat(seat)
-    return replace(s, supply=counts(harvest.supply), market=counts(harvest.market)).with_seat(
-        seat, goods=add(me.goods, counts(harvest.goods)), gold=me.gold + harvest.gold, produced=True, step=3)
+    return s.update(seat, {"goods": add(me.goods, counts(harvest.goods)), "gold": me.gold + harvest.gold,
+                           "produced": True, "step": 3}, supply=counts(harvest.supply), market=counts(harvest.market))
 
 
 def _promote(s: State, seat: int, a: tuple[str, ...]) -> State:
@@ -1248,43 +1363,56 @@ def _bonuses(s: State, seat: int) -> mk.Bonuses:
                       value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
 
 
-def _apply_market(s: State, seat: int, move: KMMove) -> State:
-    v, a = move.verb, move.args
+def selling(s: State, seat: int, move: KMMove) -> tuple[mk.Sale, Counts]:
+    """A sale (``sell GOOD N`` or ``mixed PLACED GOOD...``) by the seat now: its gold with the manor's set size and
+    guilds 10 A, 11 J, 11 M (spec 4.4 I, I'), the market after, and the goods it takes from the farmhouse tile."""
+    a = move.args
     me = s.seat(seat)
     m = dict(zip(GOODS, s.market))
     covered = int(s.options["covered_sell_price"])
+    bonuses = _bonuses(s, seat)
+    first = not me.sold and me.g10_before_sale
+    if move.verb == "sell":
+        return mk.sell(s.edition, m, a[0], int(a[1]), bonuses, first, covered), counts({a[0]: int(a[1])})
+    sale = mk.sell_mixed(s.edition, m, a, a[0], len(a), bonuses, first, covered,
+                         s.options["mixed_set_bonuses"] == "g10a_g11m")
+    return sale, counts({g: 1 for g in a})
+
+
+def buying(s: State, seat: int, a: tuple[str, ...]) -> tuple[mk.Purchase, Counts]:
+    """Guild action D (``buy GOOD N``, or ``buy GOOD GOOD...`` with guild 15 M) by the seat now: the gold, guild 11
+    A's discount included (L786), the market after, and the goods taken (spec 4.4 D, 7.2 #20)."""
+    discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
+    m = dict(zip(GOODS, s.market))
+    if len(a) == 2 and a[1].isdigit():
+        count = int(a[1])
+        if count == 2 and m.get(a[0]) == 1 and s.options["buy_two"] == "takes_one":
+            count = 1
+        return mk.buy(s.edition, m, a[0], count, discount), counts({a[0]: count})
+    if not has(s, seat, 15, "M"):
+        raise IllegalMoveError("4.4-D", msg("km.refuse.buy_mixed_guild"))
+    return mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount), counts({g: 1 for g in a})
+
+
+def _apply_market(s: State, seat: int, move: KMMove) -> State:
+    v, a = move.verb, move.args
+    me = s.seat(seat)
     if v == "sell" or v == "mixed":
-        bonuses = _bonuses(s, seat)
-        first = not me.sold and me.g10_before_sale
-        if v == "sell":
-            sale = mk.sell(s.edition, m, a[0], int(a[1]), bonuses, first, covered)
-            sold = counts({a[0]: int(a[1])})
-        else:
-            most = len(a)
-            sale = mk.sell_mixed(s.edition, m, a, a[0], most, bonuses, first, covered,
-                                 s.options["mixed_set_bonuses"] == "g10a_g11m")
-            sold = counts({g: 1 for g in a})
-        s = replace(s, market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
-        return s.with_seat(seat, gold=me.gold + sale.gold, committed=add(me.committed, sold, -1), sold=True,
-                           mixed=me.mixed or v == "mixed")
+        sale, sold = selling(s, seat, move)
+        return s.update(seat, {"gold": me.gold + sale.gold, "committed": add(me.committed, sold, -1), "sold": True,
+                               "mixed": me.mixed or v == "mixed"},
+                        market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
     if v == "pass":
         return s
     if v == "gold":
         extra = value(s, 12, "A", "gold") if has(s, seat, 12, "A") else 0
         taken = mk.take_gold(territory_count(s, seat), extra, s.options["g12_apprentice"])
         track = season_end.to_top(s.favour, seat) if s.favour is not None else None
-        return replace(s, favour=track).with_seat(seat, gold=me.gold + taken, guild_action=True)
+        return s.update(seat, {"gold": me.gold + taken, "guild_action": True}, favour=track)
     if v == "buy":
-        discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
-        if len(a) == 2 and a[1].isdigit():
-            count = min(int(a[1]), m[a[0]])
-            bought = mk.buy(s.edition, m, a[0], count, discount)
-            got = counts({a[0]: count})
-        else:
-            bought = mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount)
-            got = counts({g: 1 for g in a})
-        s = replace(s, market=counts(bought.market))
-        return s.with_seat(seat, gold=me.gold - bought.gold, goods=add(me.goods, got), guild_action=True)
+        bought, got = buying(s, seat, a)
+        return s.update(seat, {"gold": me.gold - bought.gold, "goods": add(me.goods, got), "guild_action": True},
+                        market=counts(bought.market))
     if v == "promote":
         return _promote(s, seat, a).with_seat(seat, guild_action=True)
     if v == "retire":
@@ -1328,7 +1456,9 @@ def _standings(s: State, seat: int) -> list[tuple[str, season_end.Standing]]:
 
 
 def upkeep_cost(s: State, seat: int, released: set[str]) -> int:
-    return upkeep_of(s, seat, released).gold
+    kept = [standing for label, standing in _standings(s, seat) if label not in released]
+    return season_end.upkeep_gold(kept, has(s, seat, 4, "A"), has(s, seat, 12, "J"), has(s, seat, 12, "M"),
+                                  s.options["g12_master_small_board"])
 
 
 def _season_end(s: State) -> State:

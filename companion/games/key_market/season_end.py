@@ -34,16 +34,30 @@ def upkeep(kept: Sequence[Standing], g4_apprentice: bool = False, g12_journeyman
     keyworker is free (L700, it beats guild 12 J); guild 12 J: 1 gold per worker (L794); guild 12 M: 1 gold per
     large board holding a kept worker (L792; ``small_board`` ``counts``: the 2-player small board too, spec 7.2
     #11). All abilities are optional: the cheapest way is taken."""
+    gold, why, n = _cheapest(kept, g4_apprentice, g12_journeyman, g12_master, small_board, per_worker)
+    reason = msg(why, n=n, **({"each": per_worker} if why == "km.reason.upkeep.standard" else {}))
+    if g4_apprentice and any(w.keyworker for w in kept):
+        return Upkeep(gold, msg("km.reason.upkeep.with_g4a", reason=reason))
+    return Upkeep(gold, reason)
+
+
+def upkeep_gold(kept: Sequence[Standing], g4_apprentice: bool = False, g12_journeyman: bool = False,
+                g12_master: bool = False, small_board: str = "free", per_worker: int = 2) -> int:
+    """``upkeep``'s gold alone (for listing the choices)."""
+    return _cheapest(kept, g4_apprentice, g12_journeyman, g12_master, small_board, per_worker)[0]
+
+
+def _cheapest(kept: Sequence[Standing], g4_apprentice: bool, g12_journeyman: bool, g12_master: bool,
+              small_board: str, per_worker: int) -> tuple[int, str, int]:
+    """The cheapest upkeep: gold, the message saying which way, and its count."""
     paying = [w for w in kept if not (g4_apprentice and w.keyworker)]
-    options = [Upkeep(per_worker * len(paying), msg("km.reason.upkeep.standard", n=len(paying), each=per_worker))]
-    if g12_journeyman:
-        options.append(Upkeep(len(paying), msg("km.reason.upkeep.g12j", n=len(paying))))
+    best = (per_worker * len(paying), "km.reason.upkeep.standard", len(paying))
+    if g12_journeyman and len(paying) < best[0]:
+        best = (len(paying), "km.reason.upkeep.g12j", len(paying))
     if g12_master:
-        boards = {w.board for w in paying if w.large or small_board == "counts"}
-        options.append(Upkeep(len(boards), msg("km.reason.upkeep.g12m", n=len(boards))))
-    best = min(options, key=lambda u: u.gold)
-    if g4_apprentice and len(paying) < len(kept):
-        return Upkeep(best.gold, msg("km.reason.upkeep.with_g4a", reason=best.reason))
+        boards = len({w.board for w in paying if w.large or small_board == "counts"})
+        if boards < best[0]:
+            best = (boards, "km.reason.upkeep.g12m", boards)
     return best
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from companion.core.options import Options
@@ -17,6 +17,7 @@ from companion.games.key_market.data import GOODS, Edition
 from companion.games.key_market.territory import Placement
 
 Counts = tuple[int, ...]
+T = TypeVar("T")
 NONE: Counts = (0,) * len(GOODS)
 WORKERS = 10
 KEYWORKER = 0
@@ -34,7 +35,7 @@ def as_dict(c: Counts) -> dict[str, int]:
     return {g: n for g, n in zip(GOODS, c) if n}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Seat:
     """One player: the farmhouse tile, the manor, gold and goods (behind the screen), goods brought to market,
     the workers' places, and what they did this season."""
@@ -71,11 +72,27 @@ class Seat:
 
     def fields(self) -> tuple[tuple[int, tuple[int, int]], ...]:
         """(worker, position) of each worker on the territory."""
-        return _fields(self.workers)
+        found: tuple[tuple[int, tuple[int, int]], ...] | None = self.__dict__.get("_fields")
+        if found is None:
+            found = self.__dict__["_fields"] = _fields(self.workers)
+        return found
 
     def guilds(self) -> dict[int, tuple[int, str, int]]:
         """guild -> (worker, level, slot) of each member (shared by seats with the same workers: do not change it)."""
-        return _guilds(self.workers)
+        found: dict[int, tuple[int, str, int]] | None = self.__dict__.get("_guilds")
+        if found is None:
+            found = self.__dict__["_guilds"] = _guilds(self.workers)
+        return found
+
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """A value derived from the workers' places (and the edition's data), kept with the seat until they move."""
+        memo: dict[str, Any] | None = self.__dict__.get("_derived")
+        if memo is None:
+            memo = self.__dict__["_derived"] = {}
+        found: T | None = memo.get(key)
+        if found is None:
+            found = memo[key] = make()
+        return found
 
     def fresh_season(self) -> Seat:
         return replace(self, step=0, hires=0, moved=0, free_steps=0, produced=False, swapped=False, promoted=False,
@@ -124,6 +141,8 @@ class State:
     """Face-up pairs (square marker, round marker) for spring, summer, autumn of year 1, then year 2 as revealed."""
     guilds: tuple[int, ...] = ()
     placements: tuple[Placement, ...] = ()
+    laid_by: tuple[int, ...] = ()
+    """The seat that laid each board of ``placements`` (-1: the 2-player small board, laid first by nobody)."""
     dealt: tuple[int, str] | None = None
     boards_left: tuple[int, ...] = (1, 2, 3, 4)
     seats: tuple[Seat, ...] = ()
@@ -146,33 +165,35 @@ class State:
         return self.seats[i]
 
     def with_seat(self, i: int, **changes: Any) -> State:
+        return self.update(i, changes)
+
+    def update(self, i: int, seat: Mapping[str, Any], **changes: Any) -> State:
+        """Seat ``i`` changed by ``seat`` and the state by ``changes``, in one copy."""
         seats = list(self.seats)
-        seats[i] = replace(seats[i], **changes)
-        return replace(self, seats=tuple(seats))
+        seats[i] = replace(seats[i], **seat)
+        return replace(self, seats=tuple(seats), **changes)
 
 
-T = TypeVar("T")
-_SEAT_FIELDS = tuple(f.name for f in dataclasses.fields(Seat))
-_SEAT_INDEX = {name: i for i, name in enumerate(_SEAT_FIELDS)}
-_seat_values = attrgetter(*_SEAT_FIELDS)
-_STATE_FIELDS = frozenset(f.name for f in dataclasses.fields(State))
+_BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
+"""What a seat remembers of its workers' places (forgotten when they change)."""
+_FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many): a state's remembered
-    derived values (``rules._memo``) are not copied."""
-    if isinstance(obj, State):
-        if not changes.keys() <= _STATE_FIELDS:
-            raise TypeError(f"State has no field {sorted(changes.keys() - _STATE_FIELDS)}")
-        new = object.__new__(State)
-        values = dict(obj.__dict__)
-        values.pop("_memo", None)
-        values.update(changes)
-        new.__dict__.update(values)
-        return new  # type: ignore[return-value]
-    if isinstance(obj, Seat):
-        seat: list[Any] = list(_seat_values(obj))
-        for name, value in changes.items():
-            seat[_SEAT_INDEX[name]] = value
-        return Seat(*seat)  # type: ignore[return-value]
-    return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many: their values are copied
+    without ``__init__``); a state's remembered derived values (``rules._memo``) are not copied."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)}")
+    new = object.__new__(cls)
+    values = obj.__dict__.copy()
+    values.pop("_memo", None)
+    if "workers" in changes:
+        for key in _BY_WORKERS:
+            values.pop(key, None)
+    values.update(changes)
+    object.__setattr__(new, "__dict__", values)
+    return new

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from companion.core.errors import IllegalMoveError
 from companion.core.messages import msg
@@ -67,7 +67,7 @@ def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
 
 Box = tuple[int, int, int, int]
 """The smallest rectangle around some fields: x from, x to, y from, y to (inclusive)."""
-_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box]] = {}
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box, frozenset[Pos]]] = {}
 
 
 def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
@@ -76,16 +76,15 @@ def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     return _laid(edition, p)[1]
 
 
-def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Box]:
-    """``lay``'s fields with the rectangle around them."""
+def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Box, frozenset[Pos]]:
+    """``lay``'s fields with the rectangle around them and their positions."""
     key = (id(edition), p)
     found = _LAID.get(key)
     if found is None or found[0] is not edition:
-        if len(_LAID) > 8192:
+        if len(_LAID) > 1024:
             _LAID.clear()
         fields = _lay(edition, p)
-        xs, ys = [x for x, _ in fields], [y for _, y in fields]
-        found = _LAID[key] = (edition, fields, (min(xs), max(xs), min(ys), max(ys)))
+        found = _LAID[key] = (edition, fields, _box(fields), frozenset(fields))
     return found
 
 
@@ -178,6 +177,10 @@ class Territory:
 
     def steps(self, start: Pos, end: Pos) -> int | None:
         """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
+        return self.distances(start).get(end)
+
+    def distances(self, start: Pos) -> Mapping[Pos, int]:
+        """``steps`` from ``start`` to every field it reaches (remembered: do not change the answer)."""
         dist = self._distances.get(start)
         if dist is None:
             dist = self._distances[start] = {start: 0}
@@ -188,7 +191,7 @@ class Territory:
                     if nxt not in dist:
                         dist[nxt] = dist[at] + 1
                         queue.append(nxt)
-        return dist.get(end)
+        return dist
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
@@ -202,10 +205,22 @@ def territory(edition: Edition, placements: Iterable[Placement], region_by: str 
 def joins(edition: Edition, laid: Sequence[Placement], new: Placement) -> IllegalMoveError | None:
     """Setup step 15 (L159-161, L216): the new board overlaps nothing and a whole edge of 3 of its fields lines up
     with an edge of a board already on the table."""
-    _, fresh, box = _laid(edition, new)
-    boards = [_laid(edition, p)[1:] for p in laid]  # rectangles apart share no field and touch along no edge
-    if any(_near(box, around, 0) and any(pos in board for pos in fresh) for board, around in boards):
-        return IllegalMoveError("2.2-15", msg("km.refuse.board_overlaps"))
+    key = join_refusal(tuple(footprint(edition, p) for p in laid), footprint(edition, new))
+    return None if key is None else IllegalMoveError("2.2-15", msg(key))
+
+
+def footprint(edition: Edition, p: Placement) -> frozenset[Pos]:
+    """The grid positions a placement covers."""
+    return _laid(edition, p)[3]
+
+
+@lru_cache(maxsize=65536)
+def join_refusal(laid: tuple[frozenset[Pos], ...], fresh: frozenset[Pos]) -> str | None:
+    """``joins`` on the boards' footprints alone (the geometry decides it): the refusal's message key, or ``None``."""
+    box = _box(fresh)
+    boards = [(board, _box(board)) for board in laid]  # rectangles apart share no field and touch along no edge
+    if any(_near(box, around, 0) and not board.isdisjoint(fresh) for board, around in boards):
+        return "km.refuse.board_overlaps"
     for board, around in boards:
         if not _near(box, around, 1):
             continue
@@ -214,10 +229,42 @@ def joins(edition: Edition, laid: Sequence[Placement], new: Placement) -> Illega
             line = {pos[0] if dx else pos[1] for pos in touching}
             if len(touching) == 3 and len(line) == 1 and _edge(fresh, dx, dy) == _edge(board, -dx, -dy) == 3:
                 return None
-    return IllegalMoveError("2.2-15", msg("km.refuse.board_edge"))
+    return "km.refuse.board_edge"
 
 
-def _edge(fields: Mapping[Pos, Field], dx: int, dy: int) -> int:
+def board_spots(edition: Edition, laid: Sequence[Placement], board: int, side: str,
+                checked: bool = True) -> tuple[tuple[int, int, int], ...]:
+    """Every ``(x, y, turns)`` where board ``board`` (side ``side``) may join the boards ``laid`` (``joins``), sorted;
+    ``(0, 0, 0)`` for the first board. ``checked`` false: every spot beside a laid board, ``joins`` not asked."""
+    if not laid:
+        return ((0, 0, 0),)
+    return _spots(tuple(footprint(edition, p) for p in laid),
+                  tuple(footprint(edition, Placement(board, side, 0, 0, turns)) for turns in range(4)), checked)
+
+
+@lru_cache(maxsize=16384)
+def _spots(laid: tuple[frozenset[Pos], ...], probes: tuple[frozenset[Pos], ...],
+           checked: bool) -> tuple[tuple[int, int, int], ...]:
+    """``board_spots`` on footprints (``probes``: the new board at (0, 0) turned 0-3 times)."""
+    spots = set()
+    for fields in laid:
+        x0, x1, y0, y1 = _box(fields)
+        for turns, probe in enumerate(probes):
+            _, px, _, py = _box(probe)
+            w, h = px + 1, py + 1
+            for x, y in ((x1 + 1, y0), (x0 - w, y0), (x0, y1 + 1), (x0, y0 - h), (x1 + 1, y1 + 1 - h),
+                         (x0 - w, y1 + 1 - h), (x1 + 1 - w, y1 + 1), (x1 + 1 - w, y0 - h)):
+                spots.add((x, y, turns))
+    return tuple((x, y, turns) for x, y, turns in sorted(spots)
+                 if not checked or join_refusal(laid, frozenset((a + x, b + y) for a, b in probes[turns])) is None)
+
+
+def _box(fields: Iterable[Pos]) -> Box:
+    xs, ys = [x for x, _ in fields], [y for _, y in fields]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _edge(fields: frozenset[Pos], dx: int, dy: int) -> int:
     """How many fields a board has along its edge facing ``(dx, dy)``."""
     return sum(1 for (x, y) in fields if (x + dx, y + dy) not in fields)
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from companion.core.errors import IllegalMoveError
 
 from companion.core.messages import Message, msg
 from companion.games.key_market import market as mk
+from companion.games.key_market import rules
 from companion.games.key_market.data import GOODS, GUILDS, LEVELS, SECTIONS, SEASONS, SHAPES
 from companion.games.key_market.moves import KMMove
 from companion.games.key_market.state import State
@@ -46,7 +49,6 @@ def where(token: str) -> Message:
 
 def move_text(state: State, move: KMMove) -> Message:
     """What ``move`` does, in words (the amounts of gold computed where they are known)."""
-    from companion.games.key_market import rules
 
     v, a = move.verb, move.args
     if v in CHANCE_IDS:
@@ -72,22 +74,25 @@ def move_text(state: State, move: KMMove) -> Message:
         if "gold" in a:
             return msg("km.move.retire_gold", source=where(a[0]))
         return msg("km.move.retire", source=where(a[0]), goods=goods(a[1:]))
+    seat = rules.actor(state)
+    trading = seat >= 0 and state.stage in ("market", "early")
     if v == "sell":
         n = int(a[1])
-        seat = rules.actor(state)
         price = mk.sell_price(state.edition, state.market[GOODS.index(a[0])], int(state.options["covered_sell_price"]))
-        if seat >= 0 and state.stage in ("market", "early"):
-            b = rules._bonuses(state, seat)
-            me = state.seat(seat)
-            price += b.g11_master + (b.g10_apprentice if not me.sold and me.g10_before_sale else 0)
-        return msg("km.move.sell", n=n, good=good(a[0]), gold=n * price)
+        gold = _known(lambda: rules.selling(state, seat, move)[0].gold) if trading else None
+        return msg("km.move.sell", n=n, good=good(a[0]), gold=n * price if gold is None else gold)
     if v == "mixed":
+        gold = _known(lambda: rules.selling(state, seat, move)[0].gold) if trading else None
+        if gold is not None:
+            return msg("km.move.mixed_gold", goods=goods(a), good=good(a[0]), gold=gold)
         return msg("km.move.mixed", goods=goods(a), good=good(a[0]))
     if v == "apprentice":
         return msg("km.move.apprentice", guild=guild(int(a[0].split("@")[0])), source=where(a[1]),
                    goods=goods(t for t in a[2:] if t in GOODS))
     if v == "buy":
-        return msg("km.move.buy", goods=goods(a if not a[-1].isdigit() else [a[0]] * int(a[1])))
+        gold = _known(lambda: rules.buying(state, seat, a)[0].gold) if trading else None
+        bought = goods(a if not a[-1].isdigit() else [a[0]] * int(a[1]))
+        return msg("km.move.buy", goods=bought) if gold is None else msg("km.move.buy_gold", goods=bought, gold=gold)
     if v == "gold":
         return msg("km.move.gold")
     if v == "pass":
@@ -99,6 +104,14 @@ def move_text(state: State, move: KMMove) -> Message:
     if not a:
         return msg("km.move.release_none")
     return msg("km.move.release", fields=list(a))
+
+
+def _known(gold: Callable[[], int]) -> int | None:
+    """The gold of a trade, or ``None`` when the rules refuse it (its words then say no amount)."""
+    try:
+        return gold()
+    except (IllegalMoveError, KeyError, ValueError):
+        return None
 
 
 def chance_text(state: State, move: KMMove) -> Message:
@@ -113,7 +126,8 @@ def chance_text(state: State, move: KMMove) -> Message:
         return msg("km.log.farmhouses", tiles=[f"{names[i]} {t}" for i, t in enumerate(a)])
     if v == "deal":
         who = state.order[state.turn] if state.order else 0
-        return msg("km.log.deal", name=names[who], board=a[0][:-1], side=a[0][-1])
+        return msg("km.log.deal", name=names[who], dealer=names[rules.dealer(state)] if state.order else names[0],
+                   board=a[0][:-1], side=a[0][-1])
     if v == "guild":
         return msg("km.log.guild", guild=guild(int(a[0])))
     if v in ("revealed", "committed"):

@@ -60,8 +60,26 @@ def test_example_4_winter_round_sheep(edition: Edition) -> None:
     assert keyworker.goods == {"lux": 2}
     g8 = harvest(edition, {8: Member("J", "fruit")}, sheep, WINTER, any_resource="fish")
     assert g8.goods == {"fish": 1}
-    g14 = harvest(edition, {14: Member("J")}, sheep, WINTER)
-    assert (g14.goods, g14.gold) == ({}, 3)
+    g14 = harvest(edition, {14: Member("J")}, sheep, WINTER)  # the spec's +3 gold: variant winter_yields = all
+    assert (g14.goods, g14.gold) == ({}, 0)
+
+
+def test_winter_yields_come_only_from_abilities_with_the_winter_mark(edition: Edition) -> None:
+    """6.1 (L658): the Winter mark is what lets an ability yield in Winter. The rulebook marks guild 8 J (L748) and
+    guild 13 M (L806), not guild 13 A, 13 J (L800-804) or 14 J (L814): in Winter those give nothing, the gold ones
+    included; variant ``winter_yields`` = all lets every yield tied to no field come in Winter too."""
+    market = {"fruit": 3, "veg": 2, "wheat": 3, "sheep": 0, "fish": 1, "lux": 5}
+    for guilds, spring in (({13: Member("A")}, (1, {})), ({14: Member("J")}, (3, {})),
+                           ({13: Member("J")}, (0, {"fruit": 1}))):
+        got = produce(edition, (), SPRING, guilds, PLENTY, market)
+        assert (got.gold, got.goods) == spring
+        winter = produce(edition, (), WINTER, guilds, PLENTY, market)
+        assert (winter.gold, winter.goods, winter.market) == (0, {}, market)
+        assert (lambda h: (h.gold, h.goods))(produce(edition, (), WINTER, guilds, PLENTY, market,
+                                                      options={"winter_yields": "all"})) == spring
+    marked = produce(edition, (), WINTER, {8: Member("J", "fruit"), 13: Member("M")}, PLENTY, market,
+                     any_resource="veg", market_pick="fish")
+    assert marked.goods == {"veg": 1, "fish": 1}  # 8 J and 13 M in Winter; the journeyman pick 13 M keeps does not
 
 
 def test_guild_1_apprentice_variant_for_the_l656_example(edition: Edition) -> None:
@@ -84,7 +102,7 @@ def test_guild_13_takes_from_the_market_and_guild_13_apprentice_gives_gold(editi
     assert (j.goods, j.market["fruit"]) == ({"fruit": 1}, 2)
     m = produce(edition, (), SPRING, {13: Member("M")}, PLENTY, market, market_pick="fish")
     assert m.goods == {"fruit": 1, "fish": 1}  # the '+' of the provisional tile keeps the journeyman's pick
-    a = produce(edition, (), WINTER, {13: Member("A")}, PLENTY, market)
+    a = produce(edition, (), SPRING, {13: Member("A")}, PLENTY, market)
     assert (a.gold, a.goods) == (1, {})
 
 

@@ -257,3 +257,28 @@ def test_moves_paid_from_behind_the_screen_stay_on_the_players_own_page() -> Non
     assert error is not None and error.rule == "4.2"
     assert render(GAME.table_refusal(s, move, error).text, "en") == \
         "Not possible here: make this move on your own page."
+
+
+@pytest.mark.parametrize("players, options, dealer", [
+    (3, {}, "C"), (4, {}, "D"), (2, {}, "B"), (2, {"board_dealer_two_players": "start_player"}, "A")])
+def test_the_board_dealer_is_named_by_the_setup_and_the_log(players: int, options: dict[str, str],
+                                                            dealer: str) -> None:
+    """Setup step 15 (L153, L224): the last player in turn order hands out the boards; with 2 players the flag
+    ``board_dealer_two_players`` (spec 7.2 #22) can name the start player instead."""
+    names = ["A", "B", "C", "D"][:players]
+    s = GAME.setup(names, GAME.options({"first_game": "yes", **options}))
+    s = play(s, "weather S1 S2 S3 R1 R2 R3", "order " + " ".join(str(i + 1) for i in range(players)),
+             "farmhouses " + " ".join(str(i + 1) for i in range(players)))
+    assert GAME.setup_guide(s)["dealer"] == names.index(dealer)
+    line = render(GAME.describe(s, GAME.parse_move("deal 2b"), None), "en")
+    assert line == f"{dealer} hands A large board 2, side b up"
+    assert render(GAME.describe(s, GAME.parse_move("deal 2b"), None), "de").startswith(f"{dealer} gibt A ")
+
+
+def test_the_table_sees_who_laid_each_board() -> None:
+    """Setup step 15 (L153-163, L214-222): each player lays one board; with 2 players the small board lies first."""
+    three = GAME.view(play(started(3), "done"), None)
+    assert [(b["board"], b["side"], b["seat"]) for b in three["boards"]] == [(1, "a", 0), (2, "a", 1), (3, "a", 2)]
+    two = GAME.view(started(2), None)
+    assert [(b["board"], b["seat"]) for b in two["boards"]] == [(0, None), (1, 0), (2, 1)]
+    assert sum(1 for f in three["fields"] if f["board"] == 2) == 9

@@ -86,8 +86,9 @@ function renderMarket(game) {
   h("p", { class: "muted supply" }, t("km_supply", { goods: goodsText(view.supply) })));
 }
 
-/** The territory as laid: each field at its place (x right, y down) with its good, its shape and the worker on it,
- * so the fields the flow names by place ("field -3,0") can be found on the table. */
+/** The territory as laid: each field at its place (x right, y down) with its coordinates, its good, its shape (or
+ * "village") and the worker on it, so the fields the flow names by place ("field -3,0") can be found on the table;
+ * under it each board in words: which board and side, who laid it, its fields with shape and good, its village. */
 function renderTerritory(game) {
   const view = game.view;
   if (!view.fields.length) return fill("territory", h("p", { class: "muted" }, t("km_no_boards")));
@@ -96,17 +97,30 @@ function renderTerritory(game) {
   const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
   const workers = new Map();
   for (const p of view.players) for (const w of p.workers) if (w.startsWith("f:")) workers.set(w.slice(2), p.seat);
+  const kind = (f) => (f.good === "lux" ? t("km_village") : t(`km_shapes.${f.shape}`));
   const grid = h("div", { class: "territory-grid", style: `grid-template-columns: repeat(${Math.max(...xs) - x0 + 1}, minmax(0, 1fr))` },
     view.fields.map((f) => {
       const at = f.at.join(",");
       const seat = workers.get(at);
       const cell = h("div", { class: `field ${f.shape} good-${f.good}${seat != null ? " worked" : ""}`, "data-at": at,
                               "data-good": f.good, "data-board": f.board, style: `grid-column: ${f.at[0] - x0 + 1}; grid-row: ${f.at[1] - y0 + 1}` },
-        h("span", { class: "at" }, at), h("span", { class: "good" }, goodName(f.good)),
+        h("span", { class: "at" }, at), h("span", { class: "good" }, goodName(f.good)), h("span", { class: "shape" }, kind(f)),
         seat != null ? h("span", { class: "worker", "data-seat": seat }, seatDot(game, seat), playerName(game, seat)) : null);
       return seat != null ? paintSeat(cell, seatColour(game, seat)) : cell;
     }));
-  return fill("territory", grid);
+  const boards = h("ul", { class: "boards-list" }, view.boards.map((b) => {
+    const fields = view.fields.filter((f) => f.board === b.board);
+    const village = fields.find((f) => f.good === "lux");
+    const farmland = fields.filter((f) => f.good !== "lux")
+      .map((f) => t("km_board_field", { at: f.at.join(","), shape: t(`km_shapes.${f.shape}`), good: goodName(f.good) }));
+    const item = h("li", { "data-board": b.board, "data-seat": b.seat ?? "" },
+      h("strong", {}, b.board === 0 ? t("km_small_board") : t("km_board_side", { board: b.board, side: b.side.toUpperCase() })),
+      b.seat != null ? [" ", t("km_laid_by"), " ", seatDot(game, b.seat), playerName(game, b.seat)] : null,
+      ": ", t("km_board_fields", { n: farmland.length, fields: farmland.join("; ") }),
+      village ? [" ", t("km_board_village", { at: village.at.join(",") })] : null);
+    return b.seat != null ? paintSeat(item, seatColour(game, b.seat)) : item;
+  }));
+  return fill("territory", [grid, h("h3", {}, t("km_boards_heading")), boards]);
 }
 
 /** The weather of the year: each season's two markers and the goods they favour or spoil; year 2's face down. */
