@@ -18,7 +18,7 @@ from tests.web.pagekit import TIMEOUT
 from web.messages import add_web_catalogs
 
 SIZES = {"tablet": (1280, 800), "phone": (390, 844)}
-FLAGS = {"key-harvest": 14, "la-granja": 6, "keyper": 26, "key-market": 21}
+FLAGS = {"key-harvest": 14, "la-granja": 6, "keyper": 26, "key-market": 22}
 """Each game's house rules on the new-game form."""
 JARGON = re.compile(r"\bR-[A-Z]+\d|\b[a-z]+_[a-z_]+\b|§")
 """Spec rule IDs, raw flag or choice names (snake_case) and section signs: never a label, a choice or a help."""
