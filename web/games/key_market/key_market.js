@@ -295,10 +295,11 @@ function wordLabel(view, picked, word, words = null) {
     if (i === 3) return t("km_board_turns", { n: word });
     return t("km_board_worker", { at: word });
   }
-  if (verb === "sell" && /^\d+$/.test(word) && words) {  // the core's words: the gold with the seller's guild bonuses
-    return moveText(words, [...picked, word].join(" "));
+  const move = [...picked, word].join(" ");
+  if (["sell", "buy"].includes(verb) && /^\d+$/.test(word) && words && words[move]) {
+    return moveText(words, move);  // the core's words: the gold with the guilds' bonuses and discounts (11 A)
   }
-  if (verb === "buy" && /^\d+$/.test(word)) {  // today's buy price; guild 11's discount is the core's to apply
+  if (verb === "buy" && /^\d+$/.test(word)) {  // a count that goes on (a mixed buy): today's price, if no discount
     const row = view.market.find((r) => r.good === picked[1]);
     const discounted = view.players[view.to_move]?.workers.some((w) => w.startsWith("g:11:"));
     return row && !discounted ? t("km_n_for_gold", { n: Number(word), gold: Number(word) * row.buy }) : word;
