@@ -29,6 +29,8 @@ SEEDS = 200
 PRINTED = (("emerald", "gold", "ruby", "sapphire"), ("brick", "timber", "stone"), ("wheat",), ("clay", "log", "rock"),
            ("deer",), ("boar",), ("chicken",), ("horse",), ("cow",), ("pig",), ("sheep",))
 """Spec 5.3, printed rules: what tied players compare, in order (goats are not compared)."""
+PRINTED_WORDS = ("Gems", "Finished goods", "Wheat", "Raw materials", "Deer", "Boar", "Chickens", "Horses", "Cows", "Pigs",
+                 "Sheep")
 
 
 def tiebreak_key(player: dict[str, Any]) -> tuple[int, ...]:
@@ -107,8 +109,12 @@ def test_a_tie_on_points_is_ranked_by_the_tie_breakers_and_said_in_words(browser
         assert int(final.locator(f".final-row[data-seat='{ahead}']").get_attribute("data-rank") or 0) < \
             int(final.locator(f".final-row[data-seat='{behind}']").get_attribute("data-rank") or 0)
         note = final.locator(f".tiebreaks li[data-points='{totals[ahead]}']").inner_text()
-        names = ", ".join(NAMES[s] for s in tied)
-        assert note == f"{names} tie on {totals[ahead]} points: decided by the tie-breakers (Printed order)."
+        names = ", ".join(NAMES[s] for s in (ahead, behind))  # in rank order
+        keys = {s: tiebreak_key(players[s]) for s in (ahead, behind)}
+        first = next(i for i in range(len(PRINTED)) if keys[ahead][i] != keys[behind][i])
+        counts = ", ".join(f"{NAMES[s]} {keys[s][first]}" for s in (ahead, behind))
+        assert note == (f"{names} tie on {totals[ahead]} points: decided by the tie-breakers (Printed order). "
+                        f"{PRINTED_WORDS[first]}: {counts}.")
         assert final.locator(".tiebreaks li").count() == 1
         page.screenshot(path=str(shots / "kp-tie-final.png"), full_page=True)
     assert errors == []

@@ -370,3 +370,20 @@ def rank(rows: Sequence[dict[str, Any]], holdings: Sequence[Holdings], tiebreak:
     for row, key in zip(rows, keys):
         row["rank"] = 1 + sum(1 for other in keys if other > key)
         row["winner"] = row["rank"] == 1
+
+
+def ties(rows: Sequence[dict[str, Any]], holdings: Sequence[Holdings], tiebreak: str) -> list[dict[str, Any]]:
+    """Spec 5.3, for the final screen: per total shared by several players, the seats in rank order, the first
+    tie-breaker that tells them apart (None: they share the place) and each seat's count of it."""
+    order = TIEBREAKS[tiebreak]
+    counts = [tiebreak_counts(h) for h in holdings]
+    out = []
+    for total in sorted({row["total"] for row in rows}, reverse=True):
+        seats = sorted((seat for seat, row in enumerate(rows) if row["total"] == total), key=lambda seat: rows[seat]["rank"])
+        if len(seats) < 2:
+            continue
+        decider = next((k for k in order if len({counts[seat][k] for seat in seats}) > 1), None)
+        out.append({"points": total, "seats": seats, "decided_by": decider,
+                    "counts": [counts[seat][decider] for seat in seats] if decider else []})
+    return out
+

@@ -10,6 +10,7 @@ from companion.core.messages import Message, Text, msg
 from companion.games.keyper import rules
 from companion.games.keyper.data import ANIMALS, GOODS, KEYPLE_COLOURS, RESOURCES, SEASONS, colour, piece
 from companion.games.keyper.moves import KPMove, pieces
+from companion.games.keyper.scoring import ties
 from companion.games.keyper.state import State
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
             "fold": (s.folds[seat] or None) if mine and s.folds else None,
             "fold_chosen": bool(s.folds and s.folds[seat]),
         })
+    score = game.score(s) if s.over else None
     return {
         "game": "keyper", "data": {"name": e.name, "provisional": list(e.provisional)},
         "options": dict(s.options), "season": SEASONS[s.season], "start": s.start, "active": s.active,
@@ -168,7 +170,9 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
                                for j, f in enumerate(b.fields)]} for i, b in enumerate(s.boards)],
         "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
         "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
-        "score": game.score(s) if s.over else None,
+        "score": score,
+        "ties": ties(score, [game.holdings(s, seat) for seat in range(len(s.players))], s.options["tiebreak"])
+        if score else [],
         "season_end": season_end(s),
         "fair_tiles": fair_tiles(s, player, open_fairs),
     }

@@ -251,3 +251,23 @@ def test_line_counting_and_the_statue_cap_are_variant_flags() -> None:
     adjacent = score_player(EDITION, h, {"line_counting": "adjacent", "statue_cap": "twelve"})
     assert tile_row(adjacent, "pavements")["points"] == 5 and tile_row(adjacent, "drainage")["points"] == 5
     assert tile_row(adjacent, "statue")["points"] == 12
+
+
+def test_the_final_screen_is_told_which_tie_breaker_decided_each_tie_and_the_counts() -> None:
+    """Spec 5.3 (printed order): equal totals are told apart by gems first, then finished goods...; equal all
+    through, the players share the place and no tie-breaker is named."""
+    from companion.games.keyper.scoring import ties
+
+    held = [Holdings("Ann", (), {"ruby": 1, "brick": 2}, {}, {}, 0), Holdings("Bo", (), {"emerald": 1, "brick": 3}, {}, {}, 0),
+            Holdings("Cy", (), {"ruby": 1, "brick": 2}, {}, {}, 0), Holdings("Di", (), {"gold": 2}, {}, {}, 0)]
+    rows: list[dict[str, Any]] = [{"total": 10}, {"total": 10}, {"total": 7}, {"total": 7}]
+    rank(rows, held, "printed")
+    assert ties(rows, held, "printed") == [
+        {"points": 10, "seats": [1, 0], "decided_by": "finished", "counts": [3, 2]},  # 1 gem each: finished goods
+        {"points": 7, "seats": [3, 2], "decided_by": "gems", "counts": [2, 1]},
+    ]
+    same = [held[0], held[2], held[2]]
+    rows = [{"total": 5}, {"total": 5}, {"total": 5}]
+    rank(rows, same, "printed")
+    assert [row["rank"] for row in rows] == [1, 1, 1]
+    assert ties(rows, same, "printed") == [{"points": 5, "seats": [0, 1, 2], "decided_by": None, "counts": []}]

@@ -263,21 +263,23 @@ function renderFinal(game) {
           list: Object.entries(row.unassigned).map(([k, n]) => pieceCount(k, n)).join(", ") })) : null),
       seatColour(game, seat));
     })),
-    tieNote(game, rows),
+    tieNote(game),
     h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
 }
 
-/** Spec 5.3: when totals are equal, the tie-breakers of the game's house rule decided (or the tie stands). */
-function tieNote(game, rows) {
-  const totals = rows.map((row) => row.total);
-  const tied = [...new Set(totals.filter((total, i) => totals.indexOf(total) !== i))];
-  if (!tied.length) return null;
+/** Spec 5.3: when totals are equal, the tie-breakers of the game's house rule decided (naming the first count that
+ * told the players apart, as the core worked it out: `view.ties`), or the tie stands. */
+function tieNote(game) {
+  const ties = game.view.ties || [];
+  if (!ties.length) return null;
   const rule = t(`variants.tiebreak.choice.${game.view.options.tiebreak}`);
-  return h("ul", { class: "tiebreaks" }, tied.map((total) => {
-    const level = rows.filter((row) => row.total === total);
-    const shared = new Set(level.map((row) => row.rank)).size === 1;
-    return h("li", { "data-points": total }, t(shared ? "kp_tie_shared" : "kp_tie_decided",
-      { names: level.map((row) => row.name).join(", "), points: total, rule }));
+  return h("ul", { class: "tiebreaks" }, ties.map((tie) => {
+    const names = tie.seats.map((seat) => playerName(game, seat)).join(", ");
+    if (!tie.decided_by) return h("li", { "data-points": tie.points }, t("kp_tie_shared", { names, points: tie.points }));
+    const counts = tie.seats.map((seat, i) => `${playerName(game, seat)} ${tie.counts[i]}`).join(", ");
+    return h("li", { "data-points": tie.points, "data-decided-by": tie.decided_by },
+      t("kp_tie_decided", { names, points: tie.points, rule }), " ",
+      t("kp_tie_by", { what: t(`kp_tiebreak.${tie.decided_by}`), counts }));
   }));
 }
 

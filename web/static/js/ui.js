@@ -311,6 +311,7 @@ export function runSeatPage(renderSeat) {
 export function runTablePage(render, createFlow) {
   const gameId = document.body.dataset.gameId;
   let shown = -1;
+  let reopened = false;
   let flows = null;
   let log = []; // the whole log as this page holds it: a live update carries only the lines after `log_start`
   let logVersion = -1;
@@ -327,7 +328,8 @@ export function runTablePage(render, createFlow) {
   const show = (game) => {
     // an update older than what is on screen, or the same version again (the stream's update and the move's own
     // answer carry the same game, in either order): drawing it again would rebuild the panel under a finger
-    if (game.version <= shown) return;
+    if (game.version < shown || (game.version === shown && !reopened)) return;
+    reopened = false;
     if (!withLog(game)) {
       api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
       return;
@@ -387,7 +389,8 @@ export function runTablePage(render, createFlow) {
     const answer = await send("/undo", {});
     if (answer) showPlayed([t("undone_move", { move: answer.undone })]);
   });
-  follow(gameId, { open: () => { shown = -1; }, update: (update) => show(update.game), deleted: showDeleted });
+  // a reopened stream's first update is drawn even at the version on screen; moves keep naming that version
+  follow(gameId, { open: () => { reopened = true; }, update: (update) => show(update.game), deleted: showDeleted });
   api("GET", gamePath(gameId)).then((answer) => (answer.ok ? show(answer.data) : showError(answer.data)));
   renderSeatLinks(gameId);
 }
