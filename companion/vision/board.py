@@ -354,17 +354,10 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
 
     if isinstance(boards, PrintedBoardReader):
         return read_printed(detections, registry, boards)
+    ours, others = of_game(detections, registry, boards.game)
     on_board: list[tuple[Detection, Component]] = []
-    others: list[tuple[Detection, str]] = []
-    for detection in detections:
-        try:
-            component = registry.by_code(detection.code)
-        except UnknownCodeError:
-            others.append((detection, "not a sticker of this registry"))
-            continue
-        if component.game != boards.game:
-            others.append((detection, f"a {component.game} sticker"))
-        elif component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
+    for detection, component in ours:
+        if component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
             on_board.append((detection, component))
         else:
             others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on a board")))
@@ -468,17 +461,31 @@ def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:
     return [not k for k in keep]
 
 
-def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: frozenset[str]) -> list[Conflict]:
+def of_game(detections: Sequence[Detection], registry: CodeRegistry,
+            game: str) -> tuple[list[tuple[Detection, Component]], list[tuple[Detection, str]]]:
+    """The reads of ``game``'s stickers with their components, and every other read with why it is not one."""
+    ours: list[tuple[Detection, Component]] = []
+    others: list[tuple[Detection, str]] = []
+    for detection in detections:
+        try:
+            component = registry.by_code(detection.code)
+        except UnknownCodeError:
+            others.append((detection, "not a sticker of this registry"))
+            continue
+        if component.game != game:
+            others.append((detection, f"a {component.game} sticker"))
+        else:
+            ours.append((detection, component))
+    return ours, others
+
+
+def seen_twice(pieces: Sequence[Piece], where: Callable[[Coord], str]) -> list[Conflict]:
+    """A sticker seen more than once (``where`` names each place), and both sides of one component in view."""
     found: list[Conflict] = []
-    for piece, residual in zip(pieces, residuals):
-        if residual > OFF_SPACE:
-            found.append(Conflict("off-space", msg("core.camera.off_space", code=piece.code,
-                                                   x=f"{piece.center[0]:.0f}", y=f"{piece.center[1]:.0f}",
-                                                   off=f"{residual:.2f}"), (piece.code,)))
     for code, count in Counter(p.code for p in pieces).items():
         if count > 1:
-            where = ", ".join(_at(p.at) for p in pieces if p.code == code)
-            found.append(Conflict("duplicate", msg("core.camera.duplicate", code=code, n=count, where=where), (code,)))
+            places = ", ".join(where(p.at) for p in pieces if p.code == code)
+            found.append(Conflict("duplicate", msg("core.camera.duplicate", code=code, n=count, where=places), (code,)))
     sides: dict[tuple[str, str], dict[str, str]] = {}
     for piece in pieces:
         if piece.side is not None:
@@ -488,6 +495,17 @@ def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: 
             names = sorted(seen)
             found.append(Conflict("both-sides", msg("core.camera.both_sides", tile=key, sides=names),
                                   tuple(seen[n] for n in names)))
+    return found
+
+
+def _conflicts(pieces: Sequence[Piece], residuals: Sequence[float], tile_kinds: frozenset[str]) -> list[Conflict]:
+    found: list[Conflict] = []
+    for piece, residual in zip(pieces, residuals):
+        if residual > OFF_SPACE:
+            found.append(Conflict("off-space", msg("core.camera.off_space", code=piece.code,
+                                                   x=f"{piece.center[0]:.0f}", y=f"{piece.center[1]:.0f}",
+                                                   off=f"{residual:.2f}"), (piece.code,)))
+    found += seen_twice(pieces, _at)
     at: dict[Coord, list[Piece]] = {}
     for piece in pieces:
         at.setdefault(piece.at, []).append(piece)

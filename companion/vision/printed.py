@@ -12,7 +12,6 @@ beside the board (reported, not placed). The game reads the placed pieces (``Pri
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,9 +22,9 @@ import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece, Point
-from companion.core.errors import MalformedInputError, UnknownCodeError
+from companion.core.errors import MalformedInputError
 from companion.core.messages import Text, msg
-from companion.vision.board import BoardRead, LatticeFit, _odd_sizes
+from companion.vision.board import BoardRead, LatticeFit, _odd_sizes, of_game, seen_twice
 from companion.vision.detection import Detection
 
 ON_SPACE = 0.6
@@ -106,16 +105,9 @@ def read_printed(detections: Sequence[Detection], registry: CodeRegistry, boards
     anchor_of = {code: (i, point) for i, frame in enumerate(frames) for code, point in frame.anchors.items()}
     anchors: list[tuple[Detection, int, Point]] = []
     pieces: list[tuple[Detection, Component]] = []
-    others: list[tuple[Detection, str]] = []
-    for detection in detections:
-        try:
-            component = registry.by_code(detection.code)
-        except UnknownCodeError:
-            others.append((detection, "not a sticker of this registry"))
-            continue
-        if component.game != boards.game:
-            others.append((detection, f"a {component.game} sticker"))
-        elif component.code in anchor_of:
+    ours, others = of_game(detections, registry, boards.game)
+    for detection, component in ours:
+        if component.code in anchor_of:
             anchors.append((detection, *anchor_of[component.code]))
         elif component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
             pieces.append((detection, component))
@@ -217,19 +209,7 @@ def _conflicts(pieces: Sequence[Piece], boards: PrintedBoardReader) -> list[Conf
     """A sticker seen twice, both sides of one component, two pieces on one space."""
     found: list[Conflict] = []
     label = {p.at: boards.spot(p.at)[1].label for p in pieces}
-    for code, count in Counter(p.code for p in pieces).items():
-        if count > 1:
-            where = ", ".join(label[p.at] for p in pieces if p.code == code)
-            found.append(Conflict("duplicate", msg("core.camera.duplicate", code=code, n=count, where=where), (code,)))
-    sides: dict[tuple[str, str], dict[str, str]] = {}
-    for piece in pieces:
-        if piece.side is not None:
-            sides.setdefault((piece.kind, piece.key), {})[piece.side] = piece.code
-    for (_, key), seen in sides.items():
-        if len(seen) > 1:
-            names = sorted(seen)
-            found.append(Conflict("both-sides", msg("core.camera.both_sides", tile=key, sides=names),
-                                  tuple(seen[n] for n in names)))
+    found += seen_twice(pieces, label.__getitem__)
     at: dict[Coord, set[str]] = {}
     for piece in pieces:
         at.setdefault(piece.at, set()).add(piece.code)

@@ -39,9 +39,17 @@ import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardReader
-from companion.core.errors import UnknownCodeError, UnsupportedError
+from companion.core.errors import UnsupportedError
 from companion.core.messages import Message
-from companion.vision.board import BoardRead, Reader, fit_lattice, pitch_in_stickers, read_board, second_look
+from companion.vision.board import (
+    BoardRead,
+    Reader,
+    fit_lattice,
+    of_game,
+    pitch_in_stickers,
+    read_board,
+    second_look,
+)
 from companion.vision.detection import Detection, Point
 
 LINK = 2.4
@@ -138,17 +146,10 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     ``image`` they were read from and the ``reader``, each board is read again straightened (``second_look``)."""
     boards = table.boards
     pieces: list[tuple[Detection, Component]] = []
-    others: list[tuple[Detection, str]] = []
-    for detection in detections:
-        try:
-            component = registry.by_code(detection.code)
-        except UnknownCodeError:
-            others.append((detection, "not a sticker of this registry"))
-            continue
-        kinds = boards.tile_kinds | boards.standing_kinds | table.row_kinds | table.office_kinds
-        if component.game != boards.game:
-            others.append((detection, f"a {component.game} sticker"))
-        elif component.kind not in kinds:
+    ours, others = of_game(detections, registry, boards.game)
+    kinds = boards.tile_kinds | boards.standing_kinds | table.row_kinds | table.office_kinds
+    for detection, component in ours:
+        if component.kind not in kinds:
             others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on the table")))
         else:
             pieces.append((detection, component))
