@@ -245,6 +245,9 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
     """Whether the seat has guild ``guild``'s ``level`` ability."""
+    found = s.seats[seat].__dict__.get("_abilities")  # ``abilities``' remembered answer, looked up without a call
+    if found is not None and found[0] is s.edition:
+        return (guild, level) in found[1]
     return (guild, level) in abilities(s, seat)
 
 
