@@ -994,13 +994,13 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
+            moves = made("move", at(p))
             if not legal:
-                moves = made("move", at(p))
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            gold = me.gold
-            out.extend([m for q, cost, m in _walks(ground, p, terms) if cost <= gold and q not in taken])
+            out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
+                        if gold <= me.gold and q not in taken])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
@@ -1119,17 +1119,6 @@ def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int
             steps = reach.get(q)
             if steps:
                 found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
-    return found
-
-
-def _walks(ground: Territory, start: tuple[int, int],
-           terms: tuple[int, int]) -> list[tuple[tuple[int, int], int, KMMove]]:
-    """(field, gold, ``move START field``) for each field of ``_move_golds`` in order (remembered with the territory)."""
-    memo: dict[object, list[tuple[tuple[int, int], int, KMMove]]] = ground.__dict__.setdefault("_walks", {})
-    found = memo.get((start, terms))
-    if found is None:
-        moves = made("move", at(start))
-        found = memo[(start, terms)] = [(q, gold, moves[q]) for q, gold in _move_golds(ground, start, terms).items()]
     return found
 
 

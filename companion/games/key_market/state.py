@@ -176,9 +176,8 @@ class State:
 
     def update(self, i: int, seat: Mapping[str, Any], **changes: Any) -> State:
         """Seat ``i`` changed by ``seat`` and the state by ``changes``, in one copy."""
-        seats = list(self.seats)
-        seats[i] = replace(seats[i], **seat)
-        return replace(self, seats=tuple(seats), **changes)
+        seats = self.seats
+        return replace(self, seats=(*seats[:i], replace(seats[i], **seat), *seats[i + 1:]), **changes)
 
 
 _BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
@@ -197,8 +196,9 @@ def replace(obj: T, **changes: Any) -> T:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)}")
     new = object.__new__(cls)
     values = obj.__dict__.copy()
-    values.pop("_memo", None)
-    if "workers" in changes:
+    if cls is State:
+        values.pop("_memo", None)
+    elif "workers" in changes:
         for key in _BY_WORKERS:
             values.pop(key, None)
     values.update(changes)
