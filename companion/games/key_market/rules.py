@@ -892,13 +892,19 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
         mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
     else:
         mixes = (2, 3) if not legal else tuple(range(2, most + 1))
-    for i in mixes:
-        for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
-                out.append(mv("mixed", *mix))
+    if mixes:
+        out.extend(_mixed_sets(tuple(g for g in RESOURCES if me.committed[GOODS.index(g)]), mixes))
     if not me.guild_action:
         out.extend(_guild_actions(s, seat, legal))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _mixed_sets(kinds: tuple[str, ...], sizes: tuple[int, ...]) -> tuple[KMMove, ...]:
+    """``mixed`` moves of each size in ``sizes`` from the resources ``kinds``: the first good, then the rest in
+    ``GOODS`` order."""
+    return tuple(KMMove("mixed", mix) for i in sizes for mix in itertools.permutations(kinds, i)
+                 if list(mix[1:]) == sorted(mix[1:], key=GOODS.index))
 
 
 def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
