@@ -833,9 +833,10 @@ _SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
 def _secret_moves(s: State, seat: int) -> list[KMMove]:
-    """The seat's secret choices (they depend on its goods and farmhouse tile only, so they are remembered)."""
+    """The seat's secret choices (they depend on its goods, and the payment on its farmhouse tile, only, so they are
+    remembered)."""
     me = s.seat(seat)
-    key = (s.stage, seat, me.farmhouse, me.goods)
+    key = (s.stage, seat, me.farmhouse if s.stage == "pay" else "", me.goods)
     found = _SECRETS.get(key)
     if found is None:
         if len(_SECRETS) > 1024:
