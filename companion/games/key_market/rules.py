@@ -305,11 +305,26 @@ def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
             if len(memo) > 1024:
                 memo.clear()
             taken = _taken_slots(s)
-            found = memo[key] = frozenset(
-                (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
-                if place not in taken for column in (at_column, None))
+            found = memo[key] = frozenset(entry for place, entries in _guild_slots(s) if place not in taken
+                                          for entry in entries)
         return found
     return _memo(s, "open", make)
+
+
+_SlotEntry = tuple[int, str, str | None]
+
+
+def _guild_slots(s: State) -> list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]:
+    """Each slot of the guilds in play: a worker's place there, with (guild, level, its column) and (guild, level,
+    None) (remembered per edition and guilds in play)."""
+    memo: dict[tuple[int, ...], list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]] = edition_memo(s.edition, "_gslots")
+    found = memo.get(s.guilds)
+    if found is None:
+        if len(memo) > 256:
+            memo.clear()
+        found = memo[s.guilds] = [(place, ((g, level, column), (g, level, None))) for g in s.guilds
+                                  for level in LEVELS for _, place, column in _slots(s, g, level)]
+    return found
 
 
 def _taken_slots(s: State) -> frozenset[str]:
