@@ -245,6 +245,9 @@ def column_of(s: State, guild: int, level: str, slot: int) -> str | None:
 
 def has(s: State, seat: int, guild: int, level: str) -> bool:
     """Whether the seat has guild ``guild``'s ``level`` ability."""
+    found = s.seats[seat].__dict__.get("_abilities")  # ``abilities``' remembered answer, looked up without a call
+    if found is not None and found[0] is s.edition:
+        return (guild, level) in found[1]
     return (guild, level) in abilities(s, seat)
 
 
@@ -302,11 +305,26 @@ def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
             if len(memo) > 1024:
                 memo.clear()
             taken = _taken_slots(s)
-            found = memo[key] = frozenset(
-                (g, level, column) for g in s.guilds for level in LEVELS for _, place, at_column in _slots(s, g, level)
-                if place not in taken for column in (at_column, None))
+            found = memo[key] = frozenset(entry for place, entries in _guild_slots(s) if place not in taken
+                                          for entry in entries)
         return found
     return _memo(s, "open", make)
+
+
+_SlotEntry = tuple[int, str, str | None]
+
+
+def _guild_slots(s: State) -> list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]:
+    """Each slot of the guilds in play: a worker's place there, with (guild, level, its column) and (guild, level,
+    None) (remembered per edition and guilds in play)."""
+    memo: dict[tuple[int, ...], list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]] = edition_memo(s.edition, "_gslots")
+    found = memo.get(s.guilds)
+    if found is None:
+        if len(memo) > 256:
+            memo.clear()
+        found = memo[s.guilds] = [(place, ((g, level, column), (g, level, None))) for g in s.guilds
+                                  for level in LEVELS for _, place, column in _slots(s, g, level)]
+    return found
 
 
 def _taken_slots(s: State) -> frozenset[str]:
@@ -830,9 +848,10 @@ _SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
 
 
 def _secret_moves(s: State, seat: int) -> list[KMMove]:
-    """The seat's secret choices (they depend on its goods and farmhouse tile only, so they are remembered)."""
+    """The seat's secret choices (they depend on its goods, and the payment on its farmhouse tile, only, so they are
+    remembered)."""
     me = s.seat(seat)
-    key = (s.stage, seat, me.farmhouse, me.goods)
+    key = (s.stage, seat, me.farmhouse if s.stage == "pay" else "", me.goods)
     found = _SECRETS.get(key)
     if found is None:
         if len(_SECRETS) > 1024:
@@ -889,13 +908,19 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
         mixes: tuple[int, ...] = ()  # no mixed set allowed (guild 15 A or J, once a Market Day)
     else:
         mixes = (2, 3) if not legal else tuple(range(2, most + 1))
-    for i in mixes:
-        for mix in itertools.permutations([g for g in RESOURCES if me.committed[GOODS.index(g)]], i):
-            if list(mix[1:]) == sorted(mix[1:], key=GOODS.index):
-                out.append(mv("mixed", *mix))
+    if mixes:
+        out.extend(_mixed_sets(tuple(g for g in RESOURCES if me.committed[GOODS.index(g)]), mixes))
     if not me.guild_action:
         out.extend(_guild_actions(s, seat, legal))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _mixed_sets(kinds: tuple[str, ...], sizes: tuple[int, ...]) -> tuple[KMMove, ...]:
+    """``mixed`` moves of each size in ``sizes`` from the resources ``kinds``: the first good, then the rest in
+    ``GOODS`` order."""
+    return tuple(KMMove("mixed", mix) for i in sizes for mix in itertools.permutations(kinds, i)
+                 if list(mix[1:]) == sorted(mix[1:], key=GOODS.index))
 
 
 def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
@@ -1000,14 +1025,13 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                         if gold <= me.gold and q not in taken])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
-        open_: dict[bool, list[tuple[int, int]]] = {}  # by exemption (the keyworker with guild 4 J)
+        open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
         for source in sources(s, seat, land_=False):
             exempt = source_worker(s, seat, source) == KEYWORKER and g4j
             if exempt not in open_:
                 taken = blocked(ground, others, seat, exempt) if legal else set()
-                open_[exempt] = [q for q in ground.farmland if q not in taken]
-            hires = made("hire", source)
-            out.extend([hires[q] for q in open_[exempt]])
+                open_[exempt] = [q not in taken for q in ground.farmland]
+            out.extend(itertools.compress(_hire_row(ground, source), open_[exempt]))
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if (8, "J") in ab else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if (13, "M") in ab else [""]
@@ -1030,6 +1054,16 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 6 and not me.retired_f:
         out.extend(_retirements(s, seat))
     return out
+
+
+def _hire_row(ground: Territory, source: str) -> list[KMMove]:
+    """``hire q SOURCE`` for each field ``q`` of ``ground.farmland`` in order (remembered with the territory)."""
+    memo: dict[str, list[KMMove]] = ground.__dict__.setdefault("_hire_rows", {})
+    found = memo.get(source)
+    if found is None:
+        hires = made("hire", source)
+        found = memo[source] = [hires[q] for q in ground.farmland]
+    return found
 
 
 @lru_cache(maxsize=None)

@@ -7,6 +7,7 @@ A worker's place is a short text: ``pool``, ``marker``, ``favour``, ``retired``,
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from collections.abc import Callable, Mapping
@@ -24,11 +25,17 @@ KEYWORKER = 0
 
 
 def add(a: Counts, b: Counts, sign: int = 1) -> Counts:
-    return tuple(x + sign * y for x, y in zip(a, b))
+    """``a`` plus ``b`` (``sign`` 1) or minus ``b`` (``sign`` -1), good by good."""
+    if sign not in (1, -1):
+        raise ValueError(f"sign {sign} is neither 1 nor -1")
+    return tuple(map(operator.add if sign == 1 else operator.sub, a, b))
+
+
+_ZEROS = (0,) * len(GOODS)
 
 
 def counts(goods: dict[str, int]) -> Counts:
-    return tuple(goods.get(g, 0) for g in GOODS)
+    return tuple(map(goods.get, GOODS, _ZEROS))
 
 
 def as_dict(c: Counts) -> dict[str, int]:
@@ -169,9 +176,8 @@ class State:
 
     def update(self, i: int, seat: Mapping[str, Any], **changes: Any) -> State:
         """Seat ``i`` changed by ``seat`` and the state by ``changes``, in one copy."""
-        seats = list(self.seats)
-        seats[i] = replace(seats[i], **seat)
-        return replace(self, seats=tuple(seats), **changes)
+        seats = self.seats
+        return replace(self, seats=(*seats[:i], replace(seats[i], **seat), *seats[i + 1:]), **changes)
 
 
 _BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
@@ -190,8 +196,9 @@ def replace(obj: T, **changes: Any) -> T:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)}")
     new = object.__new__(cls)
     values = obj.__dict__.copy()
-    values.pop("_memo", None)
-    if "workers" in changes:
+    if cls is State:
+        values.pop("_memo", None)
+    elif "workers" in changes:
         for key in _BY_WORKERS:
             values.pop(key, None)
     values.update(changes)
