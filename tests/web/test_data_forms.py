@@ -264,7 +264,7 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     assert pack["data"]["siesta"]["vp"] == [0, 0, 1, 2, 2, 2, 3, 3, 5] and "siesta" not in pack["provisional"]
 
     page.goto(f"{base}/data/la-granja/siesta?lang=de")  # the form in German, and restoring the default
-    assert "Speichern" in page.inner_text("#data-save")
+    page.locator("#data-save", has_text="Speichern").wait_for()  # the German words arrive after the page
     page.goto(f"{base}/data")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#data-la-granja .data-restore")
