@@ -433,7 +433,7 @@ def _scan_table(args: argparse.Namespace, game: Game[Any, Any], registry: Any) -
             _warn(f"no board seen for {name}: left empty")
         else:
             _warn(f"{name}: board of {len(board.read.tiles)} tiles and {len(board.read.workers)} workers, "
-                  f"given by {'the labourers on it' if board.by == 'workers' else 'where it lies'}")
+                  f"given by {'the workers on it' if board.by == 'workers' else 'where it lies'}")
     unknown = [name for name in names if name not in hidden]
     if unknown:
         _warn(f"no {table.boards.hidden_name} given for {', '.join(unknown)}: {table.boards.hidden_note}")

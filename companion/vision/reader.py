@@ -111,6 +111,7 @@ class CodeReader:
         self._detectors: dict[tuple[int, int], cv2.aruco.ArucoDetector] = {}
         self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._ids = [c.marker_id for c in registry]
+        self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
 
@@ -158,7 +159,7 @@ class CodeReader:
         data = cells[1:-1, 1:-1]
         black = float(np.median(np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])))
         bits = (data > (black + float(data.max())) / 2).astype(np.uint8).ravel()
-        return bool((self._patterns[self._ids.index(detection.marker_id)] == bits).all(axis=1).any())
+        return bool((self._patterns[self._row[detection.marker_id]] == bits).all(axis=1).any())
 
     def _detect(self, grey: npt.NDArray[np.uint8]) -> list[tuple[int, Any]]:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each

@@ -107,7 +107,7 @@ def test_scan_table_prints_the_snapshot_that_score_scores_with_majorities(tmp_pa
                           capture_output=True, text=True, check=True)
     snapshot = json.loads(scan.stdout)
     assert_same_table(snapshot, table.snapshot)
-    assert "given by the labourers on it" in scan.stderr or "given by where it lies" in scan.stderr
+    assert "given by the workers on it" in scan.stderr or "given by where it lies" in scan.stderr
     score = subprocess.run([sys.executable, "-c", CLI, "score", "key-harvest", "-"], input=scan.stdout,
                            capture_output=True, text=True, check=True)
     truth = GAME.score_snapshot({**table.snapshot, "players": [  # majorities need no positions
