@@ -775,10 +775,12 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
 def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
     """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
     keyples, for a keyple placed on the tile it builds)."""
+    p = s.players[seat]
+    if not p.unbuilt:
+        return []
     free = free_plots(s, seat)
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out: list[tuple[str, str, str]] = []
-    p = s.players[seat]
     most = 1 if s.options["overbuild"] == "once" else 2
     free_over = s.options["plot_overbuild"] == "yes"
     open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
@@ -787,14 +789,20 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
                        for i, plot in enumerate(p.plots(area))
                        if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+    any_free = {area: any(is_free for _, _, is_free in spots) for area, spots in open_.items()}
     payment = s.options["payment"]
     paid: Sequence[str] = ()
+    tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
-        t = s.edition.tiles[tile]
+        t = tiles[tile]
         spots = open_[t.area]
+        if not spots:
+            continue
         # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
         if how == "full":
             paid = _pay_texts(s, p, t.cost, payment)
+            if not paid and not any_free[t.area]:
+                continue
         elif not all(is_free for top, _, is_free in spots if top != tile):
             paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
@@ -902,47 +910,96 @@ def generate(s: State) -> list[KPMove]:
 
 
 def turn_moves(s: State, top: Task) -> list[KPMove]:
+    """A turn: the Keyper onto a free keep field, then per colour in the keep area every placement onto a field (in
+    board and field order), onto one of the seat's buildings, onto a tile it builds (4.8 (v)); or the lay-downs."""
     seat = top.seat
     p = s.players[seat]
     if p.pieces_home == 0:
         return lay_moves(s, seat)
-    out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
-           if p.keyper_home and board.keeper < 0]
-    builds, by_colour = _turn_builds(s, seat)
-    room = _open_targets(s, seat)
+    out = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
+    builds = build_options(s, seat, "full", empty_only=True)
+    key = (tuple(free_boats(s)), s.options["join_lying"])
+    boards = [_board_memo(board, key) for board in s.boards]
+    plots = _plot_room(s, seat)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour, [], room)
-        placed = by_colour.get(colour)
-        if placed is None:
-            placed = by_colour[colour] = list(map(_build_placements(colour).__getitem__, builds))
-        out += placed
+        for b, memo in enumerate(boards):
+            found = memo.get(colour)
+            if found is None:
+                found = memo[colour] = _field_placements(s, b, colour, key[0])
+            out += found
+        if plots:
+            out += _plot_placements(plots, colour)
+        if builds:
+            out += map(_build_placements(colour).__getitem__, builds)
     return out
 
 
-def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
-    """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
-    remembered by what they depend on: a seat's tiles, its plot rows (by identity: the memo holds them), what each
-    tile costs it, three flags. Only recent turns ask again, so the memo stays small."""
-    p, o = s.players[seat], s.options
-    payment = o["payment"]
-    tiles = tuple(sorted(set(p.unbuilt)))
-    costs = s.edition.tiles
-    paid = tuple([_pay_texts(s, p, costs[tile].cost, payment) for tile in tiles])
-    key = (id(p.farm), id(p.village), tiles, paid, o["overbuild"], o["plot_overbuild"], payment)
-    memo = s.edition.derived.setdefault("turn builds", {})
-    found: tuple[object, list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+KEYPER_MOVES = tuple(KPMove("keyper", (str(b + 1),)) for b in range(4))
+
+
+def _board_memo(board: Board, key: tuple[tuple[str, ...], str]) -> dict[str, list[KPMove]]:
+    """Where the placements onto ``board``'s fields are remembered by colour, for the free boats and the
+    ``join_lying`` flag of ``key``: on the board itself, so they last while it is unchanged (``evolve`` drops them)."""
+    memo: dict[tuple[tuple[str, ...], str], dict[str, list[KPMove]]] | None = board.__dict__.get(MOVES_CACHE)
+    if memo is None:
+        memo = board.__dict__[MOVES_CACHE] = {}
+    found = memo.get(key)
     if found is None:
-        placements = s.edition.derived.setdefault("build placements", {})
-        if len(memo) >= TURN_BUILDS_MOST:
-            memo.clear()
-            placements.clear()
-        builds = build_options(s, seat, "full", empty_only=True)
-        found = memo[key] = ((p.farm, p.village), builds, placements.setdefault(tuple(builds), {}))
-    return found[1], found[2]
+        found = memo[key] = {}
+    return found
 
 
-TURN_BUILDS_MOST = 1000
-"""The most turn builds remembered."""
+def _field_placements(s: State, b: int, colour: str, boats: Sequence[str]) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple onto a field of board ``b`` (but keep fields) with room: an empty one
+    (a river field with each free boat), or beside a keyple it may join (also laying that one down if standing)."""
+    board = s.boards[b]
+    labels, fields = FIELD_LABELS[b], board.fields
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    white = colour == "white"
+    out: list[KPMove] = []
+    for i, kind, field_colour in layout_fields(s.edition, board.layout):
+        here = fields[i]
+        if not here:
+            if kind == "river":
+                out += [_placements(colour, ("boat", boat))[labels[i]] for boat in boats]
+            else:
+                out.append(simple[labels[i]])
+        elif len(here) == 1:
+            joins = joiner(s, here[0], field_colour)
+            if white or joins == colour or joins == "*":
+                out.append(simple[labels[i]])
+                if here[0].standing:
+                    out.append(lays[labels[i]])
+    return out
+
+
+PlotRoom = list[tuple[str, PK | None, str]]
+
+
+def _plot_room(s: State, seat: int) -> PlotRoom:
+    """(plot, its keyple or None, who may join it: ``joiner``) of each of ``seat``'s buildings with room."""
+    p = s.players[seat]
+    out: PlotRoom = []
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
+                (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
+    return out
+
+
+def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple onto one of the buildings of ``room`` (``_plot_room``)."""
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    white = colour == "white"
+    out = []
+    for label, first, joins in room:
+        if first is None:
+            out.append(simple[label])
+        elif white or joins == colour or joins == "*":
+            out.append(simple[label])
+            if first.standing:
+                out.append(lays[label])
+    return out
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -963,52 +1020,6 @@ def _targets(s: State, seat: int) -> list[str]:
     out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
     p = s.players[seat]
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
-
-
-Room = list[tuple[str, tuple[PK, ...], str, str]]
-
-
-def _open_targets(s: State, seat: int) -> Room:
-    """(target, its keyples, its kind, who may join the keyple there: ``joiner``) of every target (``_targets``)
-    with room for a keyple."""
-    out: Room = []
-    for b, board in enumerate(s.boards):
-        labels, fields = FIELD_LABELS[b], board.fields
-        for i, kind, colour in layout_fields(s.edition, board.layout):
-            here = fields[i]
-            if not here:
-                out.append((labels[i], here, kind, ""))
-            elif len(here) == 1:
-                out.append((labels[i], here, kind, joiner(s, here[0], colour)))
-    p = s.players[seat]
-    for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples, "plot", joiner(s, plot.keyples[0], "none") if plot.keyples else "")
-                for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
-    return out
-
-
-def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None,
-                room: Room | None = None) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
-    ``room``: ``_open_targets``, if known)."""
-    out = []
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
-    white = colour == "white"
-    for target, here, kind, joins in _open_targets(s, seat) if room is None else room:
-        if not here:
-            if kind == "river":
-                out += [by_target[target] for by_target in boats]
-            else:
-                out.append(simple[target])
-        elif white or joins == colour or joins == "*":
-            out.append(simple[target])
-            if here[0].standing:
-                out.append(lays[target])
-    if builds is None:  # the builds a keyple on the tile may make, 4.8 (v)
-        builds = build_options(s, seat, "full", True)
-    return out + list(map(_build_placements(colour).__getitem__, builds))
 
 
 class Placements(dict[str, KPMove]):
