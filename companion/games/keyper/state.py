@@ -56,8 +56,9 @@ class Board:
     boat: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
+    """A seat's pieces (not slotted: ``evolve`` copies a player, changed at nearly every step, as one dict)."""
     name: str
     keyper_home: bool = True
     keep: tuple[str, ...] = ()
