@@ -1318,14 +1318,16 @@ def rest_moves(s: State, top: Task) -> list[KPMove]:
 _RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = {}
 
 
-def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
-    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order."""
+@functools.lru_cache(maxsize=4096)
+def _multisets(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
+    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order (the choices from each
+    tail of ``counts`` are remembered: without, they are worked out again for every choice of the head)."""
     if n == 0:
-        return [()]
+        return ((),)
     if not counts or sum(k for _, k in counts) < n:
-        return []
+        return ()
     (item, k), rest = counts[0], counts[1:]
-    return [(item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used)]
+    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used))
 
 
 def fold_moves(s: State) -> list[KPMove]:
