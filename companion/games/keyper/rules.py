@@ -721,15 +721,19 @@ def free_plots(s: State, seat: int) -> set[str]:
     """Plots where the Building Plot lets a building be built free: right of it, and above and below it once
     upgraded (L767-L769)."""
     p = s.players[seat]
+    return _free_in(s, "farm", p.farm) | _free_in(s, "village", p.village)
+
+
+def _free_in(s: State, area: str, plots: Sequence[Plot]) -> set[str]:
+    """``free_plots`` in one area, whose ``plots`` are given."""
     out: set[str] = set()
-    for area in ("farm", "village"):
+    for i, plot in enumerate(plots):
+        if not plot.tiles or plot.tiles[-1] != "building_plot":
+            continue
         rows, cols = s.edition.grid(area)
-        for i, plot in enumerate(p.plots(area)):
-            if plot.top != "building_plot":
-                continue
-            r, c = divmod(i, cols)
-            spots = [(r, c + 1)] + ([(r - 1, c), (r + 1, c)] if plot.upgraded else [])
-            out |= {_plot_label(area, rr * cols + cc) for rr, cc in spots if 0 <= rr < rows and 0 <= cc < cols}
+        r, c = divmod(i, cols)
+        spots = [(r, c + 1)] + ([(r - 1, c), (r + 1, c)] if plot.upgraded else [])
+        out |= {_plot_label(area, rr * cols + cc) for rr, cc in spots if 0 <= rr < rows and 0 <= cc < cols}
     return out
 
 
@@ -778,19 +782,21 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     p = s.players[seat]
     if not p.unbuilt:
         return []
-    free = free_plots(s, seat)
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out: list[tuple[str, str, str]] = []
     most = 1 if s.options["overbuild"] == "once" else 2
     free_over = s.options["plot_overbuild"] == "yes"
     open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
+    any_free: dict[str, bool] = {}
     for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
-                       for i, plot in enumerate(p.plots(area))
-                       if _spot_open(plot, most) and not (empty_only and plot.keyples)]
-    any_free = {area: any(is_free for _, _, is_free in spots) for area, spots in open_.items()}
-    payment = s.options["payment"]
+        labels, plots = PLOT_LABELS[area], p.plots(area)
+        free = _free_in(s, area, plots)
+        open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
+                        bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                       for i, plot in enumerate(plots)
+                       if len(plot.tiles) <= most and not (empty_only and plot.keyples)]  # _spot_open
+        any_free[area] = bool(free) and any(is_free for _, _, is_free in open_[area])
+    pay_texts = _pay_table(s.options["payment"]) if how == "full" else None
     paid: Sequence[str] = ()
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
@@ -799,8 +805,8 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         if not spots:
             continue
         # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
-        if how == "full":
-            paid = _pay_texts(s, p, t.cost, payment)
+        if pay_texts is not None:
+            paid = pay_texts[t.cost].of(s, p)
             if not paid and not any_free[t.area]:
                 continue
         elif not all(is_free for top, _, is_free in spots if top != tile):
@@ -814,19 +820,42 @@ FREE = ("free",)
 """The payment of a build that costs nothing."""
 
 
-def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
-    """The texts of ``payments(s, p, cost)`` (``payment``: the flag), remembered as ``payments`` is."""
-    payers = _PAYERS.get(cost) or _payers(cost)
-    key = (payers(p.goods), cost, payment)
-    found = _PAY_TEXTS.get(key)
+class PayTexts(dict[object, tuple[str, ...]]):
+    """The texts of the payments of one cost under one ``payment`` flag, by how many the player holds of each piece
+    that may pay it (``_payers``)."""
+
+    def __init__(self, cost: tuple[str, ...]) -> None:
+        super().__init__()
+        self.cost, self.payers = cost, _payers(cost)
+
+    def of(self, s: State, p: Player) -> tuple[str, ...]:
+        """The texts of ``payments(s, p, cost)``."""
+        key = self.payers(p.goods)
+        found = self.get(key)
+        if found is None:
+            if len(self) >= 2000:
+                self.clear()
+            found = self[key] = tuple(joined(pay) for pay in payments(s, p, self.cost))
+        return found
+
+
+class PayTable(dict[tuple[str, ...], PayTexts]):
+    """``PayTexts`` by cost, each made once (when first asked for)."""
+
+    def __missing__(self, cost: tuple[str, ...]) -> PayTexts:
+        found = self[cost] = PayTexts(cost)
+        return found
+
+
+def _pay_table(payment: str) -> PayTable:
+    """The ``PayTexts`` of every cost under the ``payment`` flag."""
+    found = _PAY_TEXTS.get(payment)
     if found is None:
-        if len(_PAY_TEXTS) >= 50_000:
-            _PAY_TEXTS.clear()
-        found = _PAY_TEXTS[key] = tuple(joined(pay) for pay in payments(s, p, cost))
+        found = _PAY_TEXTS[payment] = PayTable()
     return found
 
 
-_PAY_TEXTS: dict[tuple[object, tuple[str, ...], str], tuple[str, ...]] = {}
+_PAY_TEXTS: dict[str, PayTable] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
