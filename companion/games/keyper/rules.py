@@ -1457,8 +1457,9 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
                 return _push(s, _use_task(s, seat, 1, target), Task("end_turn", seat))
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
+            joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
             asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
-                    if _follow_options(s, Task("follow", other, arg=target))]
+                    if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
             return _push(s, *asks, Task("resolve", seat, 0, target), Task("end_turn", seat))
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
