@@ -38,6 +38,10 @@ RAW_OF = {f: r for f, r in FIN_TO_RAW.items()}
 FIN_OF = {r: f for f, r in FIN_TO_RAW.items()}
 WILD = ("chicken", "deer", "goat", "boar")
 DONE, PASS = KPMove("done"), KPMove("pass")
+TURN = tuple(Task("turn", seat) for seat in range(4))
+END_TURN = tuple(Task("end_turn", seat) for seat in range(4))
+DRAW, REFILL = Task("draw"), Task("refill")
+"""Tasks made at nearly every turn, made once (tasks never change)."""
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -289,7 +293,7 @@ def settle(s: State) -> State:
         if kind == "begin_play":
             s = _pop(s)
             s = evolve(s, active=s.start, final=False, last_placer=-1)
-            s = _push(s, Task("turn", s.start))
+            s = _push(s, TURN[s.start])
         elif kind == "end_turn":
             s = _end_turn(_pop(s), top.seat)
         elif kind == "resolve":
@@ -297,7 +301,7 @@ def settle(s: State) -> State:
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
-                s = _push(s, *[Task("draw")] * max(0, 8 - len(s.display)))
+                s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
         elif kind == "draw" and len(s.bag) == 0:
             s = _recycle(s)
             if len(s.bag) == 0:  # A23: the bag and the pile are both empty
@@ -308,7 +312,7 @@ def settle(s: State) -> State:
             s = _pop(s)
         elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-            s = _push(_pop(s), Task("end_turn", top.seat))
+            s = _push(_pop(s), END_TURN[top.seat])
         elif kind == "season_end":
             s = _season_end(_pop(s))
         elif kind == "housing":
@@ -358,7 +362,7 @@ def _end_turn(s: State, seat: int) -> State:
         s = evolve(s, final=True, last_placer=last)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    return _push(evolve(s, active=nxt), Task("turn", nxt))
+    return _push(evolve(s, active=nxt), TURN[nxt])
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -404,9 +408,9 @@ def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
     for seat in order:
         tasks.append(Task("pick", seat, arg=target))
         if s.options["follower_refill"] == "after_each":
-            tasks.append(Task("refill"))
+            tasks.append(REFILL)
     if s.options["follower_refill"] == "after_all":
-        tasks.append(Task("refill"))
+        tasks.append(REFILL)
     return tasks
 
 
@@ -913,6 +917,22 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
     return s.player(seat, **{area: tuple(plots)})
 
 
+class OneArg(dict[str, KPMove]):
+    """``VERB ARG`` by its argument, each made once (when first asked for)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, arg: str) -> KPMove:
+        move = self[arg] = KPMove(self.verb, (arg,))
+        return move
+
+
+ONE_ARG = {verb: OneArg(verb) for verb in ("lay", "follow", "take", "process", "work", "ship", "pick")}
+"""The moves of one argument offered often; the arguments are the few targets, colours, pieces and tiles."""
+
+
 # ------------------------------------------------------------------ the moves of each task
 
 
@@ -1137,7 +1157,7 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
     one_or_both = s.options["lay_two"] == "one_or_both"
     for target, up in _lay_places(s, seat):
         if up == 1 or one_or_both:
-            out.append(KPMove("lay", (target,)))
+            out.append(ONE_ARG["lay"][target])
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
     return out
@@ -1152,7 +1172,8 @@ def _follow_options(s: State, top: Task) -> list[str]:
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [PASS]
+    follow = ONE_ARG["follow"]
+    return [follow[c] for c in _follow_options(s, top)] + [PASS]
 
 
 def use_moves(s: State, top: Task) -> list[KPMove]:
@@ -1165,11 +1186,11 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
     elif kind in ("res", "gem", "animal"):
         param = _param(s, target)
         if _in_supply(s, param) > 0:
-            out.append(KPMove("take", (param,)))
+            out.append(ONE_ARG["take"][param])
     elif kind == "process":
         param = _param(s, target)
         if p.good(RAW_OF[param]) > 0 and _in_supply(s, param) > 0:
-            out.append(KPMove("process", (param,)))
+            out.append(ONE_ARG["process"][param])
     elif kind in ("trade_raw", "trade_fin"):
         out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
     elif kind == "build":
@@ -1183,9 +1204,9 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
         types = s.edition.boats[s.boards[board].boat][SEASONS[s.season]]
         for x in types:
             if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
-                out.append(KPMove("work", (x,)))
+                out.append(ONE_ARG["work"][x])
             if p.good(x) > 0 and (seat, x) not in s.gained:
-                out.append(KPMove("ship", (x,)))
+                out.append(ONE_ARG["ship"][x])
     return out + [DONE]
 
 
@@ -1259,7 +1280,8 @@ def _double_trades(s: State, seat: int) -> list[KPMove]:
 
 
 def pick_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [DONE]
+    pick = ONE_ARG["pick"]
+    return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
@@ -1443,32 +1465,32 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _push(s, Task("keeptile", seat, len(tile)), Task("end_turn", seat))
-        return _push(s, Task("end_turn", seat))
+            return _push(s, Task("keeptile", seat, len(tile)), END_TURN[seat])
+        return _push(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
         s = evolve(_take_from_keep(s, seat, colour), last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _push(_set_keyples(s, seat, target, (PK(colour),)), Task("end_turn", seat))
+            return _push(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
         if not here:
             s = _set_keyples(s, seat, target, (PK(colour),))
             if _kind_at(s, seat, target) == "plot":
-                return _push(s, _use_task(s, seat, 1, target), Task("end_turn", seat))
+                return _push(s, _use_task(s, seat, 1, target), END_TURN[seat])
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
             joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
             asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _push(s, *asks, Task("resolve", seat, 0, target), Task("end_turn", seat))
+            return _push(s, *asks, Task("resolve", seat, 0, target), END_TURN[seat])
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
         b = bonus(first.colour, colour_at) if first.standing else bonus(colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+        return _push(s, *_units(s, seat, n, target), END_TURN[seat])
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1478,7 +1500,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         placed[i] = PK(placed[i].colour, False)
     n = len(laid) + bonus(placed[0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
-    return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+    return _push(s, *_units(s, seat, n, target), END_TURN[seat])
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
