@@ -295,7 +295,7 @@ def settle(s: State) -> State:
             s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, TURN[s.start])
         elif kind == "end_turn":
-            s = _end_turn(_pop(s), top.seat)
+            s = _end_turn(s, top.seat)
         elif kind == "resolve":
             s = _resolve(_pop(s), top)
         elif kind == "refill":
@@ -351,18 +351,21 @@ def _last_action(s: State) -> bool:
 
 
 def _end_turn(s: State, seat: int) -> State:
-    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
+    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s`` has its
+    ``end_turn`` task on top; the common case is one copy of the state)."""
+    changes: dict[str, object] = {"tasks": s.tasks[:-1]}
     if s.options["gain_ship_scope"] == "turn":
         if s.gained or s.shipped:
-            s = evolve(s, gained=frozenset(), shipped=frozenset())
+            changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
-        return s
+        return evolve(s, **changes)
     if all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
-        s = evolve(s, final=True, last_placer=last)
+        s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    return _push(evolve(s, active=nxt), TURN[nxt])
+    changes["tasks"] = (*s.tasks[:-1], TURN[nxt])
+    return evolve(s, active=nxt, **changes)
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -1413,12 +1416,11 @@ def apply(s: State, move: KPMove) -> State:
         if verb == "follow":
             s = _follow(s, seat, top.arg, args[0])
     elif top.kind == "use":
-        s = _pop(s)
         if verb != "done":
             used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
+            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(s, top)
+            s = _end_use(_pop(s), top)
             s = with_tasks(s, tuple(t for t in s.tasks
                                     if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
@@ -1450,10 +1452,13 @@ def apply(s: State, move: KPMove) -> State:
     return settle(s)
 
 
-def _take_from_keep(s: State, seat: int, colour: str) -> State:
+def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> State:
+    """``seat`` takes a ``colour`` keyple from its keep area (and the state's fields ``changes`` change too)."""
     keep = list(s.players[seat].keep)
     keep.remove(colour)
-    return s.player(seat, keep=tuple(keep))
+    players = list(s.players)
+    players[seat] = evolve(players[seat], keep=tuple(keep))
+    return evolve(s, players=tuple(players), **changes)
 
 
 def _turn(s: State, seat: int, move: KPMove) -> State:
@@ -1469,7 +1474,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         return _push(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
-        s = evolve(_take_from_keep(s, seat, colour), last_placer=seat)
+        s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
