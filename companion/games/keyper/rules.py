@@ -969,7 +969,7 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     if p.pieces_home == 0:
         return lay_moves(s, seat)
     out = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
-    builds = build_options(s, seat, "full", empty_only=True)
+    builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
     key = (tuple(free_boats(s)), s.options["join_lying"])
     boards = [_board_memo(board, key) for board in s.boards]
     plots = _plot_room(s, seat)
@@ -982,8 +982,7 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         if plots:
             out += _plot_placements(plots, colour)
         if builds:
-            by_args = _build_placements(colour)
-            out += [by_args[args] for args in builds]
+            out += [by_colour[colour] for by_colour in builds]
     return out
 
 
@@ -1098,30 +1097,32 @@ def _placements(colour: str, tail: tuple[str, ...]) -> Placements:
 _PLACEMENTS: dict[tuple[str, tuple[str, ...]], Placements] = {}
 
 
-class BuildPlacements(dict[tuple[str, str, str], KPMove]):
-    """``place COLOUR PLOT build TILE PAY`` by (tile, plot, payment), each made once (when first asked for)."""
+class BuildPlacements(dict[str, KPMove]):
+    """``place COLOUR PLOT build TILE PAY`` of one build (tile, plot, payment) by colour, each made once (when
+    first asked for)."""
 
-    def __init__(self, colour: str) -> None:
+    def __init__(self, build: tuple[str, str, str]) -> None:
         super().__init__()
-        self.colour = colour
+        self.build = build
 
-    def __missing__(self, build: tuple[str, str, str]) -> KPMove:
-        if len(self) >= 50_000:
-            self.clear()
-        tile, plot, pay = build
-        move = self[build] = KPMove("place", (self.colour, plot, "build", tile, pay))
+    def __missing__(self, colour: str) -> KPMove:
+        tile, plot, pay = self.build
+        move = self[colour] = KPMove("place", (colour, plot, "build", tile, pay))
         return move
 
 
-def _build_placements(colour: str) -> BuildPlacements:
-    """The placements of a ``colour`` keyple onto a plot with the tile it builds there (4.8 (v))."""
-    found = _BUILD_PLACEMENTS.get(colour)
-    if found is None:
-        found = _BUILD_PLACEMENTS[colour] = BuildPlacements(colour)
-    return found
+class ByBuild(dict[tuple[str, str, str], BuildPlacements]):
+    """``BuildPlacements`` by build, each made once (when first asked for)."""
+
+    def __missing__(self, build: tuple[str, str, str]) -> BuildPlacements:
+        if len(self) >= 20_000:
+            self.clear()
+        found = self[build] = BuildPlacements(build)
+        return found
 
 
-_BUILD_PLACEMENTS: dict[str, BuildPlacements] = {}
+_BUILD_PLACEMENTS = ByBuild()
+"""The placements of a keyple onto a plot with the tile it builds there (4.8 (v)), by build and colour."""
 
 
 def free_boats(s: State) -> list[str]:
