@@ -183,7 +183,8 @@ def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
-    return all(p.good(k) >= n for k, n in Counter(kinds).items())
+    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``)."""
+    return all(p.good(k) >= kinds.count(k) for k in set(kinds))
 
 
 # ------------------------------------------------------------------ targets
@@ -842,7 +843,7 @@ class PayTexts(dict[object, tuple[str, ...]]):
         if found is None:
             if len(self) >= 2000:
                 self.clear()
-            found = self[key] = tuple(joined(pay) for pay in payments(s, p, self.cost))
+            found = self[key] = tuple(joined(pay) for pay in _payments(s, p, self.cost))  # payments, unremembered
         return found
 
 
