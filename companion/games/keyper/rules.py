@@ -978,7 +978,7 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
         for b, memo in enumerate(boards):
             found = memo.get(colour)
             if found is None:
-                found = memo[colour] = _field_placements(s, b, colour, key[0])
+                found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
             out += found
         if plots:
             out += _plot_placements(plots, colour)
@@ -1002,9 +1002,10 @@ def _board_memo(board: Board, key: tuple[tuple[str, ...], str]) -> dict[str, lis
     return found
 
 
-def _field_placements(s: State, b: int, colour: str, boats: Sequence[str]) -> list[KPMove]:
+def _field_placements(s: State, b: int, colour: str, boats: Sequence[str], join_any: bool) -> list[KPMove]:
     """Every placement of a ``colour`` keyple onto a field of board ``b`` (but keep fields) with room: an empty one
-    (a river field with each free boat), or beside a keyple it may join (also laying that one down if standing)."""
+    (a river field with each free boat), or beside a keyple it may join (``join_ok``, inlined; ``join_any``: the
+    ``join_lying`` flag is ``any``), also laying that one down if standing."""
     board = s.boards[b]
     labels, fields = FIELD_LABELS[b], board.fields
     simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
@@ -1018,10 +1019,10 @@ def _field_placements(s: State, b: int, colour: str, boats: Sequence[str]) -> li
             else:
                 out.append(simple[labels[i]])
         elif len(here) == 1:
-            joins = joiner(s, here[0], field_colour)
-            if white or joins == colour or joins == "*":
+            first = here[0]
+            if white or (join_any and not first.standing) or colour == eff(first.colour, field_colour):
                 out.append(simple[labels[i]])
-                if here[0].standing:
+                if first.standing:
                     out.append(lays[labels[i]])
     return out
 
