@@ -22,15 +22,16 @@ from companion.games.key_market.production import Harvest, Member, Weather, Work
 from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
     SMALL_BOARD,
+    Field,
     Placement,
     Territory,
     Worker,
     blocked,
-    blocked_joining,
     board_spots,
     can_end_on,
     check_hire,
     hire_cost,
+    joining,
     joins,
     lay,
     move_cost,
@@ -1144,21 +1145,39 @@ def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int
     return found
 
 
-def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
+def _board_candidates(s: State, legal: bool = True) -> list[KMMove]:
     assert s.dealt is not None
-    spots = board_spots(s.edition, s.placements, *s.dealt, checked=legal)
-    others = workers_on_land(s)
+    board, side = s.dealt
+    spots = board_spots(s.edition, s.placements, board, side, checked=legal)
     ground, who = land(s), actor(s)
+    near = joining(ground, workers_on_land(s), who)
+    rows = edition_memo(s.edition, "_board_rows")
+    if len(rows) > 4096:
+        rows.clear()
+    out: list[KMMove] = []
     for x, y, turns in spots:
-        new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        fresh = lay(s.edition, new)
-        taken = blocked_joining(ground, fresh, others, who) if legal else set()
+        key = (board, side, x, y, turns)
+        found = rows.get(key)
+        if found is None:
+            found = rows[key] = _board_row(s.edition, Placement(*key))
+        fresh, row = found
+        if not legal:
+            out.extend([m for _, m in row])
+            continue
+        taken = near.blocked(fresh)
         if taken is None:
-            taken = blocked(land(s, (*s.placements, new)), others, who)
-        laying = made_boards(x, y, turns)
-        for q, f in fresh.items():
-            if not f.is_village and q not in taken:
-                yield laying[q]
+            taken = near.blocked_laid(ground, fresh)
+        out.extend([m for q, m in row if q not in taken] if taken else [m for _, m in row])
+    return out
+
+
+def _board_row(edition: Edition, new: Placement) -> tuple[Mapping[tuple[int, int], Field],
+                                                          tuple[tuple[tuple[int, int], KMMove], ...]]:
+    """The fields the board ``new`` lays, and ``board X Y TURNS q`` for each field ``q`` of them but the village, in
+    the order of ``lay``."""
+    laying = made_boards(new.x, new.y, new.turns)
+    fresh = lay(edition, new)
+    return fresh, tuple((q, laying[q]) for q, f in fresh.items() if not f.is_village)
 
 
 # ------------------------------------------------------------------------------------------------ apply

@@ -322,19 +322,66 @@ def blocked_joining(land: Territory, fresh: Mapping[Pos, Field], workers: Mappin
     """The fields of ``fresh`` (a board about to join ``land``, overlapping nothing) that ``blocked`` forbids to
     ``player`` on the territory with it, without laying it out; ``None`` when some worker's region would grow into
     the new board (ask ``blocked`` on the whole territory then)."""
-    out: set[Pos] = set()
+    return joining(land, workers, player).blocked(fresh)
+
+
+@dataclass(frozen=True, slots=True)
+class Joining:
+    """``blocked_joining`` for any new board at once: the positions around ``player``'s workers (on the table or
+    off it), and each position next to a worker's region (villages stand alone) with the kinds of field that would
+    join that region (the good, and the shape with variant ``region`` = sort_and_shape)."""
+
+    around: frozenset[Pos]
+    edges: Mapping[Pos, frozenset[tuple[str, str]]]
+    by_shape: bool
+
+    def blocked(self, fresh: Mapping[Pos, Field]) -> set[Pos] | None:
+        edges = self.edges
+        for q, f in fresh.items():
+            kinds = edges.get(q)
+            if kinds is not None and (f.good, f.shape if self.by_shape else "") in kinds:
+                return None
+        return {q for q in fresh if q in self.around}
+
+    def blocked_laid(self, land: Territory, fresh: Mapping[Pos, Field]) -> set[Pos]:
+        """The fields of ``fresh`` that ``blocked`` forbids on ``land`` with ``fresh`` laid, a worker's region growing
+        into it too (walked over both from the fields of ``fresh`` that join it)."""
+        out = {q for q in fresh if q in self.around}
+        joined: set[Pos] = set()
+        for q, f in fresh.items():
+            kind = (f.good, f.shape if self.by_shape else "")
+            if q in joined or kind not in self.edges.get(q, ()):
+                continue
+            joined.add(q)
+            todo = [q]
+            while todo:
+                x, y = todo.pop()
+                for dx, dy in ORTHOGONAL:
+                    r = (x + dx, y + dy)
+                    g = fresh.get(r) or land.fields.get(r)
+                    if g is not None and r not in joined and (g.good, g.shape if self.by_shape else "") == kind:
+                        joined.add(r)
+                        todo.append(r)
+        out.update(q for q in joined if q in fresh)
+        return out
+
+
+def joining(land: Territory, workers: Mapping[Pos, Worker], player: int) -> Joining:
+    """The ``Joining`` of ``player``'s next worker on ``land``."""
+    by_shape = land.region_by != "sort"
+    around: set[Pos] = set()
+    edges: dict[Pos, set[tuple[str, str]]] = {}
     for pos, w in workers.items():
         if w.player == player:
-            out.update(q for dx, dy in AROUND if (q := (pos[0] + dx, pos[1] + dy)) in fresh)
+            around.update((pos[0] + dx, pos[1] + dy) for dx, dy in AROUND)
         start = land.fields[pos]
         if start.is_village:
-            continue  # a village is a region of its own
+            continue
+        kind = (start.good, start.shape if by_shape else "")
         for x, y in land.region(pos):
             for dx, dy in ORTHOGONAL:
-                q = (x + dx, y + dy)
-                if q in fresh and land._same_region(start, fresh[q]):
-                    return None
-    return out
+                edges.setdefault((x + dx, y + dy), set()).add(kind)
+    return Joining(frozenset(around), {q: frozenset(k) for q, k in edges.items()}, by_shape)
 
 
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
