@@ -213,23 +213,17 @@ def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     return found
 
 
-def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
-    """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
-    with the edition, whose data never changes)."""
-    memo = edition_memo(s.edition, "_by_workers")
-    key = (kind, s.seats[seat].workers)
+def members(s: State, seat: int) -> dict[int, Member]:
+    """The seat's guild members as production and scoring read them (level and column; remembered per edition and
+    guild places taken: do not change it)."""
+    memo: dict[frozenset[str], dict[int, Member]] = edition_memo(s.edition, "_members")
+    key = _guild_places(s.seats[seat])
     found = memo.get(key)
     if found is None:
         if len(memo) > 2048:
             memo.clear()
-        found = memo[key] = make()
-    result: T = found
-    return result
-
-
-def members(s: State, seat: int) -> dict[int, Member]:
-    """The seat's guild members as production and scoring read them (level and column; shared: do not change it)."""
-    return _by_workers(s, "members", seat, lambda: _members(s, seat))
+        found = memo[key] = _members(s, seat)
+    return found
 
 
 def _members(s: State, seat: int) -> dict[int, Member]:
@@ -257,13 +251,13 @@ def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
     kept: dict[str, Any] = s.seats[seat].__dict__
     found: tuple[Edition, frozenset[tuple[int, str]]] | None = kept.get("_abilities")
     if found is None or found[0] is not s.edition:
-        memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
-        workers = s.seats[seat].workers
-        known = memo.get(workers)
+        memo: dict[frozenset[str], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
+        places = _guild_places(s.seats[seat])
+        known = memo.get(places)
         if known is None:
             if len(memo) > 2048:
                 memo.clear()
-            known = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+            known = memo[places] = frozenset(active(s.edition, members(s, seat)))
         found = kept["_abilities"] = (s.edition, known)
     return found[1]
 
@@ -335,7 +329,14 @@ def _taken_slots(s: State) -> frozenset[str]:
 
 def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
     """Each seat's guild slots taken (each remembered until its workers move)."""
-    return tuple(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats)
+    return tuple([_guild_places(seat) for seat in s.seats])
+
+
+def _guild_places(seat: Seat) -> frozenset[str]:
+    """The guild slots the seat's workers hold (remembered until they move)."""
+    found: dict[str, Any] | None = seat.__dict__.get("_derived")
+    places: frozenset[str] | None = found.get("slots") if found is not None else None
+    return places if places is not None else seat.derived("slots", partial(_in_guilds, seat.workers))
 
 
 def _in_guilds(workers: tuple[str, ...]) -> frozenset[str]:
@@ -422,12 +423,12 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
-_PAYMENTS: dict[tuple[str, payments.Payer, Counts], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts], tuple[tuple[str, ...], ...]] = {}
 PAID_MOST = 4
 """No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
 
 
-def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
+def payment_options(s: State, seat: int, kind: str) -> tuple[tuple[str, ...], ...]:
     """Every way the seat can pay for ``kind`` now, as move tokens (the goods ones remembered by abilities and goods
     held, counted up to ``PAID_MOST`` of a sort)."""
     p = payer(s, seat)
@@ -438,10 +439,10 @@ def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
         if len(_PAYMENTS) > 2048:
             _PAYMENTS.clear()
         mine = as_dict(key[2])
-        found = _PAYMENTS[key] = [pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
-                                  if c and payments.allows(kind, c, 0, p, mine, 0)]
+        found = _PAYMENTS[key] = tuple(pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
+                                       if c and payments.allows(kind, c, 0, p, mine, 0))
     if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
-        return [*found, ("gold",)]
+        return (*found, ("gold",))
     return found
 
 
