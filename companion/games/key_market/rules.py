@@ -268,12 +268,12 @@ def value(s: State, guild: int, level: str, key: str) -> int:
 
 _WORKERS = {(i, key): Worker(i, key) for i in range(4) for key in (False, True)}
 """Each player's two kinds of worker on the territory, made once (the table of every worker by field is remembered)."""
-_ON_LAND: dict[tuple[tuple[tuple[int, tuple[int, int]], ...], ...], dict[tuple[int, int], Worker]] = {}
+_ON_LAND: dict[tuple[tuple[str, ...], ...], dict[tuple[int, int], Worker]] = {}
 
 
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
     """Every worker on the territory by field (remembered: do not change the answer)."""
-    key = tuple(seat.fields() for seat in s.seats)
+    key = tuple([seat.workers for seat in s.seats])
     found = _ON_LAND.get(key)
     if found is None:
         if len(_ON_LAND) > 256:
@@ -1018,13 +1018,13 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
-            moves = made("move", at(p))
             if not legal:
+                moves = made("move", at(p))
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
-                        if gold <= me.gold and q not in taken])
+            gold = me.gold
+            out.extend([m for q, cost, m in _move_row(ground, p, terms) if cost <= gold and q not in taken])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
@@ -1050,8 +1050,9 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 4 and not me.promoted:
         out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
-        for paid, indices in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
-            if not legal or all(me.goods[i] for i in indices):
+        goods = me.goods
+        for paid, (i, j, k) in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
+            if not legal or goods[i] and goods[j] and goods[k]:
                 out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
         out.extend(_retirements(s, seat))
@@ -1069,13 +1070,14 @@ def _hire_row(ground: Territory, source: str) -> list[KMMove]:
 
 
 @lru_cache(maxsize=None)
-def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]:
+def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, int, int]], ...]:
     """Each manor payment for a farmhouse tile (its sort, another resource, 1 LUX) with its goods' indices."""
     out = []
     for other in RESOURCES:
         if other != tile:
             paid = tuple(sorted((tile, other, LUX), key=GOODS.index))
-            out.append((paid, tuple(GOODS.index(g) for g in paid)))
+            a, b, c = (GOODS.index(g) for g in paid)
+            out.append((paid, (a, b, c)))
     return tuple(out)
 
 
@@ -1130,19 +1132,19 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
-def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> dict[tuple[int, int], int]:
-    """``move_cost``'s gold from ``start`` to every other field it reaches, in the order of ``ground.fields``
-    (remembered with the territory: do not change the answer)."""
-    memo: dict[object, dict[tuple[int, int], int]] = ground.__dict__.setdefault("_golds", {})
+def _move_row(ground: Territory, start: tuple[int, int],
+              terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int, KMMove], ...]:
+    """``move START q`` with ``move_cost``'s gold for every other field ``q`` that ``start`` reaches, in the order of
+    ``ground.fields`` (remembered with the territory)."""
+    memo: dict[object, tuple[tuple[tuple[int, int], int, KMMove], ...]] = ground.__dict__.setdefault("_move_rows", {})
     found = memo.get((start, terms))
     if found is None:
         settle, free = terms
-        found = memo[(start, terms)] = {}
         reach = ground.distances(start)
-        for q, f in ground.fields.items():
-            steps = reach.get(q)
-            if steps:
-                found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
+        moves = made("move", at(start))
+        found = memo[(start, terms)] = tuple(
+            (q, steps - min(steps, free) + (settle if f.is_village else 0), moves[q])
+            for q, f in ground.fields.items() if (steps := reach.get(q)))
     return found
 
 

@@ -6,7 +6,6 @@ A field is named by its global grid position ``(x, y)``; ``Territory`` keeps eac
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -184,14 +183,25 @@ class Territory:
         dist = self._distances.get(start)
         if dist is None:
             dist = self._distances[start] = {start: 0}
-            queue = deque([start])
-            while queue:
-                at = queue.popleft()
-                for nxt in self.orthogonal(at):
-                    if nxt not in dist:
-                        dist[nxt] = dist[at] + 1
-                        queue.append(nxt)
+            if start not in self.fields:
+                return dist
+            steps = self._steps
+            ring, d = [start], 0
+            while ring:
+                d += 1
+                nxt = []
+                for at in ring:
+                    for q in steps[at]:
+                        if q not in dist:
+                            dist[q] = d
+                            nxt.append(q)
+                ring = nxt
         return dist
+
+    @cached_property
+    def _steps(self) -> dict[Pos, tuple[Pos, ...]]:
+        """``orthogonal`` of every field."""
+        return {pos: self.orthogonal(pos) for pos in self.fields}
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
