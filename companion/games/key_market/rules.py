@@ -1023,8 +1023,8 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            gold = me.gold
-            out.extend([m for q, cost, m in _move_row(ground, p, terms) if cost <= gold and q not in taken])
+            gold, moves = me.gold, made("move", at(p))
+            out.extend([moves[q] for q, cost in _move_row(ground, p, terms) if cost <= gold and q not in taken])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
@@ -1132,19 +1132,16 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
-def _move_row(ground: Territory, start: tuple[int, int],
-              terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int, KMMove], ...]:
-    """``move START q`` with ``move_cost``'s gold for every other field ``q`` that ``start`` reaches, in the order of
-    ``ground.fields`` (remembered with the territory)."""
-    memo: dict[object, tuple[tuple[tuple[int, int], int, KMMove], ...]] = ground.__dict__.setdefault("_move_rows", {})
+def _move_row(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int], ...]:
+    """``move_cost``'s gold from ``start`` to every other field ``q`` it reaches, in the order of ``ground.fields``
+    (remembered with the territory)."""
+    memo: dict[object, tuple[tuple[tuple[int, int], int], ...]] = ground.__dict__.setdefault("_move_rows", {})
     found = memo.get((start, terms))
     if found is None:
         settle, free = terms
         reach = ground.distances(start)
-        moves = made("move", at(start))
-        found = memo[(start, terms)] = tuple(
-            (q, steps - min(steps, free) + (settle if f.is_village else 0), moves[q])
-            for q, f in ground.fields.items() if (steps := reach.get(q)))
+        found = memo[(start, terms)] = tuple((q, steps - min(steps, free) + (settle if f.is_village else 0))
+                                             for q, f in ground.fields.items() if (steps := reach.get(q)))
     return found
 
 

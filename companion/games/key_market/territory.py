@@ -102,39 +102,16 @@ def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     return out
 
 
-@dataclass(frozen=True)
-class Territory:
-    """Every field on the table by position; ``region_by`` is variant ``region`` (spec 7.2 #12)."""
+class Shape:
+    """The geometry of some fields, whatever they hold: each one's orthogonal and 8-neighbours and the fewest
+    orthogonal steps between them (found when first asked; territories covering the same fields share one
+    ``shape_of``)."""
 
-    fields: Mapping[Pos, Field]
-    region_by: str = "sort"
-
-    @cached_property
-    def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {}
-
-    @cached_property
-    def _distances(self) -> dict[Pos, dict[Pos, int]]:
-        return {}
-
-    @cached_property
-    def farmland(self) -> tuple[Pos, ...]:
-        """Every field but the villages, in the order of ``fields``."""
-        return tuple(p for p, f in self.fields.items() if not f.is_village)
-
-    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
-        found = self._orthogonal.get(pos)
-        if found is None:
-            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
-        return found
-
-    @cached_property
-    def _around(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {}
-
-    @cached_property
-    def _regions(self) -> dict[Pos, frozenset[Pos]]:
-        return {}
+    def __init__(self, fields: frozenset[Pos]) -> None:
+        self.fields = fields
+        self._orthogonal: dict[Pos, tuple[Pos, ...]] = {}
+        self._around: dict[Pos, tuple[Pos, ...]] = {}
+        self._distances: dict[Pos, dict[Pos, int]] = {}
 
     def _next_to(self, pos: Pos, steps: tuple[Pos, ...]) -> tuple[Pos, ...]:
         """The fields one of ``steps`` away from ``pos`` (none for a position off the table)."""
@@ -143,12 +120,77 @@ class Territory:
         x, y = pos
         return tuple(q for dx, dy in steps if (q := (x + dx, y + dy)) in self.fields)
 
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        found = self._orthogonal.get(pos)
+        if found is None:
+            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
+        return found
+
     def around(self, pos: Pos) -> tuple[Pos, ...]:
-        """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
         found = self._around.get(pos)
         if found is None:
             found = self._around[pos] = self._next_to(pos, AROUND)
         return found
+
+    def distances(self, start: Pos) -> Mapping[Pos, int]:
+        """The fewest orthogonal steps from ``start`` to every field it reaches (remembered: do not change the
+        answer)."""
+        dist = self._distances.get(start)
+        if dist is None:
+            dist = self._distances[start] = {start: 0}
+            ring, d = [start] if start in self.fields else [], 0
+            while ring:
+                d += 1
+                nxt = []
+                for at in ring:
+                    for q in self.orthogonal(at):
+                        if q not in dist:
+                            dist[q] = d
+                            nxt.append(q)
+                ring = nxt
+        return dist
+
+
+_SHAPES: dict[frozenset[Pos], Shape] = {}
+
+
+def shape_of(fields: frozenset[Pos]) -> Shape:
+    """The ``Shape`` of the fields at these positions (remembered for the last few hundred: boards join edge to edge,
+    so few shapes recur)."""
+    found = _SHAPES.get(fields)
+    if found is None:
+        if len(_SHAPES) > 512:
+            _SHAPES.clear()
+        found = _SHAPES[fields] = Shape(fields)
+    return found
+
+
+@dataclass(frozen=True)
+class Territory:
+    """Every field on the table by position; ``region_by`` is variant ``region`` (spec 7.2 #12)."""
+
+    fields: Mapping[Pos, Field]
+    region_by: str = "sort"
+
+    @cached_property
+    def shape(self) -> Shape:
+        return shape_of(frozenset(self.fields))
+
+    @cached_property
+    def farmland(self) -> tuple[Pos, ...]:
+        """Every field but the villages, in the order of ``fields``."""
+        return tuple(p for p, f in self.fields.items() if not f.is_village)
+
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        return self.shape.orthogonal(pos)
+
+    def around(self, pos: Pos) -> tuple[Pos, ...]:
+        """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
+        return self.shape.around(pos)
+
+    @cached_property
+    def _regions(self) -> dict[Pos, frozenset[Pos]]:
+        return {}
 
     def _same_region(self, a: Field, b: Field) -> bool:
         return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
@@ -176,32 +218,11 @@ class Territory:
 
     def steps(self, start: Pos, end: Pos) -> int | None:
         """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
-        return self.distances(start).get(end)
+        return self.shape.distances(start).get(end)
 
     def distances(self, start: Pos) -> Mapping[Pos, int]:
         """``steps`` from ``start`` to every field it reaches (remembered: do not change the answer)."""
-        dist = self._distances.get(start)
-        if dist is None:
-            dist = self._distances[start] = {start: 0}
-            if start not in self.fields:
-                return dist
-            steps = self._steps
-            ring, d = [start], 0
-            while ring:
-                d += 1
-                nxt = []
-                for at in ring:
-                    for q in steps[at]:
-                        if q not in dist:
-                            dist[q] = d
-                            nxt.append(q)
-                ring = nxt
-        return dist
-
-    @cached_property
-    def _steps(self) -> dict[Pos, tuple[Pos, ...]]:
-        """``orthogonal`` of every field."""
-        return {pos: self.orthogonal(pos) for pos in self.fields}
+        return self.shape.distances(start)
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
