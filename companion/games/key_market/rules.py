@@ -292,6 +292,11 @@ def free_slots(s: State, guild: int, level: str, column: str | None = None) -> l
 def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
     """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
     with a free slot in any (remembered per edition, guilds in play and slots taken)."""
+    memo: dict[object, Any] | None = s.__dict__.get("_memo")
+    if memo is not None and "open" in memo:
+        known: frozenset[tuple[int, str, str | None]] = memo["open"]
+        return known
+
     def make() -> frozenset[tuple[int, str, str | None]]:
         memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
         key = (s.guilds, _seat_slots(s))
@@ -426,6 +431,7 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
 _PAYMENTS: dict[tuple[str, payments.Payer, Counts], tuple[tuple[str, ...], ...]] = {}
 PAID_MOST = 4
 """No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
+_MOST = (PAID_MOST,) * len(GOODS)
 
 
 def payment_options(s: State, seat: int, kind: str) -> tuple[tuple[str, ...], ...]:
@@ -433,7 +439,7 @@ def payment_options(s: State, seat: int, kind: str) -> tuple[tuple[str, ...], ..
     held, counted up to ``PAID_MOST`` of a sort)."""
     p = payer(s, seat)
     me = s.seat(seat)
-    key = (kind, p, tuple(min(n, PAID_MOST) for n in me.goods))
+    key = (kind, p, tuple(map(min, me.goods, _MOST)))
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) > 2048:
@@ -986,14 +992,18 @@ def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
 
 
 def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    for g, (_, level, _) in sorted(s.seat(seat).guilds().items()):
+    members = s.seat(seat).guilds()
+    if not members:
+        return
+    open_ = _open_slots(s) if legal else frozenset()
+    for g, (_, level, _) in sorted(members.items()):
         if level == "M":
             continue
         kind = "promote_j" if level == "A" else "promote_m"
         pays = payment_options(s, seat, kind)
         up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
-            if legal and (g, up, column) not in _open_slots(s):
+            if legal and (g, up, column) not in open_:
                 continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
