@@ -22,6 +22,7 @@ from companion.games.key_market.production import Harvest, Member, Weather, Work
 from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
     SMALL_BOARD,
+    Shape,
     Field,
     Placement,
     Territory,
@@ -1033,8 +1034,15 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            gold, moves = me.gold, made("move", at(p))
-            out.extend([moves[q] for q, cost in _move_row(ground, p, terms) if cost <= gold and q not in taken])
+            gold, picked = me.gold, []
+            for q, cost in _move_row(ground, p, terms):
+                if cost > gold:
+                    break
+                if q not in taken:
+                    picked.append(q)
+            picked.sort(key=ground.index.__getitem__)
+            moves = made("move", at(p))
+            out.extend([moves[q] for q in picked])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
@@ -1142,16 +1150,23 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
+_MOVE_ROWS: dict[tuple[Shape, frozenset[tuple[int, int]], tuple[int, int], tuple[int, int]],
+                 tuple[tuple[tuple[int, int], int], ...]] = {}
+
+
 def _move_row(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int], ...]:
-    """``move_cost``'s gold from ``start`` to every other field ``q`` it reaches, in the order of ``ground.fields``
-    (remembered with the territory)."""
-    memo: dict[object, tuple[tuple[tuple[int, int], int], ...]] = ground.__dict__.setdefault("_move_rows", {})
-    found = memo.get((start, terms))
+    """``move_cost``'s gold from ``start`` to every other field ``q`` it reaches, cheapest first (remembered per
+    shape of the territory and villages on it: the gold depends on nothing else)."""
+    key = (ground.shape, ground.villages, start, terms)
+    found = _MOVE_ROWS.get(key)
     if found is None:
+        if len(_MOVE_ROWS) > 8192:
+            _MOVE_ROWS.clear()
         settle, free = terms
-        reach = ground.distances(start)
-        found = memo[(start, terms)] = tuple((q, steps - min(steps, free) + (settle if f.is_village else 0))
-                                             for q, f in ground.fields.items() if (steps := reach.get(q)))
+        villages = ground.villages
+        found = _MOVE_ROWS[key] = tuple(sorted(
+            ((q, steps - min(steps, free) + (settle if q in villages else 0))
+             for q, steps in ground.distances(start).items() if steps), key=lambda row: row[1]))
     return found
 
 

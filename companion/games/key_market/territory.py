@@ -177,6 +177,15 @@ class Territory:
         return shape_of(frozenset(self.fields))
 
     @cached_property
+    def villages(self) -> frozenset[Pos]:
+        return frozenset(p for p, f in self.fields.items() if f.is_village)
+
+    @cached_property
+    def index(self) -> dict[Pos, int]:
+        """Each field's place in the order of ``fields``."""
+        return {p: i for i, p in enumerate(self.fields)}
+
+    @cached_property
     def farmland(self) -> tuple[Pos, ...]:
         """Every field but the villages, in the order of ``fields``."""
         return tuple(p for p, f in self.fields.items() if not f.is_village)
