@@ -154,6 +154,17 @@ def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     return _chance_outcomes(s)
 
 
+def chance_moves(s: State) -> tuple[KMMove, ...]:
+    """``chance_outcomes``' moves (each weighs 1; the static ones remembered: do not change the answer)."""
+    if s.stage in STATIC_CHANCES:
+        memo: dict[tuple[str, int], tuple[KMMove, ...]] = edition_memo(s.edition, "_chance_moves")
+        found = memo.get((s.stage, s.n))
+        if found is None:
+            found = memo[(s.stage, s.n)] = tuple(m for m, _ in chance_outcomes(s))
+        return found
+    return tuple(m for m, _ in _chance_outcomes(s))
+
+
 def _chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     e = s.edition
     if s.stage == "weather":
@@ -837,7 +848,7 @@ def legal_moves(s: State) -> list[KMMove]:
     if who == TERMINAL:
         return []
     if who == CHANCE:
-        return [m for m, _ in chance_outcomes(s)]
+        return list(chance_moves(s))
     if who == SIMULTANEOUS:
         return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
     return _candidates(s, who)
