@@ -377,16 +377,16 @@ class Joining:
 
     def blocked(self, fresh: Mapping[Pos, Field]) -> set[Pos] | None:
         edges = self.edges
-        for q, f in fresh.items():
-            kinds = edges.get(q)
-            if kinds is not None and (f.good, f.shape if self.by_shape else "") in kinds:
+        for q in edges.keys() & fresh.keys():
+            f = fresh[q]
+            if (f.good, f.shape if self.by_shape else "") in edges[q]:
                 return None
-        return {q for q in fresh if q in self.around}
+        return fresh.keys() & self.around
 
     def blocked_laid(self, land: Territory, fresh: Mapping[Pos, Field]) -> set[Pos]:
         """The fields of ``fresh`` that ``blocked`` forbids on ``land`` with ``fresh`` laid, a worker's region growing
         into it too (walked over both from the fields of ``fresh`` that join it)."""
-        out = {q for q in fresh if q in self.around}
+        out = fresh.keys() & self.around
         joined: set[Pos] = set()
         for q, f in fresh.items():
             kind = (f.good, f.shape if self.by_shape else "")
