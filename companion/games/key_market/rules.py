@@ -1033,10 +1033,10 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
 def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     out: list[KMMove] = []
     me = s.seat(seat)
-    ground = land(s)
-    others = workers_on_land(s)
     ab = abilities(s, seat)
     g4j = (4, "J") in ab
+    if me.step <= 2:  # the territory matters to F1 and F2 only
+        ground, others = land(s), workers_on_land(s)
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
