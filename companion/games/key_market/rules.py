@@ -1447,9 +1447,17 @@ def _next_market(s: State, turn: int) -> int:
 
 
 def _bonuses(s: State, seat: int) -> mk.Bonuses:
-    return mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
-                      value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
-                      value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
+    """The seat's sale modifiers (remembered per edition, abilities and manor)."""
+    memo: dict[tuple[frozenset[tuple[int, str]], bool], mk.Bonuses] = edition_memo(s.edition, "_bonuses")
+    key = (abilities(s, seat), s.seat(seat).manor)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 1024:
+            memo.clear()
+        found = memo[key] = mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
+                                       value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
+                                       value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
+    return found
 
 
 def selling(s: State, seat: int, move: KMMove) -> tuple[mk.Sale, Counts]:
