@@ -377,7 +377,11 @@ def held(seat: Seat) -> dict[str, int]:
 
 
 def payer(s: State, seat: int) -> payments.Payer:
-    """The seat's payment modifiers (remembered per abilities and variant flags)."""
+    """The seat's payment modifiers (remembered per abilities and variant flags, and with the seat)."""
+    kept: dict[str, Any] = s.seats[seat].__dict__
+    known: tuple[Options, Edition, payments.Payer] | None = kept.get("_payer")
+    if known is not None and known[0] is s.options and known[1] is s.edition:
+        return known[2]
     o = s.options
     ab = abilities(s, seat)
     key = (ab, o["flex_total"], o["flex_with_g7"], o["g7_apprentice_lux"])
@@ -388,6 +392,7 @@ def payer(s: State, seat: int) -> payments.Payer:
             (7, "A") in ab, (7, "J") in ab, frozenset(lv for lv in LEVELS if (16, lv) in ab),
             value(s, 14, "M", "retire_gold") if (14, "M") in ab else 0, key[1] == "exact", key[2] == "reduced",
             key[3] == "lux_allowed")
+    kept["_payer"] = (o, s.edition, found)
     return found
 
 
@@ -984,17 +989,31 @@ def _sales(s: State, seat: int, legal: bool = True) -> list[KMMove]:
             for n in range(1, (held if not legal else min(held, size)) + 1)]
 
 
+_BUY = tuple(((1, KMMove("buy", (g, "1"))), (2, KMMove("buy", (g, "2")))) for g in GOODS)
+"""``buy GOOD 1`` and ``buy GOOD 2`` by good index."""
+
+
+def _buy_prices(edition: Edition, discount: int) -> tuple[int, ...]:
+    """``mk.buy_price`` of a row by its count of goods, the last for every fuller row (remembered per edition)."""
+    memo: dict[int, tuple[int, ...]] = edition_memo(edition, "_buy_prices")
+    found = memo.get(discount)
+    if found is None:
+        found = memo[discount] = tuple(mk.buy_price(edition, n, discount) for n in range(len(edition.prices) + 1))
+    return found
+
+
 def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
     gold = s.seat(seat).gold
-    for i, g in enumerate(GOODS):
-        row = s.market[i]
+    prices = _buy_prices(s.edition, discount)
+    last = len(prices) - 1
+    for i, row in enumerate(s.market):
         if not row:
             continue
-        price = mk.buy_price(s.edition, row, discount)
-        for n in (1, 2):
+        price = prices[min(row, last)]
+        for n, move in _BUY[i]:
             if row >= n and (not legal or n * price <= gold):
-                yield mv("buy", g, str(n))
+                yield move
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
         for k in range(2, min(3, len(stocked)) + 1):
