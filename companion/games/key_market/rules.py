@@ -479,9 +479,11 @@ def source_worker(s: State, seat: int, source: str) -> int | None:
     """The worker a move takes: ``pool`` (a normal one), ``key`` (the keyworker from the pool), ``gN`` (the member of
     guild N), ``x,y`` (on that field)."""
     me = s.seat(seat)
-    if source == "pool":
-        normal = [i for i in me.where("pool") if i != KEYWORKER]
-        return normal[0] if normal else None
+    if source == "pool":  # the first normal worker in the pool (the keyworker is worker 0)
+        try:
+            return me.workers.index("pool", KEYWORKER + 1)
+        except ValueError:
+            return None
     if source == "key":
         return KEYWORKER if me.workers[KEYWORKER] == "pool" else None
     if source.startswith("g") and source[1:].isdigit():
