@@ -63,6 +63,10 @@ def mv(verb: str, *args: str) -> KMMove:
     return found
 
 
+DONE, PASS, GOLD = KMMove("done"), KMMove("pass"), KMMove("gold")
+"""The moves without arguments that the lists offer most."""
+
+
 def refuse(rule: str, key: str, **params: object) -> IllegalMoveError:
     return IllegalMoveError(rule, msg(key, **params))  # type: ignore[arg-type]
 
@@ -917,18 +921,18 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
         out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
-        out.append(mv("done"))
+        out.append(DONE)
         out.extend(_farming_candidates(s, seat, legal))
         return out
     if s.stage == "early":
-        out.append(mv("done"))
+        out.append(DONE)
         if not legal or not me.sold and has(s, seat, 10, "M"):
             out.extend(_sales(s, seat, legal))
         if not legal or not me.guild_action:
             out.extend(_buys(s, seat, legal))
         return out
     if not legal or not any(me.committed) and me.guild_action:
-        out.append(mv("pass"))
+        out.append(PASS)
     out.extend(_sales(s, seat, legal))
     most = _mixed_most(s, seat)
     if legal and (me.mixed or not most):
@@ -951,8 +955,8 @@ def _mixed_sets(kinds: tuple[str, ...], sizes: tuple[int, ...]) -> tuple[KMMove,
 
 
 def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, mv("gold")) is None:
-        yield mv("gold")
+    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, GOLD) is None:
+        yield GOLD
     yield from _buys(s, seat, legal)
     yield from _promotions(s, seat, legal)
     yield from _retirements(s, seat)
