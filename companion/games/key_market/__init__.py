@@ -15,7 +15,6 @@ from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, GameOnEdition, PanelSignals
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
-from companion.core.rng import weighted_choice
 from companion.games.key_market import market as mk
 from companion.games.key_market import panel, rules, season_end, words
 from companion.games.key_market.data import (
@@ -94,12 +93,10 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
         return rules.chance_outcomes(state)
 
     def sample_chance(self, state: State, rng: random.Random) -> KMMove:
-        """``weighted_choice`` without its walk when every outcome weighs 1 (the same random number, the same
+        """``weighted_choice`` without its walk: every Key Market outcome weighs 1 (the same random number, the same
         outcome)."""
-        outcomes = rules.chance_outcomes(state)
-        if all(weight == 1 for _, weight in outcomes):
-            return outcomes[rng.randrange(len(outcomes))][0]
-        return weighted_choice(rng, outcomes)
+        moves = rules.chance_moves(state)
+        return moves[rng.randrange(len(moves))]
 
     def deciders(self, state: State) -> tuple[int, ...]:
         return rules.deciders(state)

@@ -22,15 +22,17 @@ from companion.games.key_market.production import Harvest, Member, Weather, Work
 from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
     SMALL_BOARD,
+    Shape,
+    Field,
     Placement,
     Territory,
     Worker,
     blocked,
-    blocked_joining,
     board_spots,
     can_end_on,
     check_hire,
     hire_cost,
+    joining,
     joins,
     lay,
     move_cost,
@@ -59,6 +61,10 @@ def mv(verb: str, *args: str) -> KMMove:
             _MOVES.clear()
         found = _MOVES[key] = KMMove(verb, args)
     return found
+
+
+DONE, PASS, GOLD = KMMove("done"), KMMove("pass"), KMMove("gold")
+"""The moves without arguments that the lists offer most."""
 
 
 def refuse(rule: str, key: str, **params: object) -> IllegalMoveError:
@@ -152,6 +158,17 @@ def chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     return _chance_outcomes(s)
 
 
+def chance_moves(s: State) -> tuple[KMMove, ...]:
+    """``chance_outcomes``' moves (each weighs 1; the static ones remembered: do not change the answer)."""
+    if s.stage in STATIC_CHANCES:
+        memo: dict[tuple[str, int], tuple[KMMove, ...]] = edition_memo(s.edition, "_chance_moves")
+        found = memo.get((s.stage, s.n))
+        if found is None:
+            found = memo[(s.stage, s.n)] = tuple(m for m, _ in chance_outcomes(s))
+        return found
+    return tuple(m for m, _ in _chance_outcomes(s))
+
+
 def _chance_outcomes(s: State) -> list[tuple[KMMove, int]]:
     e = s.edition
     if s.stage == "weather":
@@ -212,23 +229,17 @@ def _memo(s: State, key: object, make: Callable[[], T]) -> T:
     return found
 
 
-def _by_workers(s: State, kind: str, seat: int, make: Callable[[], T]) -> T:
-    """A value derived from the edition and one seat's workers, computed once per edition and list of workers (kept
-    with the edition, whose data never changes)."""
-    memo = edition_memo(s.edition, "_by_workers")
-    key = (kind, s.seats[seat].workers)
+def members(s: State, seat: int) -> dict[int, Member]:
+    """The seat's guild members as production and scoring read them (level and column; remembered per edition and
+    guild places taken: do not change it)."""
+    memo: dict[frozenset[str], dict[int, Member]] = edition_memo(s.edition, "_members")
+    key = _guild_places(s.seats[seat])
     found = memo.get(key)
     if found is None:
         if len(memo) > 2048:
             memo.clear()
-        found = memo[key] = make()
-    result: T = found
-    return result
-
-
-def members(s: State, seat: int) -> dict[int, Member]:
-    """The seat's guild members as production and scoring read them (level and column; shared: do not change it)."""
-    return _by_workers(s, "members", seat, lambda: _members(s, seat))
+        found = memo[key] = _members(s, seat)
+    return found
 
 
 def _members(s: State, seat: int) -> dict[int, Member]:
@@ -256,13 +267,13 @@ def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
     kept: dict[str, Any] = s.seats[seat].__dict__
     found: tuple[Edition, frozenset[tuple[int, str]]] | None = kept.get("_abilities")
     if found is None or found[0] is not s.edition:
-        memo: dict[tuple[str, ...], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
-        workers = s.seats[seat].workers
-        known = memo.get(workers)
+        memo: dict[frozenset[str], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
+        places = _guild_places(s.seats[seat])
+        known = memo.get(places)
         if known is None:
             if len(memo) > 2048:
                 memo.clear()
-            known = memo[workers] = frozenset(active(s.edition, members(s, seat)))
+            known = memo[places] = frozenset(active(s.edition, members(s, seat)))
         found = kept["_abilities"] = (s.edition, known)
     return found[1]
 
@@ -273,12 +284,12 @@ def value(s: State, guild: int, level: str, key: str) -> int:
 
 _WORKERS = {(i, key): Worker(i, key) for i in range(4) for key in (False, True)}
 """Each player's two kinds of worker on the territory, made once (the table of every worker by field is remembered)."""
-_ON_LAND: dict[tuple[tuple[tuple[int, tuple[int, int]], ...], ...], dict[tuple[int, int], Worker]] = {}
+_ON_LAND: dict[tuple[tuple[str, ...], ...], dict[tuple[int, int], Worker]] = {}
 
 
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
     """Every worker on the territory by field (remembered: do not change the answer)."""
-    key = tuple(seat.fields() for seat in s.seats)
+    key = tuple([seat.workers for seat in s.seats])
     found = _ON_LAND.get(key)
     if found is None:
         if len(_ON_LAND) > 256:
@@ -297,6 +308,11 @@ def free_slots(s: State, guild: int, level: str, column: str | None = None) -> l
 def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
     """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
     with a free slot in any (remembered per edition, guilds in play and slots taken)."""
+    memo: dict[object, Any] | None = s.__dict__.get("_memo")
+    if memo is not None and "open" in memo:
+        known: frozenset[tuple[int, str, str | None]] = memo["open"]
+        return known
+
     def make() -> frozenset[tuple[int, str, str | None]]:
         memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
         key = (s.guilds, _seat_slots(s))
@@ -334,7 +350,14 @@ def _taken_slots(s: State) -> frozenset[str]:
 
 def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
     """Each seat's guild slots taken (each remembered until its workers move)."""
-    return tuple(seat.derived("slots", partial(_in_guilds, seat.workers)) for seat in s.seats)
+    return tuple([_guild_places(seat) for seat in s.seats])
+
+
+def _guild_places(seat: Seat) -> frozenset[str]:
+    """The guild slots the seat's workers hold (remembered until they move)."""
+    found: dict[str, Any] | None = seat.__dict__.get("_derived")
+    places: frozenset[str] | None = found.get("slots") if found is not None else None
+    return places if places is not None else seat.derived("slots", partial(_in_guilds, seat.workers))
 
 
 def _in_guilds(workers: tuple[str, ...]) -> frozenset[str]:
@@ -358,7 +381,11 @@ def held(seat: Seat) -> dict[str, int]:
 
 
 def payer(s: State, seat: int) -> payments.Payer:
-    """The seat's payment modifiers (remembered per abilities and variant flags)."""
+    """The seat's payment modifiers (remembered per abilities and variant flags, and with the seat)."""
+    kept: dict[str, Any] = s.seats[seat].__dict__
+    known: tuple[Options, Edition, payments.Payer] | None = kept.get("_payer")
+    if known is not None and known[0] is s.options and known[1] is s.edition:
+        return known[2]
     o = s.options
     ab = abilities(s, seat)
     key = (ab, o["flex_total"], o["flex_with_g7"], o["g7_apprentice_lux"])
@@ -369,6 +396,7 @@ def payer(s: State, seat: int) -> payments.Payer:
             (7, "A") in ab, (7, "J") in ab, frozenset(lv for lv in LEVELS if (16, lv) in ab),
             value(s, 14, "M", "retire_gold") if (14, "M") in ab else 0, key[1] == "exact", key[2] == "reduced",
             key[3] == "lux_allowed")
+    kept["_payer"] = (o, s.edition, found)
     return found
 
 
@@ -421,26 +449,27 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
-_PAYMENTS: dict[tuple[str, payments.Payer, Counts], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts], tuple[tuple[str, ...], ...]] = {}
 PAID_MOST = 4
 """No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
+_MOST = (PAID_MOST,) * len(GOODS)
 
 
-def payment_options(s: State, seat: int, kind: str) -> list[tuple[str, ...]]:
+def payment_options(s: State, seat: int, kind: str) -> tuple[tuple[str, ...], ...]:
     """Every way the seat can pay for ``kind`` now, as move tokens (the goods ones remembered by abilities and goods
     held, counted up to ``PAID_MOST`` of a sort)."""
     p = payer(s, seat)
     me = s.seat(seat)
-    key = (kind, p, tuple(min(n, PAID_MOST) for n in me.goods))
+    key = (kind, p, tuple(map(min, me.goods, _MOST)))
     found = _PAYMENTS.get(key)
     if found is None:
         if len(_PAYMENTS) > 2048:
             _PAYMENTS.clear()
         mine = as_dict(key[2])
-        found = _PAYMENTS[key] = [pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
-                                  if c and payments.allows(kind, c, 0, p, mine, 0)]
+        found = _PAYMENTS[key] = tuple(pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
+                                       if c and payments.allows(kind, c, 0, p, mine, 0))
     if kind == "retire" and p.g14_master and me.gold >= p.g14_master:
-        return [*found, ("gold",)]
+        return (*found, ("gold",))
     return found
 
 
@@ -454,9 +483,11 @@ def source_worker(s: State, seat: int, source: str) -> int | None:
     """The worker a move takes: ``pool`` (a normal one), ``key`` (the keyworker from the pool), ``gN`` (the member of
     guild N), ``x,y`` (on that field)."""
     me = s.seat(seat)
-    if source == "pool":
-        normal = [i for i in me.where("pool") if i != KEYWORKER]
-        return normal[0] if normal else None
+    if source == "pool":  # the first normal worker in the pool (the keyworker is worker 0)
+        try:
+            return me.workers.index("pool", KEYWORKER + 1)
+        except ValueError:
+            return None
     if source == "key":
         return KEYWORKER if me.workers[KEYWORKER] == "pool" else None
     if source.startswith("g") and source[1:].isdigit():
@@ -828,7 +859,7 @@ def legal_moves(s: State) -> list[KMMove]:
     if who == TERMINAL:
         return []
     if who == CHANCE:
-        return [m for m, _ in chance_outcomes(s)]
+        return list(chance_moves(s))
     if who == SIMULTANEOUS:
         return [m for seat in deciders(s) for m in _secret_moves(s, seat)]
     return _candidates(s, who)
@@ -890,18 +921,18 @@ def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     if s.options["leave_guild"] == "any_time" and s.stage in ("farming", "market"):
         out.extend(mv("leave", f"g{g}") for g in sorted(me.guilds()))
     if s.stage == "farming":
-        out.append(mv("done"))
+        out.append(DONE)
         out.extend(_farming_candidates(s, seat, legal))
         return out
     if s.stage == "early":
-        out.append(mv("done"))
+        out.append(DONE)
         if not legal or not me.sold and has(s, seat, 10, "M"):
             out.extend(_sales(s, seat, legal))
         if not legal or not me.guild_action:
             out.extend(_buys(s, seat, legal))
         return out
     if not legal or not any(me.committed) and me.guild_action:
-        out.append(mv("pass"))
+        out.append(PASS)
     out.extend(_sales(s, seat, legal))
     most = _mixed_most(s, seat)
     if legal and (me.mixed or not most):
@@ -924,8 +955,8 @@ def _mixed_sets(kinds: tuple[str, ...], sizes: tuple[int, ...]) -> tuple[KMMove,
 
 
 def _guild_actions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, mv("gold")) is None:
-        yield mv("gold")
+    if not legal or s.options["take_gold_at_five"] != "forbidden" or _check_turn(s, seat, GOLD) is None:
+        yield GOLD
     yield from _buys(s, seat, legal)
     yield from _promotions(s, seat, legal)
     yield from _retirements(s, seat)
@@ -964,17 +995,31 @@ def _sales(s: State, seat: int, legal: bool = True) -> list[KMMove]:
             for n in range(1, (held if not legal else min(held, size)) + 1)]
 
 
+_BUY = tuple(((1, KMMove("buy", (g, "1"))), (2, KMMove("buy", (g, "2")))) for g in GOODS)
+"""``buy GOOD 1`` and ``buy GOOD 2`` by good index."""
+
+
+def _buy_prices(edition: Edition, discount: int) -> tuple[int, ...]:
+    """``mk.buy_price`` of a row by its count of goods, the last for every fuller row (remembered per edition)."""
+    memo: dict[int, tuple[int, ...]] = edition_memo(edition, "_buy_prices")
+    found = memo.get(discount)
+    if found is None:
+        found = memo[discount] = tuple(mk.buy_price(edition, n, discount) for n in range(len(edition.prices) + 1))
+    return found
+
+
 def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
     discount = value(s, 11, "A", "buy_discount") if has(s, seat, 11, "A") else 0
     gold = s.seat(seat).gold
-    for i, g in enumerate(GOODS):
-        row = s.market[i]
+    prices = _buy_prices(s.edition, discount)
+    last = len(prices) - 1
+    for i, row in enumerate(s.market):
         if not row:
             continue
-        price = mk.buy_price(s.edition, row, discount)
-        for n in (1, 2):
+        price = prices[min(row, last)]
+        for n, move in _BUY[i]:
             if row >= n and (not legal or n * price <= gold):
-                yield mv("buy", g, str(n))
+                yield move
     if has(s, seat, 15, "M"):
         stocked = [g for g in RESOURCES if s.market[GOODS.index(g)]]
         for k in range(2, min(3, len(stocked)) + 1):
@@ -984,14 +1029,18 @@ def _buys(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
 
 
 def _promotions(s: State, seat: int, legal: bool = True) -> Iterator[KMMove]:
-    for g, (_, level, _) in sorted(s.seat(seat).guilds().items()):
+    members = s.seat(seat).guilds()
+    if not members:
+        return
+    open_ = _open_slots(s) if legal else frozenset()
+    for g, (_, level, _) in sorted(members.items()):
         if level == "M":
             continue
         kind = "promote_j" if level == "A" else "promote_m"
         pays = payment_options(s, seat, kind)
         up = LEVELS[LEVELS.index(level) + 1]
         for column in s.edition.guild_tiles[g].columns or (None,):
-            if legal and (g, up, column) not in _open_slots(s):
+            if legal and (g, up, column) not in open_:
                 continue
             for paid in pays:
                 yield mv("promote", f"{g}@{column}" if column else str(g), *paid)
@@ -1009,20 +1058,27 @@ def _retirements(s: State, seat: int) -> Iterator[KMMove]:
 def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
     out: list[KMMove] = []
     me = s.seat(seat)
-    ground = land(s)
-    others = workers_on_land(s)
     ab = abilities(s, seat)
     g4j = (4, "J") in ab
+    if me.step <= 2:  # the territory matters to F1 and F2 only
+        ground, others = land(s), workers_on_land(s)
     if me.step <= 1 and (not me.moved or s.options["moves_per_farming"] == "several"):
         terms = _move_terms(s, seat)
         for w, p in me.fields():
-            moves = made("move", at(p))
             if not legal:
+                moves = made("move", at(p))
                 out.extend([moves[q] for q in ground.fields if q != p])
                 continue
             taken = blocked(ground, others, seat, w == KEYWORKER and g4j, p)
-            out.extend([moves[q] for q, gold in _move_golds(ground, p, terms).items()
-                        if gold <= me.gold and q not in taken])
+            gold, picked = me.gold, []
+            for q, cost in _move_row(ground, p, terms):
+                if cost > gold:
+                    break
+                if q not in taken:
+                    picked.append(q)
+            picked.sort(key=ground.index.__getitem__)
+            moves = made("move", at(p))
+            out.extend([moves[q] for q in picked])
     limit = value(s, 5, "J", "hires") if (5, "J") in ab else 1
     if me.step <= 2 and (not legal or me.hires < limit) and me.gold >= _hire_cost(s, seat):
         open_: dict[bool, list[bool]] = {}  # each farmland field's openness by exemption (the keyworker with 4 J)
@@ -1048,8 +1104,9 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 4 and not me.promoted:
         out.extend(_promotions(s, seat, legal))
     if me.step <= 5 and not me.manor:
-        for paid, indices in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
-            if not legal or all(me.goods[i] for i in indices):
+        goods = me.goods
+        for paid, (i, j, k) in _manor_payments(me.farmhouse):  # each of them pays the manor (L343)
+            if not legal or goods[i] and goods[j] and goods[k]:
                 out.append(mv("manor", *paid))
     if me.step <= 6 and not me.retired_f:
         out.extend(_retirements(s, seat))
@@ -1067,13 +1124,14 @@ def _hire_row(ground: Territory, source: str) -> list[KMMove]:
 
 
 @lru_cache(maxsize=None)
-def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]:
+def _manor_payments(tile: str) -> tuple[tuple[tuple[str, ...], tuple[int, int, int]], ...]:
     """Each manor payment for a farmhouse tile (its sort, another resource, 1 LUX) with its goods' indices."""
     out = []
     for other in RESOURCES:
         if other != tile:
             paid = tuple(sorted((tile, other, LUX), key=GOODS.index))
-            out.append((paid, tuple(GOODS.index(g) for g in paid)))
+            a, b, c = (GOODS.index(g) for g in paid)
+            out.append((paid, (a, b, c)))
     return tuple(out)
 
 
@@ -1128,37 +1186,59 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
     return found
 
 
-def _move_golds(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> dict[tuple[int, int], int]:
-    """``move_cost``'s gold from ``start`` to every other field it reaches, in the order of ``ground.fields``
-    (remembered with the territory: do not change the answer)."""
-    memo: dict[object, dict[tuple[int, int], int]] = ground.__dict__.setdefault("_golds", {})
-    found = memo.get((start, terms))
+_MOVE_ROWS: dict[tuple[Shape, frozenset[tuple[int, int]], tuple[int, int], tuple[int, int]],
+                 tuple[tuple[tuple[int, int], int], ...]] = {}
+
+
+def _move_row(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int], ...]:
+    """``move_cost``'s gold from ``start`` to every other field ``q`` it reaches, cheapest first (remembered per
+    shape of the territory and villages on it: the gold depends on nothing else)."""
+    key = (ground.shape, ground.villages, start, terms)
+    found = _MOVE_ROWS.get(key)
     if found is None:
+        if len(_MOVE_ROWS) > 8192:
+            _MOVE_ROWS.clear()
         settle, free = terms
-        found = memo[(start, terms)] = {}
-        reach = ground.distances(start)
-        for q, f in ground.fields.items():
-            steps = reach.get(q)
-            if steps:
-                found[q] = steps - min(steps, free) + (settle if f.is_village else 0)
+        villages = ground.villages
+        found = _MOVE_ROWS[key] = tuple(sorted(
+            ((q, steps - min(steps, free) + (settle if q in villages else 0))
+             for q, steps in ground.distances(start).items() if steps), key=lambda row: row[1]))
     return found
 
 
-def _board_candidates(s: State, legal: bool = True) -> Iterator[KMMove]:
+def _board_candidates(s: State, legal: bool = True) -> list[KMMove]:
     assert s.dealt is not None
-    spots = board_spots(s.edition, s.placements, *s.dealt, checked=legal)
-    others = workers_on_land(s)
+    board, side = s.dealt
+    spots = board_spots(s.edition, s.placements, board, side, checked=legal)
     ground, who = land(s), actor(s)
+    near = joining(ground, workers_on_land(s), who)
+    rows = edition_memo(s.edition, "_board_rows")
+    if len(rows) > 4096:
+        rows.clear()
+    out: list[KMMove] = []
     for x, y, turns in spots:
-        new = Placement(s.dealt[0], s.dealt[1], x, y, turns)
-        fresh = lay(s.edition, new)
-        taken = blocked_joining(ground, fresh, others, who) if legal else set()
+        key = (board, side, x, y, turns)
+        found = rows.get(key)
+        if found is None:
+            found = rows[key] = _board_row(s.edition, Placement(*key))
+        fresh, row = found
+        if not legal:
+            out.extend([m for _, m in row])
+            continue
+        taken = near.blocked(fresh)
         if taken is None:
-            taken = blocked(land(s, (*s.placements, new)), others, who)
-        laying = made_boards(x, y, turns)
-        for q, f in fresh.items():
-            if not f.is_village and q not in taken:
-                yield laying[q]
+            taken = near.blocked_laid(ground, fresh)
+        out.extend([m for q, m in row if q not in taken] if taken else [m for _, m in row])
+    return out
+
+
+def _board_row(edition: Edition, new: Placement) -> tuple[Mapping[tuple[int, int], Field],
+                                                          tuple[tuple[tuple[int, int], KMMove], ...]]:
+    """The fields the board ``new`` lays, and ``board X Y TURNS q`` for each field ``q`` of them but the village, in
+    the order of ``lay``."""
+    laying = made_boards(new.x, new.y, new.turns)
+    fresh = lay(edition, new)
+    return fresh, tuple((q, laying[q]) for q, f in fresh.items() if not f.is_village)
 
 
 # ------------------------------------------------------------------------------------------------ apply
@@ -1392,9 +1472,17 @@ def _next_market(s: State, turn: int) -> int:
 
 
 def _bonuses(s: State, seat: int) -> mk.Bonuses:
-    return mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
-                      value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
-                      value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
+    """The seat's sale modifiers (remembered per edition, abilities and manor)."""
+    memo: dict[tuple[frozenset[tuple[int, str]], bool], mk.Bonuses] = edition_memo(s.edition, "_bonuses")
+    key = (abilities(s, seat), s.seat(seat).manor)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 1024:
+            memo.clear()
+        found = memo[key] = mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
+                                       value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
+                                       value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
+    return found
 
 
 def selling(s: State, seat: int, move: KMMove) -> tuple[mk.Sale, Counts]:

@@ -180,7 +180,7 @@ class State:
         return replace(self, seats=(*seats[:i], replace(seats[i], **seat), *seats[i + 1:]), **changes)
 
 
-_BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities")
+_BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities", "_payer")
 """What a seat remembers of its workers' places (forgotten when they change)."""
 _FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 

@@ -6,7 +6,6 @@ A field is named by its global grid position ``(x, y)``; ``Territory`` keeps eac
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -103,39 +102,16 @@ def _lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
     return out
 
 
-@dataclass(frozen=True)
-class Territory:
-    """Every field on the table by position; ``region_by`` is variant ``region`` (spec 7.2 #12)."""
+class Shape:
+    """The geometry of some fields, whatever they hold: each one's orthogonal and 8-neighbours and the fewest
+    orthogonal steps between them (found when first asked; territories covering the same fields share one
+    ``shape_of``)."""
 
-    fields: Mapping[Pos, Field]
-    region_by: str = "sort"
-
-    @cached_property
-    def _orthogonal(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {}
-
-    @cached_property
-    def _distances(self) -> dict[Pos, dict[Pos, int]]:
-        return {}
-
-    @cached_property
-    def farmland(self) -> tuple[Pos, ...]:
-        """Every field but the villages, in the order of ``fields``."""
-        return tuple(p for p, f in self.fields.items() if not f.is_village)
-
-    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
-        found = self._orthogonal.get(pos)
-        if found is None:
-            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
-        return found
-
-    @cached_property
-    def _around(self) -> dict[Pos, tuple[Pos, ...]]:
-        return {}
-
-    @cached_property
-    def _regions(self) -> dict[Pos, frozenset[Pos]]:
-        return {}
+    def __init__(self, fields: frozenset[Pos]) -> None:
+        self.fields = fields
+        self._orthogonal: dict[Pos, tuple[Pos, ...]] = {}
+        self._around: dict[Pos, tuple[Pos, ...]] = {}
+        self._distances: dict[Pos, dict[Pos, int]] = {}
 
     def _next_to(self, pos: Pos, steps: tuple[Pos, ...]) -> tuple[Pos, ...]:
         """The fields one of ``steps`` away from ``pos`` (none for a position off the table)."""
@@ -144,12 +120,86 @@ class Territory:
         x, y = pos
         return tuple(q for dx, dy in steps if (q := (x + dx, y + dy)) in self.fields)
 
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        found = self._orthogonal.get(pos)
+        if found is None:
+            found = self._orthogonal[pos] = self._next_to(pos, ORTHOGONAL)
+        return found
+
     def around(self, pos: Pos) -> tuple[Pos, ...]:
-        """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
         found = self._around.get(pos)
         if found is None:
             found = self._around[pos] = self._next_to(pos, AROUND)
         return found
+
+    def distances(self, start: Pos) -> Mapping[Pos, int]:
+        """The fewest orthogonal steps from ``start`` to every field it reaches (remembered: do not change the
+        answer)."""
+        dist = self._distances.get(start)
+        if dist is None:
+            dist = self._distances[start] = {start: 0}
+            ring, d = [start] if start in self.fields else [], 0
+            while ring:
+                d += 1
+                nxt = []
+                for at in ring:
+                    for q in self.orthogonal(at):
+                        if q not in dist:
+                            dist[q] = d
+                            nxt.append(q)
+                ring = nxt
+        return dist
+
+
+_SHAPES: dict[frozenset[Pos], Shape] = {}
+
+
+def shape_of(fields: frozenset[Pos]) -> Shape:
+    """The ``Shape`` of the fields at these positions (remembered for the last few hundred: boards join edge to edge,
+    so few shapes recur)."""
+    found = _SHAPES.get(fields)
+    if found is None:
+        if len(_SHAPES) > 512:
+            _SHAPES.clear()
+        found = _SHAPES[fields] = Shape(fields)
+    return found
+
+
+@dataclass(frozen=True)
+class Territory:
+    """Every field on the table by position; ``region_by`` is variant ``region`` (spec 7.2 #12)."""
+
+    fields: Mapping[Pos, Field]
+    region_by: str = "sort"
+
+    @cached_property
+    def shape(self) -> Shape:
+        return shape_of(frozenset(self.fields))
+
+    @cached_property
+    def villages(self) -> frozenset[Pos]:
+        return frozenset(p for p, f in self.fields.items() if f.is_village)
+
+    @cached_property
+    def index(self) -> dict[Pos, int]:
+        """Each field's place in the order of ``fields``."""
+        return {p: i for i, p in enumerate(self.fields)}
+
+    @cached_property
+    def farmland(self) -> tuple[Pos, ...]:
+        """Every field but the villages, in the order of ``fields``."""
+        return tuple(p for p, f in self.fields.items() if not f.is_village)
+
+    def orthogonal(self, pos: Pos) -> tuple[Pos, ...]:
+        return self.shape.orthogonal(pos)
+
+    def around(self, pos: Pos) -> tuple[Pos, ...]:
+        """The 8-neighbourhood (L275, L293), across board edges too (spec 4.1)."""
+        return self.shape.around(pos)
+
+    @cached_property
+    def _regions(self) -> dict[Pos, frozenset[Pos]]:
+        return {}
 
     def _same_region(self, a: Field, b: Field) -> bool:
         return a.good == b.good and (self.region_by == "sort" or a.shape == b.shape)
@@ -177,21 +227,11 @@ class Territory:
 
     def steps(self, start: Pos, end: Pos) -> int | None:
         """The fewest orthogonal steps over fields from ``start`` to ``end`` (through occupied fields too, L283)."""
-        return self.distances(start).get(end)
+        return self.shape.distances(start).get(end)
 
     def distances(self, start: Pos) -> Mapping[Pos, int]:
         """``steps`` from ``start`` to every field it reaches (remembered: do not change the answer)."""
-        dist = self._distances.get(start)
-        if dist is None:
-            dist = self._distances[start] = {start: 0}
-            queue = deque([start])
-            while queue:
-                at = queue.popleft()
-                for nxt in self.orthogonal(at):
-                    if nxt not in dist:
-                        dist[nxt] = dist[at] + 1
-                        queue.append(nxt)
-        return dist
+        return self.shape.distances(start)
 
 
 def territory(edition: Edition, placements: Iterable[Placement], region_by: str = "sort") -> Territory:
@@ -322,19 +362,66 @@ def blocked_joining(land: Territory, fresh: Mapping[Pos, Field], workers: Mappin
     """The fields of ``fresh`` (a board about to join ``land``, overlapping nothing) that ``blocked`` forbids to
     ``player`` on the territory with it, without laying it out; ``None`` when some worker's region would grow into
     the new board (ask ``blocked`` on the whole territory then)."""
-    out: set[Pos] = set()
+    return joining(land, workers, player).blocked(fresh)
+
+
+@dataclass(frozen=True, slots=True)
+class Joining:
+    """``blocked_joining`` for any new board at once: the positions around ``player``'s workers (on the table or
+    off it), and each position next to a worker's region (villages stand alone) with the kinds of field that would
+    join that region (the good, and the shape with variant ``region`` = sort_and_shape)."""
+
+    around: frozenset[Pos]
+    edges: Mapping[Pos, frozenset[tuple[str, str]]]
+    by_shape: bool
+
+    def blocked(self, fresh: Mapping[Pos, Field]) -> set[Pos] | None:
+        edges = self.edges
+        for q in edges.keys() & fresh.keys():
+            f = fresh[q]
+            if (f.good, f.shape if self.by_shape else "") in edges[q]:
+                return None
+        return fresh.keys() & self.around
+
+    def blocked_laid(self, land: Territory, fresh: Mapping[Pos, Field]) -> set[Pos]:
+        """The fields of ``fresh`` that ``blocked`` forbids on ``land`` with ``fresh`` laid, a worker's region growing
+        into it too (walked over both from the fields of ``fresh`` that join it)."""
+        out = fresh.keys() & self.around
+        joined: set[Pos] = set()
+        for q, f in fresh.items():
+            kind = (f.good, f.shape if self.by_shape else "")
+            if q in joined or kind not in self.edges.get(q, ()):
+                continue
+            joined.add(q)
+            todo = [q]
+            while todo:
+                x, y = todo.pop()
+                for dx, dy in ORTHOGONAL:
+                    r = (x + dx, y + dy)
+                    g = fresh.get(r) or land.fields.get(r)
+                    if g is not None and r not in joined and (g.good, g.shape if self.by_shape else "") == kind:
+                        joined.add(r)
+                        todo.append(r)
+        out.update(q for q in joined if q in fresh)
+        return out
+
+
+def joining(land: Territory, workers: Mapping[Pos, Worker], player: int) -> Joining:
+    """The ``Joining`` of ``player``'s next worker on ``land``."""
+    by_shape = land.region_by != "sort"
+    around: set[Pos] = set()
+    edges: dict[Pos, set[tuple[str, str]]] = {}
     for pos, w in workers.items():
         if w.player == player:
-            out.update(q for dx, dy in AROUND if (q := (pos[0] + dx, pos[1] + dy)) in fresh)
+            around.update((pos[0] + dx, pos[1] + dy) for dx, dy in AROUND)
         start = land.fields[pos]
         if start.is_village:
-            continue  # a village is a region of its own
+            continue
+        kind = (start.good, start.shape if by_shape else "")
         for x, y in land.region(pos):
             for dx, dy in ORTHOGONAL:
-                q = (x + dx, y + dy)
-                if q in fresh and land._same_region(start, fresh[q]):
-                    return None
-    return out
+                edges.setdefault((x + dx, y + dy), set()).add(kind)
+    return Joining(frozenset(around), {q: frozenset(k) for q, k in edges.items()}, by_shape)
 
 
 def can_end_on(land: Territory, workers: Mapping[Pos, Worker], player: int, target: Pos, keyworker: bool = False,
