@@ -144,8 +144,7 @@ def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Ta
     def read_table(image: npt.NDArray[np.uint8]) -> list[Detection]:
         truth = next(t for t in tables if t.scene.image is image)
         detections = reader.read(image).detections
-        found = table.read(image, detections, registry, lambda frame, _: reader.read(frame).detections,
-                           len(truth.snapshot["players"]))
+        found = table.read(image, detections, registry, reader, len(truth.snapshot["players"]))
         snapshots[id(truth.scene)] = table.snapshot(found, registry, [p["name"] for p in truth.snapshot["players"]])
         return [Detection(p.code, 0, (p.center,) * 4) for b in found.boards for p in b.read.pieces] + \
             [d for b in found.boards for d, _ in b.read.others] + list(found.row) + list(found.office)  # type: ignore[arg-type]

@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
 from companion.core.errors import MalformedInputError, UnknownCodeError
-from companion.vision.detection import Detection
+from companion.vision.detection import Detection, Sides
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
 THRESHOLD_WINDOW_PX = 15
@@ -108,20 +108,29 @@ class CodeReader:
         self.registry = registry
         dictionary = marker_dictionary(registry.marker_family)
         self._dictionary = dictionary
-        self._detectors: dict[tuple[int, int], cv2.aruco.ArucoDetector] = {}
+        self._detectors: dict[tuple[str, bool], cv2.aruco.ArucoDetector] = {}
+        self._limits: dict[tuple[str, bool], tuple[float, float]] = {}
         self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._ids = [c.marker_id for c in registry]
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
 
-    def read(self, image: npt.NDArray[np.uint8]) -> FrameReading:
-        """The stickers in ``image`` (BGR or grey, 8 bits)."""
+    def __call__(self, image: npt.NDArray[np.uint8], registry: CodeRegistry,
+                 sides: Sides | None = None) -> list[Detection]:
+        """``read``'s stickers (a ``Reader`` for boards and tables; ``registry`` must be this reader's)."""
+        if registry is not self.registry:
+            raise MalformedInputError("this code reader reads another registry's stickers")
+        return self.read(image, sides).detections
+
+    def read(self, image: npt.NDArray[np.uint8], sides: Sides | None = None) -> FrameReading:
+        """The stickers in ``image`` (BGR or grey, 8 bits); ``sides``: only markers that many pixels across
+        (from the shortest to the longest; default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``, the others' median)."""
         grey = _grey(image)
         found: list[Detection] = []
         unknown: list[int] = []
         rejected: list[npt.NDArray[Any]] = []
-        for offset, (corners, ids, missed) in self._detect(grey):
+        for offset, (corners, ids, missed) in self._detect(grey, sides):
             rejected += [outline.reshape(4, 2) + np.array([offset, 0], dtype=np.float32) for outline in missed]
             for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
                 try:
@@ -133,8 +142,10 @@ class CodeReader:
                 detection = Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
                 if not any(d.code == detection.code and math.dist(d.center, detection.center) < d.side_px for d in found):
                     found.append(detection)  # a sticker in the overlap of two strips is read once
-        found += self._second_look(grey, rejected, found)
-        kept, implausible = plausible(found)
+        found += self._second_look(grey, rejected, found, sides)
+        wrong_size = [d for d in found if sides is not None and not sides[0] <= d.side_px <= sides[1]]
+        kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
+        implausible += wrong_size  # another size is something else)
         strays = self._strays(grey, kept)
         return FrameReading([d for d in kept if d not in strays], unknown, implausible + strays)
 
@@ -161,38 +172,48 @@ class CodeReader:
         bits = (data > (black + float(data.max())) / 2).astype(np.uint8).ravel()
         return bool((self._patterns[self._row[detection.marker_id]] == bits).all(axis=1).any())
 
-    def _detect(self, grey: npt.NDArray[np.uint8]) -> list[tuple[int, Any]]:
+    def _detect(self, grey: npt.NDArray[np.uint8], sides: Sides | None = None) -> list[tuple[int, Any]]:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each
         strip's left edge and its (corners, ids, rejected outlines)."""
         height, width = grey.shape
         inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
         strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
         if strips == 1:
-            return [(0, self._detector(max(grey.shape)).detectMarkers(grey))]
+            return [(0, self._detector(max(grey.shape), "", sides).detectMarkers(grey))]
         step = -(-width // strips)
         lefts = [max(0, i * step - STRIP_OVERLAP_PX) for i in range(strips)]
         pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
                   for i, left in enumerate(lefts)]
-        detectors = [self._detector(max(piece.shape), i) for i, piece in enumerate(pieces)]  # one per thread
+        detectors = [self._detector(max(piece.shape), f" strip {i}", sides) for i, piece in enumerate(pieces)]
         return list(zip(lefts, worker_pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
 
-    def _detector(self, longer_side: int, strip: int = 0) -> cv2.aruco.ArucoDetector:
-        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
-        detector = self._detectors.get((longer_side, strip))
+    def _detector(self, longer_side: int, strip: str, sides: Sides | None = None) -> cv2.aruco.ArucoDetector:
+        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)
+        looking for markers ``sides`` px across (default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``): one for each
+        thread and ``strip`` of its frame, whose limits follow the frame (a detector is not shared while it works)."""
+        lo, hi = sides if sides is not None else (MIN_SIDE_PX, MAX_SIDE_PX)
+        key = (threading.current_thread().name + strip, sides is None)
+        detector = self._detectors.get(key)
         if detector is None:
             params = detector_parameters()
             params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
-            params.minMarkerPerimeterRate = 4 * MIN_SIDE_PX / longer_side
-            params.maxMarkerPerimeterRate = 4 * MAX_SIDE_PX / longer_side
-            detector = self._detectors[(longer_side, strip)] = cv2.aruco.ArucoDetector(self._dictionary, params)
+            detector = self._detectors[key] = cv2.aruco.ArucoDetector(self._dictionary, params)
+            self._limits[key] = (0.0, 0.0)
+        rates = (4 * lo / longer_side, 4 * hi / longer_side)
+        if self._limits[key] != rates:
+            params = detector.getDetectorParameters()
+            params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = rates
+            detector.setDetectorParameters(params)
+            self._limits[key] = rates
         return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
-                     found: list[Detection]) -> list[Detection]:
-        """Stickers among the outlines the detector rejected (only when 3 or more stickers give the size)."""
-        if len(found) < 3 or not rejected:
+                     found: list[Detection], sides: Sides | None = None) -> list[Detection]:
+        """Stickers among the outlines the detector rejected (only when ``sides`` or 3 or more stickers give the
+        size)."""
+        if not rejected or len(found) < 3 and sides is None:
             return []
-        typical = statistics.median(d.side_px for d in found)
+        typical = math.sqrt(sides[0] * sides[1]) if sides is not None else statistics.median(d.side_px for d in found)
         seen = {d.code for d in found}
         extra: list[Detection] = []
         for outline in rejected:
@@ -293,8 +314,9 @@ def worker_pool() -> ThreadPoolExecutor:
 _last_reader: list[CodeReader] = []
 
 
-def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Detection]:
-    """The registry's stickers in ``image`` (BGR or grey); unknown markers are left out.
+def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry, sides: Sides | None = None) -> list[Detection]:
+    """The registry's stickers in ``image`` (BGR or grey), markers ``sides`` px across (``CodeReader.read``);
+    unknown markers are left out.
 
     Keeps the reader of the last registry it was given; hold a ``CodeReader`` to read many frames.
     """
@@ -302,7 +324,7 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Det
     if reader is None or reader.registry is not registry:
         reader = CodeReader(registry)
         _last_reader[:] = [reader]
-    return reader.read(image).detections
+    return reader.read(image, sides).detections
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

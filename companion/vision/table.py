@@ -43,14 +43,13 @@ from companion.core.errors import UnsupportedError
 from companion.core.messages import Message
 from companion.vision.board import (
     BoardRead,
-    Reader,
     fit_lattice,
     of_game,
     pitch_in_stickers,
     read_board,
     second_look,
 )
-from companion.vision.detection import Detection, Point
+from companion.vision.detection import Detection, Point, Reader
 
 LINK = 2.4
 """Stickers closer than this many spaces belong to one board: neighbours, or one empty space between them. The
