@@ -2,7 +2,8 @@
 
 ``read_codes(image, registry)`` returns one ``Detection`` per sticker it found whose marker the
 registry allocated. Markers the registry does not know (another family member, another product's
-marker) are dropped and counted in ``FrameReading.unknown_markers``, never returned as codes.
+marker) are never returned as codes: the detector's dictionary holds the registry's markers only (OpenCV
+compares every outline with every marker of its dictionary, the detector's largest cost on a busy table).
 
 The reader is OpenCV's ArUco detector with settings chosen by measurement on synthetic tabletop
 scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Reading codes"):
@@ -40,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
-from companion.core.errors import MalformedInputError, UnknownCodeError
+from companion.core.errors import MalformedInputError
 from companion.vision.detection import Detection, Sides
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
@@ -84,8 +85,6 @@ class FrameReading:
     """What one frame gave: the registry's stickers, and what was seen but dropped."""
 
     detections: list[Detection]
-    unknown_markers: list[int] = field(default_factory=list)
-    """Marker IDs of the family the registry did not allocate (foreign or withdrawn stickers)."""
     implausible: list[Detection] = field(default_factory=list)
     """Reads dropped by the geometry check (wrong size or shape, or a second read of one code)."""
 
@@ -106,12 +105,13 @@ class CodeReader:
 
     def __init__(self, registry: CodeRegistry) -> None:
         self.registry = registry
-        dictionary = marker_dictionary(registry.marker_family)
-        self._dictionary = dictionary
+        family = marker_dictionary(registry.marker_family)
+        self._ids = [c.marker_id for c in registry]
+        self._dictionary = cv2.aruco.Dictionary(family.bytesList[self._ids].copy(), family.markerSize,
+                                                family.maxCorrectionBits)  # (IDs: rows of self._ids)
         self._detectors: dict[tuple[str, bool], cv2.aruco.ArucoDetector] = {}
         self._limits: dict[tuple[str, bool], tuple[float, float]] = {}
-        self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
-        self._ids = [c.marker_id for c in registry]
+        self._size = family.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
@@ -128,16 +128,11 @@ class CodeReader:
         (from the shortest to the longest; default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``, the others' median)."""
         grey = _grey(image)
         found: list[Detection] = []
-        unknown: list[int] = []
         rejected: list[npt.NDArray[Any]] = []
         for offset, (corners, ids, missed) in self._detect(grey, sides):
             rejected += [outline.reshape(4, 2) + np.array([offset, 0], dtype=np.float32) for outline in missed]
-            for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
-                try:
-                    component = self.registry.by_marker(int(marker))
-                except UnknownCodeError:
-                    unknown.append(int(marker))
-                    continue
+            for quad, row in zip(corners, ids.ravel() if ids is not None else ()):
+                component = self.registry.by_marker(self._ids[int(row)])
                 points = [(float(x) + offset, float(y)) for x, y in quad.reshape(4, 2)]
                 detection = Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
                 if not any(d.code == detection.code and math.dist(d.center, detection.center) < d.side_px for d in found):
@@ -147,7 +142,7 @@ class CodeReader:
         kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
         implausible += wrong_size  # another size is something else)
         strays = self._strays(grey, kept)
-        return FrameReading([d for d in kept if d not in strays], unknown, implausible + strays)
+        return FrameReading([d for d in kept if d not in strays], implausible + strays)
 
     def _strays(self, grey: npt.NDArray[np.uint8], kept: Sequence[Detection]) -> list[Detection]:
         """Lone stickers of another game among a game's stickers whose bits needed correcting: a table plays one
