@@ -6,7 +6,8 @@ Frames are the seeded synthetic tabletop scenes of ``tests/vision/scenes.py``: 1
 medium, hard, harder (issue 16's hard scenes: 2.0-2.6 px/mm, strong gradient, cast shadow) and hardest
 (plus motion blur, JPEG 60, glare), 8-56 field tiles with 16 mm stickers plus 3 workers and 2 events; and
 whole tables (``tests/vision/tables.py``, 3840x2160, 2-4 boards, land office, event track) at table-easy,
--medium and -hard, where the product is the whole table reader (codes, boards, seats) and "boards" counts the
+-medium and -hard, where the product is the camera's reading path (markers and QR codes, ``read_codes_and_qr``) and the whole table
+reader (codes, boards, seats, each board read again straightened) and "boards" counts the
 tables whose every board went to the right player with exactly its tiles and workers; "assigned" counts apart
 the boards given to the right player with nothing of another's (a board short of a missed sticker still counts).
 The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
@@ -132,12 +133,12 @@ def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Ta
     tables were read right (every board to its player with exactly its tiles and workers, office and track); and
     how many boards of all went to the right player with nothing of another's."""
     from companion.games.key_harvest import KeyHarvest
+    from companion.vision.qr import read_codes_and_qr
     from companion.vision.table import table_reader
     from tests.vision.tables import table_scene
 
     game = KeyHarvest()
     registry = load_registry(game)
-    reader = CodeReader(registry)
     table = table_reader(game.board_reader())
     tables = [table_scene(registry, 2 + n % 3, level, seed=first + n) for n in range(count)]
     right = 0
@@ -146,8 +147,8 @@ def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Ta
 
     def read_table(image: npt.NDArray[np.uint8]) -> list[Detection]:
         truth = next(t for t in tables if t.scene.image is image)
-        detections = reader.read(image).detections
-        found = table.read(image, detections, registry, reader, len(truth.snapshot["players"]))
+        detections = read_codes_and_qr(image, registry)  # the camera's path: markers, then QR codes (web/camera.py)
+        found = table.read(image, detections, registry, read_codes_and_qr, len(truth.snapshot["players"]))
         snapshots[id(truth.scene)] = table.snapshot(found, registry, [p["name"] for p in truth.snapshot["players"]])
         return [Detection(p.code, 0, (p.center,) * 4) for b in found.boards for p in b.read.pieces] + \
             [d for b in found.boards for d, _ in b.read.others] + list(found.row) + list(found.office)  # type: ignore[arg-type]
