@@ -112,8 +112,9 @@ def read_codes_and_qr(image: npt.NDArray[np.uint8], registry: CodeRegistry,
     """The camera's reading path: every sticker by its marker (``sides`` px across: ``CodeReader.read``), and by its
     QR code where its marker was not read (not on a picture of stickers ``sides`` across, as a straightened board:
     there a sticker's QR code is a few pixels wide, too small to read)."""
-    detections = read_codes(image, registry, sides)
+    grey = grey_frame(image)  # once for both
+    detections = read_codes(grey, registry, sides)
     if sides is not None:
         return detections
     seen = {d.code for d in detections}
-    return detections + [d for d in read_qr(image, registry) if d.code not in seen]
+    return detections + [d for d in read_qr(grey, registry) if d.code not in seen]
