@@ -457,13 +457,12 @@ def _paint_over(view: npt.NDArray[np.uint8], detections: Sequence[Detection], im
     corners = cv2.perspectiveTransform(np.array([d.corners for d in detections], dtype=np.float64).reshape(-1, 1, 2),
                                        image_to_view).reshape(-1, 4, 2)
     height, width = view.shape[:2]
-    for quad in corners:
-        middle = quad.mean(axis=0)
-        around = middle + (np.concatenate([quad, (quad + np.roll(quad, 1, axis=0)) / 2]) - middle) * (MASK_STICKERS + 0.3)
-        xs = np.clip(np.round(around[:, 0]).astype(int), 0, width - 1)
-        ys = np.clip(np.round(around[:, 1]).astype(int), 0, height - 1)
-        colour = np.median(view[ys, xs], axis=0)
-        cover = np.round(middle + (quad - middle) * MASK_STICKERS).astype(np.int32)
+    middle = corners.mean(axis=1, keepdims=True)
+    ring = np.concatenate([corners, (corners + np.roll(corners, 1, axis=1)) / 2], axis=1)  # corners, edge middles
+    around = np.round(middle + (ring - middle) * (MASK_STICKERS + 0.3)).astype(int)
+    colours = np.median(view[np.clip(around[..., 1], 0, height - 1), np.clip(around[..., 0], 0, width - 1)], axis=1)
+    covers = np.round(middle + (corners - middle) * MASK_STICKERS).astype(np.int32)
+    for cover, colour in zip(covers, colours):
         cv2.fillConvexPoly(view, cover, colour.tolist() if view.ndim == 3 else float(colour))
 
 
