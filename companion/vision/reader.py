@@ -236,11 +236,12 @@ class CodeReader:
             square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
             to_square = np.asarray(cv2.getPerspectiveTransform(refined.reshape(4, 2), square), dtype=np.float64)
             canonical = cv2.warpPerspective(grey, to_square, (side, side)).astype(np.float32)
-            sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
-            for picture in (canonical, sharpened):
-                detection = self._decode_cells(picture, to_square, quiet)
-                if detection is not None:
-                    return detection
+            detection = self._decode_cells(canonical, to_square, quiet)
+            if detection is None:
+                sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
+                detection = self._decode_cells(sharpened, to_square, quiet)
+            if detection is not None:
+                return detection
         return None
 
     def _decode_cells(self, canonical: npt.NDArray[np.float32], to_square: npt.NDArray[np.float64],

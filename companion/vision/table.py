@@ -206,7 +206,9 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             kept = [d for d in added if (registry.by_code(d.code).kind, registry.by_code(d.code).key) not in seen]
             return read if len(kept) == len(added) else read_board(first + kept, registry, boards)  # is not new
 
-        reads = list(worker_pool().map(again, groups))  # the boards side by side on the cores
+        order = sorted(range(len(groups)), key=lambda k: -len(groups[k]))  # the boards side by side on the cores,
+        done = dict(zip(order, worker_pool().map(again, [groups[k] for k in order])))  # the largest first
+        reads = [done[k] for k in range(len(groups))]
     else:
         reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
     seated = _seat(reads, table, registry, seats, row, office)
