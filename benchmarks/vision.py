@@ -6,8 +6,10 @@ Frames are the seeded synthetic tabletop scenes of ``tests/vision/scenes.py``: 1
 medium, hard, harder (issue 16's hard scenes: 2.0-2.6 px/mm, strong gradient, cast shadow) and hardest
 (plus motion blur, JPEG 60, glare), 8-56 field tiles with 16 mm stickers plus 3 workers and 2 events; and
 whole tables (``tests/vision/tables.py``, 3840x2160, 2-4 boards, land office, event track) at table-easy,
--medium and -hard, where the product is the whole table reader (codes, boards, seats) and "boards" counts the
-tables whose every board went to the right player with exactly its tiles and workers.
+-medium and -hard, where the product is the camera's reading path (markers and QR codes, ``read_codes_and_qr``) and the whole table
+reader (codes, boards, seats, each board read again straightened) and "boards" counts the
+tables whose every board went to the right player with exactly its tiles and workers; "assigned" counts apart
+the boards given to the right player with nothing of another's (a board short of a missed sticker still counts).
 The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
 (10 000 on for the levels, 0 on for tables) instead. ``--v1`` adds the registry's version 1 (4x4 markers) read
 by the default detector, on frames rendered with 4x4 stickers. Last, tiles held up to the camera with their
@@ -126,26 +128,27 @@ def scenes_for(registry: CodeRegistry, difficulty: str, count: int, first: int =
     return [random_scene(registry, 8 + 48 * n // max(1, count - 1), difficulty, seed=first + n) for n in range(count)]
 
 
-def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Tally, int]:
-    """The whole-table reader and OpenCV's default detector on ``count`` tables of 2-4 players; and how many
-    tables were read right (every board to its player with exactly its tiles and workers, office and track)."""
+def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Tally, int, tuple[int, int]]:
+    """The whole-table reader and OpenCV's default detector on ``count`` tables of 2-4 players; how many
+    tables were read right (every board to its player with exactly its tiles and workers, office and track); and
+    how many boards of all went to the right player with nothing of another's."""
     from companion.games.key_harvest import KeyHarvest
+    from companion.vision.qr import read_codes_and_qr
     from companion.vision.table import table_reader
     from tests.vision.tables import table_scene
 
     game = KeyHarvest()
     registry = load_registry(game)
-    reader = CodeReader(registry)
     table = table_reader(game.board_reader())
     tables = [table_scene(registry, 2 + n % 3, level, seed=first + n) for n in range(count)]
     right = 0
+    assigned = [0, 0]
     snapshots = {}
 
     def read_table(image: npt.NDArray[np.uint8]) -> list[Detection]:
         truth = next(t for t in tables if t.scene.image is image)
-        detections = reader.read(image).detections
-        found = table.read(image, detections, registry, lambda frame, _: reader.read(frame).detections,
-                           len(truth.snapshot["players"]))
+        detections = read_codes_and_qr(image, registry)  # the camera's path: markers, then QR codes (web/camera.py)
+        found = table.read(image, detections, registry, read_codes_and_qr, len(truth.snapshot["players"]))
         snapshots[id(truth.scene)] = table.snapshot(found, registry, [p["name"] for p in truth.snapshot["players"]])
         return [Detection(p.code, 0, (p.center,) * 4) for b in found.boards for p in b.read.pieces] + \
             [d for b in found.boards for d, _ in b.read.others] + list(found.row) + list(found.office)  # type: ignore[arg-type]
@@ -156,11 +159,16 @@ def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Ta
 
         def content(p: dict) -> tuple:  # type: ignore[type-arg]
             return sorted((x["label"], x["harvested"]) for x in p["tiles"]), sorted(w["worker"] for w in p["workers"])
+        for a, b in zip(got["players"], t.snapshot["players"]):
+            (tiles, workers), (true_tiles, true_workers) = content(a), content(b)
+            assigned[0] += set(tiles) <= set(true_tiles) and set(workers) <= set(true_workers) and bool(tiles)
+            assigned[1] += 1
         right += all(content(a) == content(b) for a, b in zip(got["players"], t.snapshot["players"])) and \
             sorted(got["land_office"]) == sorted(t.snapshot["land_office"]) and \
             got["event_track"] == t.snapshot["event_track"]
     scenes = [t.scene for t in tables]
-    return product, measure(default_detector(registry), scenes), measure(default_detector(registry, 0.015), scenes), right
+    return (product, measure(default_detector(registry), scenes), measure(default_detector(registry, 0.015), scenes), right,
+            (assigned[0], assigned[1]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -191,9 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(measure(default_detector(v1), scenes_for(v1, difficulty, args.scenes)).line("OpenCV default (v1: DICT_4X4_1000)"))
         print(f"  load average {os.getloadavg()[0]:.1f}", flush=True)
     for level in (t for t in levels if t in TABLES):
-        product, default, lowered, right = measure_tables(level, args.tables, 0 if args.tuning else TABLE_HELD_OUT)
+        product, default, lowered, right, (assigned, boards) = measure_tables(level, args.tables, 0 if args.tuning else TABLE_HELD_OUT)
         print(f"{level}: {args.tables} tables of 2-4 players, 3840x2160, {product.stickers} stickers; "
-              f"{right} of {args.tables} read right (every board to its player, office, track)")
+              f"{right} of {args.tables} read right (every board to its player, office, track); "
+              f"boards assigned {assigned} of {boards} (to the right player, nothing of another's)")
         print(product.line("product table reader"))
         print(default.line("OpenCV default"))
         print(lowered.line("OpenCV default, min perimeter 1.5 %"))

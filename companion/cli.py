@@ -411,7 +411,7 @@ def _scan_table(args: argparse.Namespace, game: Game[Any, Any], registry: Any) -
     image = read_image(path)
     reader = CodeReader(registry)
     detections = reader.read(image).detections
-    read = table.read(image, detections, registry, lambda frame, _: reader.read(frame).detections,
+    read = table.read(image, detections, registry, reader,
                       len(args.players.split(",")) if args.players else None)
     count = max(len(read.boards), 1)
     names = [n.strip() for n in args.players.split(",")] if args.players else [f"Player {i + 1}" for i in range(count)]

@@ -34,7 +34,7 @@ from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece
 from companion.core.errors import UnknownCodeError
 from companion.core.messages import msg
-from companion.vision.detection import Detection, Point
+from companion.vision.detection import Detection, Point, Reader, Sides
 from companion.vision.markers import BORDER_MODULES, marker_dictionary, sticker_modules
 
 Array = npt.NDArray[np.float64]
@@ -48,6 +48,12 @@ SECOND_LOOK_PX_PER_PITCH = 100.0
 SECOND_LOOK_MARGIN = 1.5
 """How far (in pitches) beyond the outermost pieces the second look reaches."""
 SECOND_LOOK_MAX_PX = 2400.0
+SECOND_LOOK_SIDES = (0.65, 1.45)
+"""The marker sides looked for on the straightened board, as parts of its expected side (every sticker there is
+one size; a standing piece's sticker, nearer the camera, a little larger)."""
+MASK_STICKERS = 1.45
+"""Stickers already read are painted over on the straightened board (this many marker widths square, the sticker
+with its quiet zone) in the colour around them, so the second look spends nothing on them."""
 FEW_TILES = 8
 FIT_RESIDUAL = 0.2
 """Below this many tiles, or when a tile lies this far from its space, the lattice is also fitted to the tiles
@@ -395,9 +401,6 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
                      tuple(others), lattice)
 
 
-Reader = Callable[[npt.NDArray[np.uint8], CodeRegistry], list[Detection]]
-
-
 def read_board_photo(image: npt.NDArray[np.uint8], registry: CodeRegistry, boards: BoardReader,
                      reader: Reader | None = None) -> tuple[BoardRead, list[Detection]]:
     """Read the stickers of one photo and the board they form, with a second look at the board.
@@ -417,7 +420,8 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
                 boards: BoardReader, reader: Reader, px_per_pitch: float = SECOND_LOOK_PX_PER_PITCH
                 ) -> tuple[BoardRead, list[Detection]]:
     """The board of ``detections`` (already read off ``image``), read again on the straightened board
-    (``px_per_pitch`` pixels from one space to the next)."""
+    (``px_per_pitch`` pixels from one space to the next), where the stickers already read are painted over and
+    the reader looks only for markers of the size every sticker has there."""
     first = read_board(detections, registry, boards)
     to_image = first.lattice.to_image
     if to_image is None or not first.pieces:
@@ -428,10 +432,13 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
     to_view = np.array([[scale, 0.0, -low[0] * scale], [0.0, scale, -low[1] * scale], [0.0, 0.0, 1.0]])
     view_to_image = to_image @ np.linalg.inv(to_view)
     width, height = (int(v) for v in np.ceil((high - low) * scale))
-    view = cv2.warpPerspective(image, view_to_image, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    view = np.asarray(cv2.warpPerspective(image, view_to_image, (width, height),
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP), dtype=np.uint8)
+    _paint_over(view, detections, np.asarray(np.linalg.inv(view_to_image), dtype=np.float64))
+    side = scale / pitch_in_stickers(registry, boards)
     seen = {d.code for d in detections}
     added = []
-    for found in reader(np.asarray(view, dtype=np.uint8), registry):
+    for found in reader(view, registry, (side * SECOND_LOOK_SIDES[0], side * SECOND_LOOK_SIDES[1])):
         if found.code in seen:
             continue
         corners = cv2.perspectiveTransform(np.array(found.corners, dtype=np.float64).reshape(-1, 1, 2), view_to_image)
@@ -441,6 +448,22 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
         return first, detections
     detections = detections + added
     return read_board(detections, registry, boards), detections
+
+
+def _paint_over(view: npt.NDArray[np.uint8], detections: Sequence[Detection], image_to_view: Array) -> None:
+    """Paint each sticker of ``detections`` (image corners) over on ``view``, in the median colour just outside it."""
+    if not detections:
+        return
+    corners = cv2.perspectiveTransform(np.array([d.corners for d in detections], dtype=np.float64).reshape(-1, 1, 2),
+                                       image_to_view).reshape(-1, 4, 2)
+    height, width = view.shape[:2]
+    middle = corners.mean(axis=1, keepdims=True)
+    ring = np.concatenate([corners, (corners + np.roll(corners, 1, axis=1)) / 2], axis=1)  # corners, edge middles
+    around = np.round(middle + (ring - middle) * (MASK_STICKERS + 0.3)).astype(int)
+    colours = np.median(view[np.clip(around[..., 1], 0, height - 1), np.clip(around[..., 0], 0, width - 1)], axis=1)
+    covers = np.round(middle + (corners - middle) * MASK_STICKERS).astype(np.int32)
+    for cover, colour in zip(covers, colours):
+        cv2.fillConvexPoly(view, cover, colour.tolist() if view.ndim == 3 else float(colour))
 
 
 def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:

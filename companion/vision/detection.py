@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from companion.codes.registry import CodeRegistry
 
 Point = tuple[float, float]
+Sides = tuple[float, float]
+"""The shortest and longest marker side (pixels) a reader looks for, when the caller knows the scale."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,3 +42,11 @@ class Detection:
             (x0, y0), (x1, y1) = self.corners[i], self.corners[(i + 1) % 4]
             total += ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
         return total / 4.0
+
+
+class Reader(Protocol):
+    """Reads a registry's stickers off a frame; ``sides`` (when the caller knows the scale, as on a straightened
+    board) limits the marker sizes looked at, which spares the reader the outlines of other sizes."""
+
+    def __call__(self, image: npt.NDArray[np.uint8], registry: CodeRegistry,
+                 sides: Sides | None = None) -> list[Detection]: ...

@@ -24,7 +24,7 @@ import zxingcpp
 from companion.codes.registry import CodeRegistry, Component
 from companion.codes.stickers import sticker_layout
 from companion.core.errors import UnknownCodeError
-from companion.vision.detection import Detection, Point
+from companion.vision.detection import Detection, Point, Sides
 from companion.vision.reader import _grey as grey_frame  # the frame check every reader shares
 from companion.vision.reader import read_codes
 
@@ -107,8 +107,14 @@ def read_qr(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Detect
     return reader.read(image).detections
 
 
-def read_codes_and_qr(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Detection]:
-    """The camera's reading path: every sticker by its marker, and by its QR code where its marker was not read."""
-    detections = read_codes(image, registry)
+def read_codes_and_qr(image: npt.NDArray[np.uint8], registry: CodeRegistry,
+                      sides: Sides | None = None) -> list[Detection]:
+    """The camera's reading path: every sticker by its marker (``sides`` px across: ``CodeReader.read``), and by its
+    QR code where its marker was not read (not on a picture of stickers ``sides`` across, as a straightened board:
+    there a sticker's QR code is a few pixels wide, too small to read)."""
+    grey = grey_frame(image)  # once for both
+    detections = read_codes(grey, registry, sides)
+    if sides is not None:
+        return detections
     seen = {d.code for d in detections}
-    return detections + [d for d in read_qr(image, registry) if d.code not in seen]
+    return detections + [d for d in read_qr(grey, registry) if d.code not in seen]

@@ -2,7 +2,8 @@
 
 ``read_codes(image, registry)`` returns one ``Detection`` per sticker it found whose marker the
 registry allocated. Markers the registry does not know (another family member, another product's
-marker) are dropped and counted in ``FrameReading.unknown_markers``, never returned as codes.
+marker) are never returned as codes: the detector's dictionary holds the registry's markers only (OpenCV
+compares every outline with every marker of its dictionary, the detector's largest cost on a busy table).
 
 The reader is OpenCV's ArUco detector with settings chosen by measurement on synthetic tabletop
 scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Reading codes"):
@@ -40,8 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
-from companion.core.errors import MalformedInputError, UnknownCodeError
-from companion.vision.detection import Detection
+from companion.core.errors import MalformedInputError
+from companion.vision.detection import Detection, Sides
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
 THRESHOLD_WINDOW_PX = 15
@@ -84,8 +85,6 @@ class FrameReading:
     """What one frame gave: the registry's stickers, and what was seen but dropped."""
 
     detections: list[Detection]
-    unknown_markers: list[int] = field(default_factory=list)
-    """Marker IDs of the family the registry did not allocate (foreign or withdrawn stickers)."""
     implausible: list[Detection] = field(default_factory=list)
     """Reads dropped by the geometry check (wrong size or shape, or a second read of one code)."""
 
@@ -106,37 +105,44 @@ class CodeReader:
 
     def __init__(self, registry: CodeRegistry) -> None:
         self.registry = registry
-        dictionary = marker_dictionary(registry.marker_family)
-        self._dictionary = dictionary
-        self._detectors: dict[tuple[int, int], cv2.aruco.ArucoDetector] = {}
-        self._size = dictionary.markerSize + 2 * BORDER_MODULES  # cells across the black border
+        family = marker_dictionary(registry.marker_family)
         self._ids = [c.marker_id for c in registry]
+        self._dictionary = cv2.aruco.Dictionary(family.bytesList[self._ids].copy(), family.markerSize,
+                                                family.maxCorrectionBits)  # (IDs: rows of self._ids)
+        self._detectors: dict[tuple[str, bool], cv2.aruco.ArucoDetector] = {}
+        self._limits: dict[tuple[str, bool], tuple[float, float]] = {}
+        self._size = family.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
 
-    def read(self, image: npt.NDArray[np.uint8]) -> FrameReading:
-        """The stickers in ``image`` (BGR or grey, 8 bits)."""
+    def __call__(self, image: npt.NDArray[np.uint8], registry: CodeRegistry,
+                 sides: Sides | None = None) -> list[Detection]:
+        """``read``'s stickers (a ``Reader`` for boards and tables; ``registry`` must be this reader's)."""
+        if registry is not self.registry:
+            raise MalformedInputError("this code reader reads another registry's stickers")
+        return self.read(image, sides).detections
+
+    def read(self, image: npt.NDArray[np.uint8], sides: Sides | None = None) -> FrameReading:
+        """The stickers in ``image`` (BGR or grey, 8 bits); ``sides``: only markers that many pixels across
+        (from the shortest to the longest; default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``, the others' median)."""
         grey = _grey(image)
         found: list[Detection] = []
-        unknown: list[int] = []
         rejected: list[npt.NDArray[Any]] = []
-        for offset, (corners, ids, missed) in self._detect(grey):
+        for offset, (corners, ids, missed) in self._detect(grey, sides):
             rejected += [outline.reshape(4, 2) + np.array([offset, 0], dtype=np.float32) for outline in missed]
-            for quad, marker in zip(corners, ids.ravel() if ids is not None else ()):
-                try:
-                    component = self.registry.by_marker(int(marker))
-                except UnknownCodeError:
-                    unknown.append(int(marker))
-                    continue
+            for quad, row in zip(corners, ids.ravel() if ids is not None else ()):
+                component = self.registry.by_marker(self._ids[int(row)])
                 points = [(float(x) + offset, float(y)) for x, y in quad.reshape(4, 2)]
                 detection = Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
                 if not any(d.code == detection.code and math.dist(d.center, detection.center) < d.side_px for d in found):
                     found.append(detection)  # a sticker in the overlap of two strips is read once
-        found += self._second_look(grey, rejected, found)
-        kept, implausible = plausible(found)
+        found += self._second_look(grey, rejected, found, sides)
+        wrong_size = [d for d in found if sides is not None and not sides[0] <= d.side_px <= sides[1]]
+        kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
+        implausible += wrong_size  # another size is something else)
         strays = self._strays(grey, kept)
-        return FrameReading([d for d in kept if d not in strays], unknown, implausible + strays)
+        return FrameReading([d for d in kept if d not in strays], implausible + strays)
 
     def _strays(self, grey: npt.NDArray[np.uint8], kept: Sequence[Detection]) -> list[Detection]:
         """Lone stickers of another game among a game's stickers whose bits needed correcting: a table plays one
@@ -161,38 +167,48 @@ class CodeReader:
         bits = (data > (black + float(data.max())) / 2).astype(np.uint8).ravel()
         return bool((self._patterns[self._row[detection.marker_id]] == bits).all(axis=1).any())
 
-    def _detect(self, grey: npt.NDArray[np.uint8]) -> list[tuple[int, Any]]:
+    def _detect(self, grey: npt.NDArray[np.uint8], sides: Sides | None = None) -> list[tuple[int, Any]]:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each
         strip's left edge and its (corners, ids, rejected outlines)."""
         height, width = grey.shape
         inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
         strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
         if strips == 1:
-            return [(0, self._detector(max(grey.shape)).detectMarkers(grey))]
+            return [(0, self._detector(max(grey.shape), "", sides).detectMarkers(grey))]
         step = -(-width // strips)
         lefts = [max(0, i * step - STRIP_OVERLAP_PX) for i in range(strips)]
         pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
                   for i, left in enumerate(lefts)]
-        detectors = [self._detector(max(piece.shape), i) for i, piece in enumerate(pieces)]  # one per thread
+        detectors = [self._detector(max(piece.shape), f" strip {i}", sides) for i, piece in enumerate(pieces)]
         return list(zip(lefts, worker_pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
 
-    def _detector(self, longer_side: int, strip: int = 0) -> cv2.aruco.ArucoDetector:
-        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)."""
-        detector = self._detectors.get((longer_side, strip))
+    def _detector(self, longer_side: int, strip: str, sides: Sides | None = None) -> cv2.aruco.ArucoDetector:
+        """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)
+        looking for markers ``sides`` px across (default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``): one for each
+        thread and ``strip`` of its frame, whose limits follow the frame (a detector is not shared while it works)."""
+        lo, hi = sides if sides is not None else (MIN_SIDE_PX, MAX_SIDE_PX)
+        key = (threading.current_thread().name + strip, sides is None)
+        detector = self._detectors.get(key)
         if detector is None:
             params = detector_parameters()
             params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
-            params.minMarkerPerimeterRate = 4 * MIN_SIDE_PX / longer_side
-            params.maxMarkerPerimeterRate = 4 * MAX_SIDE_PX / longer_side
-            detector = self._detectors[(longer_side, strip)] = cv2.aruco.ArucoDetector(self._dictionary, params)
+            detector = self._detectors[key] = cv2.aruco.ArucoDetector(self._dictionary, params)
+            self._limits[key] = (0.0, 0.0)
+        rates = (4 * lo / longer_side, 4 * hi / longer_side)
+        if self._limits[key] != rates:
+            params = detector.getDetectorParameters()
+            params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = rates
+            detector.setDetectorParameters(params)
+            self._limits[key] = rates
         return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
-                     found: list[Detection]) -> list[Detection]:
-        """Stickers among the outlines the detector rejected (only when 3 or more stickers give the size)."""
-        if len(found) < 3 or not rejected:
+                     found: list[Detection], sides: Sides | None = None) -> list[Detection]:
+        """Stickers among the outlines the detector rejected (only when ``sides`` or 3 or more stickers give the
+        size)."""
+        if not rejected or len(found) < 3 and sides is None:
             return []
-        typical = statistics.median(d.side_px for d in found)
+        typical = math.sqrt(sides[0] * sides[1]) if sides is not None else statistics.median(d.side_px for d in found)
         seen = {d.code for d in found}
         extra: list[Detection] = []
         for outline in rejected:
@@ -220,11 +236,12 @@ class CodeReader:
             square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
             to_square = np.asarray(cv2.getPerspectiveTransform(refined.reshape(4, 2), square), dtype=np.float64)
             canonical = cv2.warpPerspective(grey, to_square, (side, side)).astype(np.float32)
-            sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
-            for picture in (canonical, sharpened):
-                detection = self._decode_cells(picture, to_square, quiet)
-                if detection is not None:
-                    return detection
+            detection = self._decode_cells(canonical, to_square, quiet)
+            if detection is None:
+                sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
+                detection = self._decode_cells(sharpened, to_square, quiet)
+            if detection is not None:
+                return detection
         return None
 
     def _decode_cells(self, canonical: npt.NDArray[np.float32], to_square: npt.NDArray[np.float64],
@@ -293,8 +310,9 @@ def worker_pool() -> ThreadPoolExecutor:
 _last_reader: list[CodeReader] = []
 
 
-def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Detection]:
-    """The registry's stickers in ``image`` (BGR or grey); unknown markers are left out.
+def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry, sides: Sides | None = None) -> list[Detection]:
+    """The registry's stickers in ``image`` (BGR or grey), markers ``sides`` px across (``CodeReader.read``);
+    unknown markers are left out.
 
     Keeps the reader of the last registry it was given; hold a ``CodeReader`` to read many frames.
     """
@@ -302,7 +320,7 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry) -> list[Det
     if reader is None or reader.registry is not registry:
         reader = CodeReader(registry)
         _last_reader[:] = [reader]
-    return reader.read(image).detections
+    return reader.read(image, sides).detections
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

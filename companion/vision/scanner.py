@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.errors import CompanionError, UnknownCodeError
-from companion.vision.detection import Detection
+from companion.vision.detection import Detection, Reader
 from companion.vision.sources import Frame, FrameSource
 
-Reader = Callable[[Frame, CodeRegistry], list[Detection]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,14 +43,14 @@ from companion.core.errors import UnsupportedError
 from companion.core.messages import Message
 from companion.vision.board import (
     BoardRead,
-    Reader,
+    LatticeFit,
     fit_lattice,
     of_game,
     pitch_in_stickers,
     read_board,
     second_look,
 )
-from companion.vision.detection import Detection, Point
+from companion.vision.detection import Detection, Point, Reader
 
 LINK = 2.4
 """Stickers closer than this many spaces belong to one board: neighbours, or one empty space between them. The
@@ -164,6 +164,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
                if pieces[i][1].kind not in table.row_kinds | table.office_kinds]
     groups: list[list[int]] = []
     loose: list[int] = []
+    lattices: dict[tuple[int, ...], LatticeFit] = {}  # each group's lattice, fitted once
     for fragment in sorted(fragments, key=len, reverse=True):
         kept = [i for i in fragment if pieces[i][1].kind not in table.row_kinds]
         others += [(pieces[i][0], "away from the track, on no board") for i in fragment if i not in kept]
@@ -172,7 +173,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             continue
         told = _seats(kept, pieces, table)  # parts holding one seat's standing pieces are that seat's board
         home = next((g for g in groups if len(told) == 1 and _seats(g, pieces, table) == told), None)
-        home = home or _joinable(groups, kept, pieces, pitch, table)
+        home = home or _joinable(groups, kept, pieces, pitch, table, lattices)
         if home is None:
             groups.append(kept)
         else:
@@ -183,7 +184,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         free = [g for g in groups if not _seats(g, pieces, table)] or groups  # (one no seat claims)
         small = min(free, key=len)  # to the board it fits best, else the nearest
         groups.remove(small)
-        home = _joinable(groups, small, pieces, pitch, table, limit=0.5)
+        home = _joinable(groups, small, pieces, pitch, table, lattices, limit=0.5)
         fits = [g for g in groups if len(_seats(g + small, pieces, table)) <= 1] or groups
         (home or min(fits, key=lambda g: _gap(g, small, pieces))).extend(small)
     for i in loose:  # standing pieces alone: beside (or on) the nearest board
@@ -205,7 +206,9 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             kept = [d for d in added if (registry.by_code(d.code).kind, registry.by_code(d.code).key) not in seen]
             return read if len(kept) == len(added) else read_board(first + kept, registry, boards)  # is not new
 
-        reads = list(worker_pool().map(again, groups))  # the boards side by side on the cores
+        order = sorted(range(len(groups)), key=lambda k: -len(groups[k]))  # the boards side by side on the cores,
+        done = dict(zip(order, worker_pool().map(again, [groups[k] for k in order])))  # the largest first
+        reads = [done[k] for k in range(len(groups))]
     else:
         reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
     seated = _seat(reads, table, registry, seats, row, office)
@@ -238,7 +241,8 @@ def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[li
 
 
 def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tuple[Detection, Component]],
-              pitch: float, table: TableReader, limit: float = MERGE_RESIDUAL) -> list[int] | None:
+              pitch: float, table: TableReader, lattices: dict[tuple[int, ...], LatticeFit],
+              limit: float = MERGE_RESIDUAL) -> list[int] | None:
     """The board already found that ``fragment`` lies on best, or None: every tile of the fragment within
     ``limit`` of a space of the board's lattice, the two no larger than one board, no standing piece of another
     seat (the nearest board of those that fit best)."""
@@ -248,19 +252,23 @@ def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tup
             break
         if len(_seats(group + fragment, pieces, table)) > 1:
             continue
-        misfit = _misfit(group, fragment, pieces, pitch, table)
+        misfit = _misfit(group, fragment, pieces, pitch, table, lattices)
         if misfit <= limit and (best is None or misfit < best[0] - 0.05):
             best = (misfit, group)
     return best[1] if best is not None else None
 
 
 def _misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detection, Component]], pitch: float,
-            table: TableReader) -> float:
+            table: TableReader, lattices: dict[tuple[int, ...], LatticeFit]) -> float:
     """How far (in spaces) the fragment's farthest tile lies from a space of the group's lattice (infinite when
-    the two together are larger than a board)."""
+    the two together are larger than a board); ``lattices`` keeps each group's lattice (a board is tried against
+    every fragment near it)."""
     tiles = [i for i in fragment if pieces[i][1].kind in table.boards.tile_kinds]  # workers may lie beside
     known = [i for i in group if pieces[i][1].kind in table.boards.tile_kinds]
-    fit = fit_lattice([pieces[i][0] for i in (known if len(known) >= 3 else group)], pitch)
+    chosen = tuple(known if len(known) >= 3 else group)
+    fit = lattices.get(chosen)
+    if fit is None:
+        fit = lattices[chosen] = fit_lattice([pieces[i][0] for i in chosen], pitch)
     if fit.to_image is not None:
         spots = fit.locate([pieces[i][0].center for i in tiles])
         coords = list(fit.coords) + [at for at, _ in spots]

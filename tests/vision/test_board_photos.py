@@ -51,10 +51,10 @@ def test_the_second_look_on_the_straightened_board_finds_a_sticker_the_first_loo
 
     looks: list[int] = []
 
-    def forgetful(image: Any, registry: Any) -> list[Any]:
+    def forgetful(image: Any, registry: Any, sides: Any = None) -> list[Any]:
         """The real reader, except that the first look misses tile B1 (as under a reflection)."""
         looks.append(image.shape[1])
-        found = read_codes(image, registry)
+        found = read_codes(image, registry, sides)
         return [d for d in found if d.code != "KH:F:B1:H"] if len(looks) == 1 else found
 
     read, detections = read_board_photo(board_photo(), REGISTRY, BOARDS, forgetful)

@@ -38,7 +38,7 @@ def scene(players: int, difficulty: str, seed: int, labourers: bool = True) -> T
 def read(table: TableScene, seats: int | None) -> tuple[TableRead, dict[str, Any]]:
     reader = CodeReader(REGISTRY)
     detections = reader.read(table.scene.image).detections
-    found = TABLE.read(table.scene.image, detections, REGISTRY, lambda frame, _: reader.read(frame).detections, seats)
+    found = TABLE.read(table.scene.image, detections, REGISTRY, reader, seats)
     names = [p["name"] for p in table.snapshot["players"]]
     return found, TABLE.snapshot(found, REGISTRY, names)
 
