@@ -334,11 +334,17 @@ def board() -> Response | tuple[Response, int]:
     game = chosen[0].game if chosen is not None else _game_in_view(scan)
     boards = boards or _boards(game)
     read = camera.board(scan, boards)
-    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
+    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json(), "summary": boards.summary(read)}
     if chosen is None:
         result.update(_alone(read, game, boards))
+        result["note"] = msg(boards.alone_note_id)
     else:
         result.update(_against_game(read, boards, *chosen))
+        result["note"] = msg("core.camera.game_note")
+    # the game's own words for its points and differences: the page knows no game
+    result["score_lines"] = boards.score_lines(result["score"]) if result["score"] is not None else None
+    differs = result["disagreements"]
+    result["difference_lines"] = boards.difference_lines(differs) if differs is not None else None
     return jsonify(result)
 
 
@@ -395,22 +401,20 @@ def table() -> Response | tuple[Response, int]:
     result: dict[str, Any] = {"frame": scan.number, "read": read.to_json(), "names": names, "score": None,
                               "score_error": None, "differences": None}
     conflicts = [c.message for b in read.boards for c in b.read.conflicts]
+    over, hidden, differences = False, None, None
+    if session is not None:
+        with session.lock:
+            state, over = session.state, session.is_over
+        # the screens are open at the end: what lay behind them scores too
+        hidden = reader.revealed(state) if over else None
     try:
-        snapshot = reader.snapshot(read, camera.registry, names)
+        snapshot = reader.snapshot(read, camera.registry, names, hidden)
+        if session is not None:
+            differences = reader.differences(snapshot, state)
     except CompanionError as exc:
         result["score_error"] = exc.text
         return jsonify(result)
-    result["snapshot"] = snapshot
-    if session is not None:
-        with session.lock:
-            result["differences"] = reader.differences(snapshot, session.state)
-            over = session.is_over
-            if over:  # the screens are open at the end: the game's stones score the majorities
-                stones = session.game.snapshot(session.state)["players"]  # type: ignore[attr-defined]
-                for player, kept in zip(snapshot["players"], stones):
-                    player["stones"] = kept["stones"]
-    else:
-        over = False
+    result["snapshot"], result["differences"] = snapshot, differences
     if conflicts:
         result["score_error"] = msg("core.camera.cannot_score", conflicts=conflicts)
         return jsonify(result)

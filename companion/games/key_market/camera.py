@@ -30,6 +30,7 @@ from companion.core.boards import BoardPhoto
 from companion.core.errors import MalformedInputError
 from companion.core.messages import msg
 from companion.games.key_market.data import GOODS, LEVELS, RESOURCES, SEASONS, SIDES, Cell, Edition
+from companion.games.key_market.scoring import CATEGORIES
 from companion.games.key_market.territory import SMALL_BOARD
 from companion.vision.printed import Frame, PrintedBoardReader, Spot
 
@@ -102,6 +103,10 @@ class KeyMarketBoards(PrintedBoardReader):
     hidden_name = "guild members"
     hidden_note = ("a camera cannot see the guild tiles and the screens: give them with --hidden NAME:2=J,1=M sheep,"
                    "gold=4,fish=2 for the guild bonuses and the score")
+    score_sources = tuple((category, f"km.camera.source.{category}") for category in CATEGORIES)
+    difference_ids = {"workers_only_on_photo": "km.camera.workers_photo", "workers_only_in_game": "km.camera.workers_game"}
+    summary_id = "km.camera.summary"
+    alone_note_id = "km.camera.alone_note"
     whole_table = True
     not_found = msg("km.camera.no_board")
 
