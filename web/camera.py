@@ -289,7 +289,7 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
     session = get_table().session(game_id)
     seat_text = request.args.get("seat", "0" if not seat_required else "")
     if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
-        raise MalformedInputError(f"seat must be a number from 0 to {len(session.players) - 1}, not {seat_text!r}")
+        raise MalformedInputError(msg("core.camera.bad_seat", most=len(session.players) - 1, seat=seat_text[:20]))
     if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
         token = request.args.get("token", "")
         if not token:
@@ -308,7 +308,7 @@ def _boards(game: Game[Any, Any]) -> BoardReader:
     """How ``game``'s boards are read; ``UnsupportedError`` (HTTP 400) if they are not."""
     boards = game.board_reader()
     if boards is None:
-        raise UnsupportedError(f"the camera does not read {game.title} boards: the game has no board stickers")
+        raise UnsupportedError(msg("core.camera.no_board_stickers", game=game.title))
     return boards
 
 
@@ -319,7 +319,7 @@ def _game_in_view(scan: ScanFrame) -> Game[Any, Any]:
     seen = Counter(c.game for c in (_component(camera.registry, d.code) for d in scan.detections) if c is not None)
     readable = [game for game in games() if game.board_reader() is not None]
     if not readable:
-        raise UnsupportedError("no game's boards are read from code stickers")
+        raise UnsupportedError(msg("core.camera.no_readable_game"))
     return camera.installed(max(readable, key=lambda game: seen[game.name]))
 
 
@@ -457,7 +457,7 @@ def station_scan() -> Response | tuple[Response, int]:
     body = request.get_json(silent=True)
     payload = body.get("payload") if isinstance(body, dict) else None
     if not isinstance(payload, str) or not payload.strip():
-        raise MalformedInputError('send the scanned text as JSON {"payload": "KEYDOM:3:KH:F:C4:U"}')
+        raise MalformedInputError(msg("core.camera.scan_empty"))
     scan = resolve(camera.registry, payload)
     camera.take_scan(scan)
     if scan.error is not None:
