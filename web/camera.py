@@ -50,7 +50,7 @@ from companion.core.messages import Message, Text, msg
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
-from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
+from companion.vision.scanner import ScanFrame, Scanner
 from companion.vision.sources import CameraUnavailable, open_source
 from firmware_bridge.handscanner import HandScanner, Scan, ScannerUnavailable, open_device, resolve
 from companion.vision.table import TableRead, TableReader, table_reader
@@ -495,7 +495,7 @@ def _offer(component: Component, chosen: tuple[Session, int] | None, source: str
         session = chosen[0]
         with session.lock:
             offered = move_words(session.game, session.state, session.game.public_moves(session.state))
-            moves = moves_mentioning(component, list(offered))
+            moves = session.game.moves_naming(session.state, component, list(offered))
             words = {move: offered[move] for move in moves}
             version = session.version  # a move played from this offer names it
     return {"code": component.code, "kind": component.kind, "key": component.key, "title": component.title,

@@ -217,6 +217,16 @@ class KeyMarketBoards(PrintedBoardReader):
                 "items": None}
 
 
+def field_place(state: State, component: Component) -> tuple[int, int] | None:
+    """Where the field of a field sticker (``KM:F:1A:02``) lies on the territory, as moves name it; None while its
+    board side is not on the table."""
+    name = component.code.split(":")[2]
+    for pos, field in _fields(state).items():
+        if board_name(field.board, field.side) == name and f"{field.cell[0]}{field.cell[1]}" == component.key:
+            return pos
+    return None
+
+
 def _name(worker: Mapping[str, Any]) -> str:
     return f"{board_name(worker['board'], worker['side'])}:{worker['field'][0]}{worker['field'][1]}"
 
