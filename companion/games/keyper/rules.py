@@ -38,6 +38,10 @@ RAW_OF = {f: r for f, r in FIN_TO_RAW.items()}
 FIN_OF = {r: f for f, r in FIN_TO_RAW.items()}
 WILD = ("chicken", "deer", "goat", "boar")
 DONE, PASS = KPMove("done"), KPMove("pass")
+TURN = tuple(Task("turn", seat) for seat in range(4))
+END_TURN = tuple(Task("end_turn", seat) for seat in range(4))
+DRAW, REFILL = Task("draw"), Task("refill")
+"""Tasks made at nearly every turn, made once (tasks never change)."""
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -179,7 +183,8 @@ def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
-    return all(p.good(k) >= n for k, n in Counter(kinds).items())
+    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``)."""
+    return all(p.good(k) >= kinds.count(k) for k in set(kinds))
 
 
 # ------------------------------------------------------------------ targets
@@ -289,15 +294,15 @@ def settle(s: State) -> State:
         if kind == "begin_play":
             s = _pop(s)
             s = evolve(s, active=s.start, final=False, last_placer=-1)
-            s = _push(s, Task("turn", s.start))
+            s = _push(s, TURN[s.start])
         elif kind == "end_turn":
-            s = _end_turn(_pop(s), top.seat)
+            s = _end_turn(s, top.seat)
         elif kind == "resolve":
             s = _resolve(_pop(s), top)
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
-                s = _push(s, *[Task("draw")] * max(0, 8 - len(s.display)))
+                s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
         elif kind == "draw" and len(s.bag) == 0:
             s = _recycle(s)
             if len(s.bag) == 0:  # A23: the bag and the pile are both empty
@@ -308,7 +313,7 @@ def settle(s: State) -> State:
             s = _pop(s)
         elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-            s = _push(_pop(s), Task("end_turn", top.seat))
+            s = _push(_pop(s), END_TURN[top.seat])
         elif kind == "season_end":
             s = _season_end(_pop(s))
         elif kind == "housing":
@@ -347,18 +352,21 @@ def _last_action(s: State) -> bool:
 
 
 def _end_turn(s: State, seat: int) -> State:
-    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season."""
+    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s`` has its
+    ``end_turn`` task on top; the common case is one copy of the state)."""
+    changes: dict[str, object] = {"tasks": s.tasks[:-1]}
     if s.options["gain_ship_scope"] == "turn":
         if s.gained or s.shipped:
-            s = evolve(s, gained=frozenset(), shipped=frozenset())
+            changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
-        return s
+        return evolve(s, **changes)
     if all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
-        s = evolve(s, final=True, last_placer=last)
+        s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    return _push(evolve(s, active=nxt), Task("turn", nxt))
+    changes["tasks"] = (*s.tasks[:-1], TURN[nxt])
+    return evolve(s, active=nxt, **changes)
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -404,9 +412,9 @@ def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
     for seat in order:
         tasks.append(Task("pick", seat, arg=target))
         if s.options["follower_refill"] == "after_each":
-            tasks.append(Task("refill"))
+            tasks.append(REFILL)
     if s.options["follower_refill"] == "after_all":
-        tasks.append(Task("refill"))
+        tasks.append(REFILL)
     return tasks
 
 
@@ -721,15 +729,19 @@ def free_plots(s: State, seat: int) -> set[str]:
     """Plots where the Building Plot lets a building be built free: right of it, and above and below it once
     upgraded (L767-L769)."""
     p = s.players[seat]
+    return _free_in(s, "farm", p.farm) | _free_in(s, "village", p.village)
+
+
+def _free_in(s: State, area: str, plots: Sequence[Plot]) -> set[str]:
+    """``free_plots`` in one area, whose ``plots`` are given."""
     out: set[str] = set()
-    for area in ("farm", "village"):
+    for i, plot in enumerate(plots):
+        if not plot.tiles or plot.tiles[-1] != "building_plot":
+            continue
         rows, cols = s.edition.grid(area)
-        for i, plot in enumerate(p.plots(area)):
-            if plot.top != "building_plot":
-                continue
-            r, c = divmod(i, cols)
-            spots = [(r, c + 1)] + ([(r - 1, c), (r + 1, c)] if plot.upgraded else [])
-            out |= {_plot_label(area, rr * cols + cc) for rr, cc in spots if 0 <= rr < rows and 0 <= cc < cols}
+        r, c = divmod(i, cols)
+        spots = [(r, c + 1)] + ([(r - 1, c), (r + 1, c)] if plot.upgraded else [])
+        out |= {_plot_label(area, rr * cols + cc) for rr, cc in spots if 0 <= rr < rows and 0 <= cc < cols}
     return out
 
 
@@ -775,26 +787,36 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
 def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
     """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
     keyples, for a keyple placed on the tile it builds)."""
-    free = free_plots(s, seat)
+    p = s.players[seat]
+    if not p.unbuilt:
+        return []
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     out: list[tuple[str, str, str]] = []
-    p = s.players[seat]
     most = 1 if s.options["overbuild"] == "once" else 2
     free_over = s.options["plot_overbuild"] == "yes"
     open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
+    any_free: dict[str, bool] = {}
     for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        open_[area] = [(plot.top, labels[i], labels[i] in free and (not plot.tiles or free_over))  # A13
-                       for i, plot in enumerate(p.plots(area))
-                       if _spot_open(plot, most) and not (empty_only and plot.keyples)]
-    payment = s.options["payment"]
+        labels, plots = PLOT_LABELS[area], p.plots(area)
+        free = _free_in(s, area, plots)
+        open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
+                        bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                       for i, plot in enumerate(plots)
+                       if len(plot.tiles) <= most and not (empty_only and plot.keyples)]  # _spot_open
+        any_free[area] = bool(free) and any(is_free for _, _, is_free in open_[area])
+    pay_texts = _pay_table(s.options["payment"]) if how == "full" else None
     paid: Sequence[str] = ()
+    tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
-        t = s.edition.tiles[tile]
+        t = tiles[tile]
         spots = open_[t.area]
+        if not spots:
+            continue
         # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
-        if how == "full":
-            paid = _pay_texts(s, p, t.cost, payment)
+        if pay_texts is not None:
+            paid = pay_texts[t.cost].of(s, p)
+            if not paid and not any_free[t.area]:
+                continue
         elif not all(is_free for top, _, is_free in spots if top != tile):
             paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
@@ -806,23 +828,46 @@ FREE = ("free",)
 """The payment of a build that costs nothing."""
 
 
-def _pay_texts(s: State, p: Player, cost: tuple[str, ...], payment: str) -> tuple[str, ...]:
-    """The texts of ``payments(s, p, cost)`` (``payment``: the flag), remembered as ``payments`` is."""
-    payers = _PAYERS.get(cost) or _payers(cost)
-    key = (payers(p.goods), cost, payment)
-    found = _PAY_TEXTS.get(key)
+class PayTexts(dict[object, tuple[str, ...]]):
+    """The texts of the payments of one cost under one ``payment`` flag, by how many the player holds of each piece
+    that may pay it (``_payers``)."""
+
+    def __init__(self, cost: tuple[str, ...]) -> None:
+        super().__init__()
+        self.cost, self.payers = cost, _payers(cost)
+
+    def of(self, s: State, p: Player) -> tuple[str, ...]:
+        """The texts of ``payments(s, p, cost)``."""
+        key = self.payers(p.goods)
+        found = self.get(key)
+        if found is None:
+            if len(self) >= 2000:
+                self.clear()
+            found = self[key] = tuple(joined(pay) for pay in _payments(s, p, self.cost))  # payments, unremembered
+        return found
+
+
+class PayTable(dict[tuple[str, ...], PayTexts]):
+    """``PayTexts`` by cost, each made once (when first asked for)."""
+
+    def __missing__(self, cost: tuple[str, ...]) -> PayTexts:
+        found = self[cost] = PayTexts(cost)
+        return found
+
+
+def _pay_table(payment: str) -> PayTable:
+    """The ``PayTexts`` of every cost under the ``payment`` flag."""
+    found = _PAY_TEXTS.get(payment)
     if found is None:
-        if len(_PAY_TEXTS) >= 50_000:
-            _PAY_TEXTS.clear()
-        found = _PAY_TEXTS[key] = tuple(joined(pay) for pay in payments(s, p, cost))
+        found = _PAY_TEXTS[payment] = PayTable()
     return found
 
 
-_PAY_TEXTS: dict[tuple[object, tuple[str, ...], str], tuple[str, ...]] = {}
+_PAY_TEXTS: dict[str, PayTable] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
-    return list(map(_BUILDS.__getitem__, build_options(s, seat, how)))
+    return [_BUILDS[args] for args in build_options(s, seat, how)]  # not map(_BUILDS.__getitem__): slower on a subclass
 
 
 class Builds(dict[tuple[str, str, str], KPMove]):
@@ -876,6 +921,22 @@ def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
     return s.player(seat, **{area: tuple(plots)})
 
 
+class OneArg(dict[str, KPMove]):
+    """``VERB ARG`` by its argument, each made once (when first asked for)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, arg: str) -> KPMove:
+        move = self[arg] = KPMove(self.verb, (arg,))
+        return move
+
+
+ONE_ARG = {verb: OneArg(verb) for verb in ("lay", "follow", "take", "process", "work", "ship", "pick")}
+"""The moves of one argument offered often; the arguments are the few targets, colours, pieces and tiles."""
+
+
 # ------------------------------------------------------------------ the moves of each task
 
 
@@ -902,47 +963,97 @@ def generate(s: State) -> list[KPMove]:
 
 
 def turn_moves(s: State, top: Task) -> list[KPMove]:
+    """A turn: the Keyper onto a free keep field, then per colour in the keep area every placement onto a field (in
+    board and field order), onto one of the seat's buildings, onto a tile it builds (4.8 (v)); or the lay-downs."""
     seat = top.seat
     p = s.players[seat]
     if p.pieces_home == 0:
         return lay_moves(s, seat)
-    out = [KPMove("keyper", (str(b + 1),)) for b, board in enumerate(s.boards)
-           if p.keyper_home and board.keeper < 0]
-    builds, by_colour = _turn_builds(s, seat)
-    room = _open_targets(s, seat)
+    out = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
+    builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
+    key = (tuple(free_boats(s)), s.options["join_lying"])
+    boards = [_board_memo(board, key) for board in s.boards]
+    plots = _plot_room(s, seat)
     for colour in sorted(set(p.keep)):
-        out += place_moves(s, seat, colour, [], room)
-        placed = by_colour.get(colour)
-        if placed is None:
-            placed = by_colour[colour] = list(map(_build_placements(colour).__getitem__, builds))
-        out += placed
+        for b, memo in enumerate(boards):
+            found = memo.get(colour)
+            if found is None:
+                found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
+            out += found
+        if plots:
+            out += _plot_placements(plots, colour)
+        if builds:
+            out += [by_colour[colour] for by_colour in builds]
     return out
 
 
-def _turn_builds(s: State, seat: int) -> tuple[list[tuple[str, str, str]], dict[str, list[KPMove]]]:
-    """The builds a keyple placed on the tile may make (4.8 (v)) and, by the keyple's colour, those placements;
-    remembered by what they depend on: a seat's tiles, its plot rows (by identity: the memo holds them), what each
-    tile costs it, three flags. Only recent turns ask again, so the memo stays small."""
-    p, o = s.players[seat], s.options
-    payment = o["payment"]
-    tiles = tuple(sorted(set(p.unbuilt)))
-    costs = s.edition.tiles
-    paid = tuple([_pay_texts(s, p, costs[tile].cost, payment) for tile in tiles])
-    key = (id(p.farm), id(p.village), tiles, paid, o["overbuild"], o["plot_overbuild"], payment)
-    memo = s.edition.derived.setdefault("turn builds", {})
-    found: tuple[object, list[tuple[str, str, str]], dict[str, list[KPMove]]] | None = memo.get(key)
+KEYPER_MOVES = tuple(KPMove("keyper", (str(b + 1),)) for b in range(4))
+
+
+def _board_memo(board: Board, key: tuple[tuple[str, ...], str]) -> dict[str, list[KPMove]]:
+    """Where the placements onto ``board``'s fields are remembered by colour, for the free boats and the
+    ``join_lying`` flag of ``key``: on the board itself, so they last while it is unchanged (``evolve`` drops them)."""
+    memo: dict[tuple[tuple[str, ...], str], dict[str, list[KPMove]]] | None = board.__dict__.get(MOVES_CACHE)
+    if memo is None:
+        memo = board.__dict__[MOVES_CACHE] = {}
+    found = memo.get(key)
     if found is None:
-        placements = s.edition.derived.setdefault("build placements", {})
-        if len(memo) >= TURN_BUILDS_MOST:
-            memo.clear()
-            placements.clear()
-        builds = build_options(s, seat, "full", empty_only=True)
-        found = memo[key] = ((p.farm, p.village), builds, placements.setdefault(tuple(builds), {}))
-    return found[1], found[2]
+        found = memo[key] = {}
+    return found
 
 
-TURN_BUILDS_MOST = 1000
-"""The most turn builds remembered."""
+def _field_placements(s: State, b: int, colour: str, boats: Sequence[str], join_any: bool) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple onto a field of board ``b`` (but keep fields) with room: an empty one
+    (a river field with each free boat), or beside a keyple it may join (``join_ok``, inlined; ``join_any``: the
+    ``join_lying`` flag is ``any``), also laying that one down if standing."""
+    board = s.boards[b]
+    labels, fields = FIELD_LABELS[b], board.fields
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    white = colour == "white"
+    out: list[KPMove] = []
+    for i, kind, field_colour in layout_fields(s.edition, board.layout):
+        here = fields[i]
+        if not here:
+            if kind == "river":
+                out += [_placements(colour, ("boat", boat))[labels[i]] for boat in boats]
+            else:
+                out.append(simple[labels[i]])
+        elif len(here) == 1:
+            first = here[0]
+            if white or (join_any and not first.standing) or colour == eff(first.colour, field_colour):
+                out.append(simple[labels[i]])
+                if first.standing:
+                    out.append(lays[labels[i]])
+    return out
+
+
+PlotRoom = list[tuple[str, PK | None, str]]
+
+
+def _plot_room(s: State, seat: int) -> PlotRoom:
+    """(plot, its keyple or None, who may join it: ``joiner``) of each of ``seat``'s buildings with room."""
+    p = s.players[seat]
+    out: PlotRoom = []
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
+                (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
+    return out
+
+
+def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
+    """Every placement of a ``colour`` keyple onto one of the buildings of ``room`` (``_plot_room``)."""
+    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
+    white = colour == "white"
+    out = []
+    for label, first, joins in room:
+        if first is None:
+            out.append(simple[label])
+        elif white or joins == colour or joins == "*":
+            out.append(simple[label])
+            if first.standing:
+                out.append(lays[label])
+    return out
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -963,52 +1074,6 @@ def _targets(s: State, seat: int) -> list[str]:
     out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
     p = s.players[seat]
     return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
-
-
-Room = list[tuple[str, tuple[PK, ...], str, str]]
-
-
-def _open_targets(s: State, seat: int) -> Room:
-    """(target, its keyples, its kind, who may join the keyple there: ``joiner``) of every target (``_targets``)
-    with room for a keyple."""
-    out: Room = []
-    for b, board in enumerate(s.boards):
-        labels, fields = FIELD_LABELS[b], board.fields
-        for i, kind, colour in layout_fields(s.edition, board.layout):
-            here = fields[i]
-            if not here:
-                out.append((labels[i], here, kind, ""))
-            elif len(here) == 1:
-                out.append((labels[i], here, kind, joiner(s, here[0], colour)))
-    p = s.players[seat]
-    for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples, "plot", joiner(s, plot.keyples[0], "none") if plot.keyples else "")
-                for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
-    return out
-
-
-def place_moves(s: State, seat: int, colour: str, builds: list[tuple[str, str, str]] | None = None,
-                room: Room | None = None) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple (``builds``: the builds a keyple on the tile may make, 4.8 (v);
-    ``room``: ``_open_targets``, if known)."""
-    out = []
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    boats = [_placements(colour, ("boat", boat)) for boat in free_boats(s)]
-    white = colour == "white"
-    for target, here, kind, joins in _open_targets(s, seat) if room is None else room:
-        if not here:
-            if kind == "river":
-                out += [by_target[target] for by_target in boats]
-            else:
-                out.append(simple[target])
-        elif white or joins == colour or joins == "*":
-            out.append(simple[target])
-            if here[0].standing:
-                out.append(lays[target])
-    if builds is None:  # the builds a keyple on the tile may make, 4.8 (v)
-        builds = build_options(s, seat, "full", True)
-    return out + list(map(_build_placements(colour).__getitem__, builds))
 
 
 class Placements(dict[str, KPMove]):
@@ -1034,30 +1099,32 @@ def _placements(colour: str, tail: tuple[str, ...]) -> Placements:
 _PLACEMENTS: dict[tuple[str, tuple[str, ...]], Placements] = {}
 
 
-class BuildPlacements(dict[tuple[str, str, str], KPMove]):
-    """``place COLOUR PLOT build TILE PAY`` by (tile, plot, payment), each made once (when first asked for)."""
+class BuildPlacements(dict[str, KPMove]):
+    """``place COLOUR PLOT build TILE PAY`` of one build (tile, plot, payment) by colour, each made once (when
+    first asked for)."""
 
-    def __init__(self, colour: str) -> None:
+    def __init__(self, build: tuple[str, str, str]) -> None:
         super().__init__()
-        self.colour = colour
+        self.build = build
 
-    def __missing__(self, build: tuple[str, str, str]) -> KPMove:
-        if len(self) >= 50_000:
-            self.clear()
-        tile, plot, pay = build
-        move = self[build] = KPMove("place", (self.colour, plot, "build", tile, pay))
+    def __missing__(self, colour: str) -> KPMove:
+        tile, plot, pay = self.build
+        move = self[colour] = KPMove("place", (colour, plot, "build", tile, pay))
         return move
 
 
-def _build_placements(colour: str) -> BuildPlacements:
-    """The placements of a ``colour`` keyple onto a plot with the tile it builds there (4.8 (v))."""
-    found = _BUILD_PLACEMENTS.get(colour)
-    if found is None:
-        found = _BUILD_PLACEMENTS[colour] = BuildPlacements(colour)
-    return found
+class ByBuild(dict[tuple[str, str, str], BuildPlacements]):
+    """``BuildPlacements`` by build, each made once (when first asked for)."""
+
+    def __missing__(self, build: tuple[str, str, str]) -> BuildPlacements:
+        if len(self) >= 20_000:
+            self.clear()
+        found = self[build] = BuildPlacements(build)
+        return found
 
 
-_BUILD_PLACEMENTS: dict[str, BuildPlacements] = {}
+_BUILD_PLACEMENTS = ByBuild()
+"""The placements of a keyple onto a plot with the tile it builds there (4.8 (v)), by build and colour."""
 
 
 def free_boats(s: State) -> list[str]:
@@ -1096,7 +1163,7 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
     one_or_both = s.options["lay_two"] == "one_or_both"
     for target, up in _lay_places(s, seat):
         if up == 1 or one_or_both:
-            out.append(KPMove("lay", (target,)))
+            out.append(ONE_ARG["lay"][target])
         if up == 2:
             out.append(KPMove("lay", (target, "both")))
     return out
@@ -1111,7 +1178,8 @@ def _follow_options(s: State, top: Task) -> list[str]:
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("follow", (c,)) for c in _follow_options(s, top)] + [PASS]
+    follow = ONE_ARG["follow"]
+    return [follow[c] for c in _follow_options(s, top)] + [PASS]
 
 
 def use_moves(s: State, top: Task) -> list[KPMove]:
@@ -1124,11 +1192,11 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
     elif kind in ("res", "gem", "animal"):
         param = _param(s, target)
         if _in_supply(s, param) > 0:
-            out.append(KPMove("take", (param,)))
+            out.append(ONE_ARG["take"][param])
     elif kind == "process":
         param = _param(s, target)
         if p.good(RAW_OF[param]) > 0 and _in_supply(s, param) > 0:
-            out.append(KPMove("process", (param,)))
+            out.append(ONE_ARG["process"][param])
     elif kind in ("trade_raw", "trade_fin"):
         out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
     elif kind == "build":
@@ -1142,9 +1210,9 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
         types = s.edition.boats[s.boards[board].boat][SEASONS[s.season]]
         for x in types:
             if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
-                out.append(KPMove("work", (x,)))
+                out.append(ONE_ARG["work"][x])
             if p.good(x) > 0 and (seat, x) not in s.gained:
-                out.append(KPMove("ship", (x,)))
+                out.append(ONE_ARG["ship"][x])
     return out + [DONE]
 
 
@@ -1218,7 +1286,8 @@ def _double_trades(s: State, seat: int) -> list[KPMove]:
 
 
 def pick_moves(s: State, top: Task) -> list[KPMove]:
-    return [KPMove("pick", (t,)) for t in sorted(set(s.display))] + [DONE]
+    pick = ONE_ARG["pick"]
+    return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
@@ -1307,14 +1376,16 @@ def rest_moves(s: State, top: Task) -> list[KPMove]:
 _RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = {}
 
 
-def _multisets(counts: Sequence[tuple[str, int]], n: int) -> list[tuple[str, ...]]:
-    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order."""
+@functools.lru_cache(maxsize=4096)
+def _multisets(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
+    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order (the choices from each
+    tail of ``counts`` are remembered: without, they are worked out again for every choice of the head)."""
     if n == 0:
-        return [()]
+        return ((),)
     if not counts or sum(k for _, k in counts) < n:
-        return []
+        return ()
     (item, k), rest = counts[0], counts[1:]
-    return [(item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used)]
+    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used))
 
 
 def fold_moves(s: State) -> list[KPMove]:
@@ -1348,12 +1419,11 @@ def apply(s: State, move: KPMove) -> State:
         if verb == "follow":
             s = _follow(s, seat, top.arg, args[0])
     elif top.kind == "use":
-        s = _pop(s)
         if verb != "done":
             used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            s = _unit(evolve(s, tasks=s.tasks + (used,)), seat, move)
+            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(s, top)
+            s = _end_use(_pop(s), top)
             s = with_tasks(s, tuple(t for t in s.tasks
                                     if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
@@ -1385,10 +1455,13 @@ def apply(s: State, move: KPMove) -> State:
     return settle(s)
 
 
-def _take_from_keep(s: State, seat: int, colour: str) -> State:
+def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> State:
+    """``seat`` takes a ``colour`` keyple from its keep area (and the state's fields ``changes`` change too)."""
     keep = list(s.players[seat].keep)
     keep.remove(colour)
-    return s.player(seat, keep=tuple(keep))
+    players = list(s.players)
+    players[seat] = evolve(players[seat], keep=tuple(keep))
+    return evolve(s, players=tuple(players), **changes)
 
 
 def _turn(s: State, seat: int, move: KPMove) -> State:
@@ -1400,31 +1473,32 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _push(s, Task("keeptile", seat, len(tile)), Task("end_turn", seat))
-        return _push(s, Task("end_turn", seat))
+            return _push(s, Task("keeptile", seat, len(tile)), END_TURN[seat])
+        return _push(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
-        s = evolve(_take_from_keep(s, seat, colour), last_placer=seat)
+        s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _push(_set_keyples(s, seat, target, (PK(colour),)), Task("end_turn", seat))
+            return _push(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
         if not here:
             s = _set_keyples(s, seat, target, (PK(colour),))
             if _kind_at(s, seat, target) == "plot":
-                return _push(s, _use_task(s, seat, 1, target), Task("end_turn", seat))
+                return _push(s, _use_task(s, seat, 1, target), END_TURN[seat])
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
+            joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
             asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
-                    if _follow_options(s, Task("follow", other, arg=target))]
-            return _push(s, *asks, Task("resolve", seat, 0, target), Task("end_turn", seat))
+                    if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
+            return _push(s, *asks, Task("resolve", seat, 0, target), END_TURN[seat])
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
         b = bonus(first.colour, colour_at) if first.standing else bonus(colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+        return _push(s, *_units(s, seat, n, target), END_TURN[seat])
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1434,7 +1508,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         placed[i] = PK(placed[i].colour, False)
     n = len(laid) + bonus(placed[0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
-    return _push(s, *_units(s, seat, n, target), Task("end_turn", seat))
+    return _push(s, *_units(s, seat, n, target), END_TURN[seat])
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:

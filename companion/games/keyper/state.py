@@ -16,7 +16,8 @@ from companion.games.keyper.data import ANIMALS, GOODS, Edition
 
 T = TypeVar("T")
 MOVES_CACHE = "_legal_moves"
-"""Where ``rules.legal_moves`` memoises its answer on a state (``evolve`` never copies it)."""
+"""Where ``rules.legal_moves`` memoises its answer on a state, and the placements onto a board's fields on the board
+(``evolve`` never copies it)."""
 
 GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 ANIMAL_INDEX = {a: i for i, a in enumerate(ANIMALS)}
@@ -43,10 +44,11 @@ class Plot:
         return self.tiles[-1] if self.tiles else ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Board:
     """A country board: the configuration it shows, whose Keyper stands on its keep field, keyples per field
-    (index 0 = field 1), the boat on its river field."""
+    (index 0 = field 1), the boat on its river field. Not slotted: ``rules`` remembers the placements onto its
+    fields on it (under ``MOVES_CACHE``, which ``evolve`` never copies)."""
 
     layout: str
     keeper: int = -1
@@ -54,8 +56,9 @@ class Board:
     boat: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
+    """A seat's pieces (not slotted: ``evolve`` copies a player, changed at nearly every step, as one dict)."""
     name: str
     keyper_home: bool = True
     keep: tuple[str, ...] = ()
