@@ -65,6 +65,8 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
             raise MalformedInputError(msg("core.refuse.name_too_long", seat=seat + 1, n=len(name), most=MAX_NAME))
         if not name.isprintable():
             raise MalformedInputError(msg("core.refuse.name_unprintable", seat=seat + 1))
+        if name in names:
+            raise MalformedInputError(msg("core.refuse.name_twice", name=name))
         names.append(name)
     return tuple(names)
 

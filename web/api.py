@@ -21,6 +21,7 @@ from companion.core.errors import (
     UnknownGameError,
     UnsupportedError,
 )
+from companion.core.messages import msg
 from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
 from web.messages import dumps
@@ -117,18 +118,12 @@ def create_game() -> tuple[Response, int]:
         players = [p.get("name") for p in players]
     else:
         colours = None
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):  # a blank: check_players
         raise MalformedInputError("players must be a list of names in seat order")
     game = data.get("game", default_game().name)
     if not isinstance(game, str):
         raise MalformedInputError(f"game is the name of a game: {', '.join(g.name for g in games())}")
-    known = find_game(game)
-    if not known.min_players <= len(players) <= known.max_players:
-        raise MalformedInputError(f"{known.title} is for {known.min_players} to {known.max_players} players, "
-                                  f"not {len(players)}")
-    names = check_players(players)
-    if len(set(names)) != len(names):
-        raise MalformedInputError("player names must differ")
+    names = check_players(players)  # the player count is the game's to check (Session.new)
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, (str, int)) and not isinstance(v, bool)
                                                 for v in options.values()):
@@ -199,10 +194,9 @@ def rescore(game_id: str) -> Response:
     session = get_table().session(game_id)
     seats = len(session.players)
     if not isinstance(hidden, list) or len(hidden) != seats or not all(s is None or isinstance(s, dict) for s in hidden):
-        raise MalformedInputError(f"hidden must be a list of {seats} entries in seat order: what is behind each "
-                                  "screen, or null")
+        raise MalformedInputError(msg("core.refuse.hidden_list", n=seats))
     if not session.is_over and None in hidden:
-        raise MalformedInputError("before the end, give every player's screen: the companion shows no screen")
+        raise MalformedInputError(msg("core.refuse.hidden_before_end"))
     players = session.game.score_with_hidden(session.state, hidden)
     return jsonify(final=session.is_over, rescored=True, entered=[s is not None for s in hidden], players=players)
 

@@ -50,7 +50,7 @@ from companion.core.messages import Message, Text, msg
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
-from companion.vision.scanner import ScanFrame, Scanner, moves_mentioning
+from companion.vision.scanner import ScanFrame, Scanner
 from companion.vision.sources import CameraUnavailable, open_source
 from firmware_bridge.handscanner import HandScanner, Scan, ScannerUnavailable, open_device, resolve
 from companion.vision.table import TableRead, TableReader, table_reader
@@ -289,7 +289,7 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
     session = get_table().session(game_id)
     seat_text = request.args.get("seat", "0" if not seat_required else "")
     if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
-        raise MalformedInputError(f"seat must be a number from 0 to {len(session.players) - 1}, not {seat_text!r}")
+        raise MalformedInputError(msg("core.camera.bad_seat", most=len(session.players) - 1, seat=seat_text[:20]))
     if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
         token = request.args.get("token", "")
         if not token:
@@ -308,7 +308,7 @@ def _boards(game: Game[Any, Any]) -> BoardReader:
     """How ``game``'s boards are read; ``UnsupportedError`` (HTTP 400) if they are not."""
     boards = game.board_reader()
     if boards is None:
-        raise UnsupportedError(f"the camera does not read {game.title} boards: the game has no board stickers")
+        raise UnsupportedError(msg("core.camera.no_board_stickers", game=game.title))
     return boards
 
 
@@ -319,7 +319,7 @@ def _game_in_view(scan: ScanFrame) -> Game[Any, Any]:
     seen = Counter(c.game for c in (_component(camera.registry, d.code) for d in scan.detections) if c is not None)
     readable = [game for game in games() if game.board_reader() is not None]
     if not readable:
-        raise UnsupportedError("no game's boards are read from code stickers")
+        raise UnsupportedError(msg("core.camera.no_readable_game"))
     return camera.installed(max(readable, key=lambda game: seen[game.name]))
 
 
@@ -334,11 +334,17 @@ def board() -> Response | tuple[Response, int]:
     game = chosen[0].game if chosen is not None else _game_in_view(scan)
     boards = boards or _boards(game)
     read = camera.board(scan, boards)
-    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json()}
+    result: dict[str, Any] = {"frame": scan.number, "read": read.to_json(), "summary": boards.summary(read)}
     if chosen is None:
         result.update(_alone(read, game, boards))
+        result["note"] = msg(boards.alone_note_id)
     else:
         result.update(_against_game(read, boards, *chosen))
+        result["note"] = msg("core.camera.game_note")
+    # the game's own words for its points and differences: the page knows no game
+    result["score_lines"] = boards.score_lines(result["score"]) if result["score"] is not None else None
+    differs = result["disagreements"]
+    result["difference_lines"] = boards.difference_lines(differs) if differs is not None else None
     return jsonify(result)
 
 
@@ -395,22 +401,20 @@ def table() -> Response | tuple[Response, int]:
     result: dict[str, Any] = {"frame": scan.number, "read": read.to_json(), "names": names, "score": None,
                               "score_error": None, "differences": None}
     conflicts = [c.message for b in read.boards for c in b.read.conflicts]
+    over, hidden, differences = False, None, None
+    if session is not None:
+        with session.lock:
+            state, over = session.state, session.is_over
+        # the screens are open at the end: what lay behind them scores too
+        hidden = reader.revealed(state) if over else None
     try:
-        snapshot = reader.snapshot(read, camera.registry, names)
+        snapshot = reader.snapshot(read, camera.registry, names, hidden)
+        if session is not None:
+            differences = reader.differences(snapshot, state)
     except CompanionError as exc:
         result["score_error"] = exc.text
         return jsonify(result)
-    result["snapshot"] = snapshot
-    if session is not None:
-        with session.lock:
-            result["differences"] = reader.differences(snapshot, session.state)
-            over = session.is_over
-            if over:  # the screens are open at the end: the game's stones score the majorities
-                stones = session.game.snapshot(session.state)["players"]  # type: ignore[attr-defined]
-                for player, kept in zip(snapshot["players"], stones):
-                    player["stones"] = kept["stones"]
-    else:
-        over = False
+    result["snapshot"], result["differences"] = snapshot, differences
     if conflicts:
         result["score_error"] = msg("core.camera.cannot_score", conflicts=conflicts)
         return jsonify(result)
@@ -453,7 +457,7 @@ def station_scan() -> Response | tuple[Response, int]:
     body = request.get_json(silent=True)
     payload = body.get("payload") if isinstance(body, dict) else None
     if not isinstance(payload, str) or not payload.strip():
-        raise MalformedInputError('send the scanned text as JSON {"payload": "KEYDOM:3:KH:F:C4:U"}')
+        raise MalformedInputError(msg("core.camera.scan_empty"))
     scan = resolve(camera.registry, payload)
     camera.take_scan(scan)
     if scan.error is not None:
@@ -491,7 +495,7 @@ def _offer(component: Component, chosen: tuple[Session, int] | None, source: str
         session = chosen[0]
         with session.lock:
             offered = move_words(session.game, session.state, session.game.public_moves(session.state))
-            moves = moves_mentioning(component, list(offered))
+            moves = session.game.moves_naming(session.state, component, list(offered))
             words = {move: offered[move] for move in moves}
             version = session.version  # a move played from this offer names it
     return {"code": component.code, "kind": component.kind, "key": component.key, "title": component.title,

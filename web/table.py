@@ -17,7 +17,7 @@ from flask import Flask, current_app
 
 from companion.core.errors import CorruptSaveError, UnknownGameError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, Move
-from companion.core.messages import Text
+from companion.core.messages import Text, msg
 from companion.salvage import StoreHealth, open_store
 from companion.session import Session
 from companion.store import OVER, Damaged, GameRecord, GameStore, SeatRow
@@ -203,14 +203,13 @@ class Table:
         token = secrets.token_hex(16)
         seat = self.store.claim_seat(session.id, code, token_digest(token))
         if seat is None:
-            raise UnknownGameError("this seat's code was already used or replaced: scan the seat's code on the "
-                                   "tablet again (the tablet can give a claimed seat a new link)")
+            raise UnknownGameError(msg("core.seat.code_used"))
         return seat, token
 
     def reissue(self, session: Session, seat: int) -> None:
         """Forget ``seat``'s credential (a lost phone's link stops working) and show a new claim code for it."""
         if not 0 <= seat < len(session.players):
-            raise UnknownGameError(f"no seat {seat} in this game")
+            raise UnknownGameError(msg("core.seat.unknown", seat=seat))
         self.store.reset_seat(session.id, seat, new_claim_code())
 
     def seat_of(self, session: Session, token: str) -> int:
@@ -219,14 +218,14 @@ class Table:
         for row in self.seats(session):
             if row.token is not None and hmac.compare_digest(row.token, digest):
                 return row.seat
-        raise UnknownGameError("no such private page")
+        raise UnknownGameError(msg("core.seat.no_private_page"))
 
     def seat_of_claim(self, session: Session, code: str) -> int:
         """The unclaimed seat whose claim code is ``code`` (for its QR code)."""
         for row in self.seats(session):
             if row.token is None and hmac.compare_digest(row.claim.encode(), code.encode()):
                 return row.seat
-        raise UnknownGameError("no such seat code")
+        raise UnknownGameError(msg("core.seat.no_code"))
 
 
 def new_claim_code() -> str:

@@ -59,8 +59,10 @@ class Bag(Generic[T]):
 
     def remove(self, item: T) -> Bag[T]:
         """The bag without one ``item``; ``KeyError`` if it is not inside."""
-        if item not in self:
-            raise KeyError(item)
-        rest = Counter(dict(self._items))
-        rest[item] -= 1
-        return Bag(rest.elements())
+        for index, (held, count) in enumerate(self._items):
+            if held == item:
+                rest = self._items[:index] + ((held, count - 1),) * (count > 1) + self._items[index + 1:]
+                bag: Bag[T] = Bag.__new__(Bag)
+                bag._items = rest  # still in order: one count less, or one item gone
+                return bag
+        raise KeyError(item)

@@ -13,9 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.messages import Text
-
 from companion.core.errors import UnsupportedError
+from companion.core.messages import Message, Text, msg
 
 Coord = tuple[int, int]
 """Axial hex coordinates ``(q, r)`` of a space on a photographed board."""
@@ -89,6 +88,14 @@ class BoardReader(ABC):
     """What a camera cannot see on a board and players give by hand (``scan --hidden NAME:...``)."""
     hidden_note: str
     """Why it is needed and how to give it, one sentence."""
+    score_sources: Sequence[tuple[str, str]]
+    """(key in a score row, message id of its name) of each source of points, in the order a screen lists them."""
+    difference_ids: Mapping[str, str]
+    """The message id (parameter ``items``) of each list ``compare`` returns, by the list's name."""
+    summary_id: str
+    """The message id of what a board holds (parameters ``tiles`` and ``workers``: tiles and standing pieces)."""
+    alone_note_id: str
+    """The message id of what a board photographed alone cannot score, and why the game is needed."""
 
     @abstractmethod
     def player(self, name: str, board: BoardPhoto, hidden: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -112,6 +119,24 @@ class BoardReader(ABC):
     @abstractmethod
     def screened(self, row: Mapping[str, Any]) -> dict[str, Any]:
         """A score row as the table may see it before the end (points that tell what is hidden left out)."""
+
+    def summary(self, board: BoardPhoto) -> Message:
+        """What the photographed board holds, in words."""
+        return msg(self.summary_id, tiles=len(board.tiles), workers=len(board.workers))
+
+    def score_lines(self, row: Mapping[str, Any]) -> list[Message]:
+        """A score row in words: one line per source of points, then the total; a part the table may not see yet
+        (None in a ``screened`` row) says it is shown at the end."""
+        lines = []
+        for key, name in (*self.score_sources, ("total", "core.camera.total")):
+            value = row.get(key)
+            lines.append(msg("core.camera.points_later", source=msg(name)) if value is None
+                         else msg("core.camera.points", source=msg(name), points=value))
+        return lines
+
+    def difference_lines(self, differs: Mapping[str, Sequence[str]]) -> list[Message]:
+        """What ``compare`` found different, one line per list that is not empty; none when the photo agrees."""
+        return [msg(self.difference_ids[name], items=list(items)) for name, items in differs.items() if items]
 
     def calibrate(self, board: BoardPhoto, source: str) -> Calibration:
         """The data pack a photo of a full board shows (``source`` names the photo)."""

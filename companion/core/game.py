@@ -242,6 +242,12 @@ class Game(ABC, Generic[S, M]):
         ``registry.json``) says; none by default."""
         return []
 
+    def moves_naming(self, state: S, component: Component, moves: Sequence[str]) -> list[str]:
+        """The moves among ``moves`` (notation) that name ``component``, a sticker just scanned: what the scan
+        station offers. The default: the moves with the component's key as a word after the verb (``harvest B3/wine``
+        names tile B3, ``play C D4`` worker C); a game whose moves name a piece otherwise (by where it lies) says so."""
+        return moves_with_key(component.key, moves)
+
     invariant_names: ClassVar[tuple[str, ...]] = ()
     """What ``invariant_violations`` checks (for playouts and ``companion simulate``)."""
 
@@ -399,3 +405,9 @@ class GameOnEdition(Game[S, M], Generic[S, M, E]):
 
     def data_warnings(self) -> list[Text]:
         return self.data.warnings()
+
+
+def moves_with_key(key: str, moves: Sequence[str]) -> list[str]:
+    """The moves (notation) with ``key`` as a word after the verb, any case, ``/`` parting words too."""
+    key = key.upper()
+    return [move for move in moves if key in move.upper().replace("/", " ").split()[1:]]

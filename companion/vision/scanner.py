@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.errors import CompanionError, UnknownCodeError
+from companion.core.game import moves_with_key
 from companion.vision.detection import Detection, Reader
 from companion.vision.sources import Frame, FrameSource
 
@@ -198,15 +199,9 @@ class Offer:
 
 
 def moves_mentioning(component: Component, moves: Iterable[str]) -> list[str]:
-    """The moves whose words name ``component``: a field tile by its label (``harvest B3/wine`` names B3),
-    a worker by its letter (``play C D4``), an event by its letter."""
-    key = component.key.upper()
-    found = []
-    for move in moves:
-        words = move.upper().replace("/", " ").split()
-        if key in words[1:]:
-            found.append(move)
-    return found
+    """The moves whose words name ``component`` by its key (``Game.moves_naming``'s default): a field tile by its
+    label (``harvest B3/wine`` names B3), a worker by its letter (``play C D4``), an event by its letter."""
+    return moves_with_key(component.key, list(moves))
 
 
 class ScanStation:

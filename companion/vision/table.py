@@ -85,6 +85,11 @@ class TableReader(ABC):
     def differences(self, table: Mapping[str, Any], state: Any) -> list[Message]:
         """Every way the table's snapshot differs from the game in ``state``, in words (public information only)."""
 
+    def revealed(self, state: Any) -> dict[str, Mapping[str, Any]]:
+        """What lies behind the screens in the game over in ``state``, by player name, as ``snapshot``'s ``hidden``
+        takes it: public at the end, never seen by a camera (Key Harvest: the stones). Nothing by default."""
+        return {}
+
     def read(self, image: npt.NDArray[np.uint8], detections: Sequence[Detection], registry: CodeRegistry,
              reader: Reader | None = None, seats: int | None = None) -> TableRead:
         """``read_table`` of one frame, with the second look on each board when a ``reader`` is given."""
@@ -92,8 +97,8 @@ class TableReader(ABC):
 
 
 def table_reader(boards: BoardReader) -> TableReader:
-    """The game's whole-table reader (its board reader's ``table()``); ``UnsupportedError`` if it has none."""
-    make = getattr(boards, "table", None)
+    """The game's whole-table reader (its board reader's ``table_reader()``); ``UnsupportedError`` if it has none."""
+    make = getattr(boards, "table_reader", None)
     table = make() if callable(make) else None
     if not isinstance(table, TableReader):
         raise UnsupportedError(f"the camera does not read a whole {boards.game} table in one frame")

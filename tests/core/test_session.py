@@ -355,7 +355,7 @@ def test_random_playouts_replay_exactly(db_path: Path) -> None:
     with GameStore(db_path) as store:
         finished = []
         for n in range(30):
-            session = Session.new(store, "toy", PLAYERS[: 2] + ["Cy"] * (n % 3), {"target": "20"}, seed=f"p{n}")
+            session = Session.new(store, "toy", PLAYERS + ["Cy", "Di"][: n % 3], {"target": "20"}, seed=f"p{n}")
             while not session.is_over:
                 session.play(chooser.choice(session.game.legal_moves(session.state)))
                 if chooser.random() < 0.3:
@@ -411,3 +411,12 @@ def test_killed_process_loses_no_returned_move(db_path: Path) -> None:
         for game_id, count in reported.items():
             assert len(store.moves(game_id)) >= count
             assert len(Session.open(store, game_id).history) >= count
+
+
+def test_two_players_of_one_name_are_refused_and_nothing_is_stored(db_path: Path) -> None:
+    """A snapshot, a camera's board and a score row name each player: two of one name could not be told apart."""
+    with GameStore(db_path) as store:
+        with pytest.raises(MalformedInputError) as refused:
+            Session.new(store, "toy", ["Ann", "Bob", " Ann "], {"target": "20"})
+        assert str(refused.value) == "Ann is named twice: every player needs their own name"
+        assert store.list() == []

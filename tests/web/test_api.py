@@ -50,8 +50,8 @@ def test_list_and_delete(client: FlaskClient, game: dict[str, Any]) -> None:
 @pytest.mark.parametrize("payload,status,words", [
     ("not json", 400, "JSON object"),
     ({"players": "Alice"}, 400, "list of names"),
-    ({"players": ["Alice", ""]}, 400, "list of names"),
-    ({"players": ["Alice", "Alice"]}, 400, "differ"),
+    ({"players": ["Alice", ""]}, 400, "player 2 needs a name"),
+    ({"players": ["Alice", "Alice"]}, 400, "Alice is named twice"),
     ({"players": ["Alice"]}, 400, "2 to 4 players"),
     ({"players": ["A", "B", "C", "D", "E"]}, 400, "2 to 4 players"),
     ({"players": ["Alice", "Bob"], "options": {"turn_direction": "sideways"}}, 400, "turn_direction"),

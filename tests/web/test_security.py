@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.core.messages import Message, render
 from tests.web.apikit import claim_seat, post_move, version_of
 from web import create_app
 
@@ -46,6 +47,9 @@ def test_a_join_code_works_once(client: FlaskClient, game: dict[str, Any]) -> No
     assert client.get(page.headers["Location"]).status_code == 200
     again = client.post(f"/api/games/{game['id']}/join/{code}", json={})
     assert again.status_code == 404 and "already used" in again.get_json()["error"]["reason"]
+    # the phone shows it in its player's language (messages as data)
+    assert render(Message.from_json(again.get_json()["error"]["message"]), "de").startswith(
+        "Der Code dieses Platzes wurde schon benutzt")
     assert client.get(f"/games/{game['id']}/join/{code}").status_code == 404
     assert client.get(f"/games/{game['id']}/join/{code}/qr.svg").status_code == 404  # no QR code of a claimed seat
 

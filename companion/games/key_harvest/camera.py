@@ -77,6 +77,14 @@ class KeyHarvestBoards(BoardReader):
     hidden_name = "stones"
     hidden_note = ("a camera cannot see behind the screens; give them with --hidden NAME:CROP=N,... "
                    "for the crop majorities")
+    score_sources = (("worker_points", "kh.camera.source.workers"), ("largest_group_points", "kh.camera.source.largest"),
+                     ("second_group_points", "kh.camera.source.second"),
+                     ("majority_points", "kh.camera.source.majorities"))
+    difference_ids = {"tiles_only_on_photo": "kh.camera.only_photo", "tiles_only_in_game": "kh.camera.only_game",
+                      "tiles_other_side_up": "kh.camera.other_side", "workers_only_on_photo": "kh.camera.workers_photo",
+                      "workers_only_in_game": "kh.camera.workers_game"}
+    summary_id = "kh.camera.summary"
+    alone_note_id = "kh.camera.alone_note"
 
     def __init__(self, rules: KeyHarvest) -> None:
         self.rules = rules
@@ -118,7 +126,7 @@ class KeyHarvestBoards(BoardReader):
         table["players"][seat] = photo
         return photo, _disagreements(photo, mine), table
 
-    def table(self) -> KeyHarvestTable:
+    def table_reader(self) -> KeyHarvestTable:
         """The whole table in one frame: these boards, the land office and the event track."""
         return KeyHarvestTable(self)
 
@@ -170,6 +178,10 @@ class KeyHarvestTable(TableReader):
         return {"game": GAME, "players": players,
                 "land_office": sorted(registry.by_code(d.code).key for d in read.office),
                 "event_track": [registry.by_code(d.code).key for d in read.row]}
+
+    def revealed(self, state: State) -> dict[str, Mapping[str, Any]]:
+        """The stones behind each screen, by player name."""
+        return {p["name"]: p["stones"] for p in self.boards.rules.snapshot(state)["players"]}
 
     def differences(self, table: Mapping[str, Any], state: State) -> list[Message]:
         """Every way the table as read differs from the game, in words (public information only)."""

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.datapack import DataPack
 from companion.core.errors import IllegalMoveError, MalformedInputError
-from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, GameOnEdition, PanelSignals
+from companion.core.game import (
+    CHANCE,
+    SCREEN_RULE,
+    SIMULTANEOUS,
+    TERMINAL,
+    GameOnEdition,
+    PanelSignals,
+    moves_with_key,
+)
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
 from companion.games.key_market import market as mk
@@ -303,6 +311,18 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
         from companion.games.key_market.camera import stickers
 
         return stickers(spec, self.data)
+
+    def moves_naming(self, state: State, component: Component, moves: Sequence[str]) -> list[str]:
+        """A field names the moves to or from its place on the territory (``hire 2,3``, ``move 1,1 2,3``); the
+        keyworker its own player's moves that take it (``hire 2,3 key``); other workers are alike and name none."""
+        from companion.games.key_market.camera import field_place
+
+        if component.kind == "field":
+            place = field_place(state, component)
+            return [] if place is None else moves_with_key(f"{place[0]},{place[1]}", moves)
+        if component.kind == "worker" and component.key == "K" and component.group == self.current_player(state) + 1:
+            return moves_with_key("key", moves)
+        return []
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """The table in the format of docs/key-market-snapshot.md."""

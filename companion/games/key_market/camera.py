@@ -30,6 +30,7 @@ from companion.core.boards import BoardPhoto
 from companion.core.errors import MalformedInputError
 from companion.core.messages import msg
 from companion.games.key_market.data import GOODS, LEVELS, RESOURCES, SEASONS, SIDES, Cell, Edition
+from companion.games.key_market.scoring import CATEGORIES
 from companion.games.key_market.territory import SMALL_BOARD
 from companion.vision.printed import Frame, PrintedBoardReader, Spot
 
@@ -102,6 +103,10 @@ class KeyMarketBoards(PrintedBoardReader):
     hidden_name = "guild members"
     hidden_note = ("a camera cannot see the guild tiles and the screens: give them with --hidden NAME:2=J,1=M sheep,"
                    "gold=4,fish=2 for the guild bonuses and the score")
+    score_sources = tuple((category, f"km.camera.source.{category}") for category in CATEGORIES)
+    difference_ids = {"workers_only_on_photo": "km.camera.workers_photo", "workers_only_in_game": "km.camera.workers_game"}
+    summary_id = "km.camera.summary"
+    alone_note_id = "km.camera.alone_note"
     whole_table = True
     not_found = msg("km.camera.no_board")
 
@@ -210,6 +215,16 @@ class KeyMarketBoards(PrintedBoardReader):
         hidden = ("gold", "pairs", "master_abilities")
         return {**row, **{k: None for k in hidden if k in row}, "total": None, "rank": None, "winner": None,
                 "items": None}
+
+
+def field_place(state: State, component: Component) -> tuple[int, int] | None:
+    """Where the field of a field sticker (``KM:F:1A:02``) lies on the territory, as moves name it; None while its
+    board side is not on the table."""
+    name = component.code.split(":")[2]
+    for pos, field in _fields(state).items():
+        if board_name(field.board, field.side) == name and f"{field.cell[0]}{field.cell[1]}" == component.key:
+            return pos
+    return None
 
 
 def _name(worker: Mapping[str, Any]) -> str:

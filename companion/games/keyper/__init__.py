@@ -200,6 +200,13 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
 
         return stickers(spec, self.data)
 
+    def moves_naming(self, state: State, component: Component, moves: Sequence[str]) -> list[str]:
+        """A tile, boat or fair names the moves with its key (``pick barn``, ``... build barn ...``, ``boat B3``); a
+        home tile only its own player's; a player board's corner sticker none."""
+        if component.kind == "board" or component.kind == "home" and component.group != self.current_player(state) + 1:
+            return []
+        return super().moves_naming(state, component, moves)
+
 
 DATA: DataPack[Keyper] = DataPack("companion.games.keyper", lambda raw: Keyper(Edition.from_json(raw)), CHOICES)
 """Keyper's printed data (docs/games/keyper.md)."""

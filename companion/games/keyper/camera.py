@@ -101,6 +101,13 @@ class KeyperBoards(PrintedBoardReader):
     hidden_name = "pieces"
     hidden_note = ("a camera cannot count the stores, animals, keyples and the shipping track, nor see a tile under "
                    "an overbuild; give them with --hidden NAME:emerald=2,cow=3,white=1,shipping=12,V8=drainage")
+    score_sources = (("shipping", "kp.camera.source.shipping"), ("farm", "kp.camera.source.farm"),
+                     ("village", "kp.camera.source.village"), ("fairs", "kp.camera.source.fairs"))
+    difference_ids = {"tiles_only_on_photo": "kp.camera.only_photo", "tiles_only_in_game": "kp.camera.only_game",
+                      "tiles_other_side_up": "kp.camera.other_side", "tiles_on_another_plot": "kp.camera.other_plot",
+                      "fairs_only_on_photo": "kp.camera.fairs_photo", "fairs_only_in_game": "kp.camera.fairs_game"}
+    summary_id = "kp.camera.summary"
+    alone_note_id = "kp.camera.alone_note"
     not_found = msg("kp.camera.no_board")
 
     def __init__(self, rules: Keyper) -> None:

@@ -60,43 +60,23 @@ function showCodes(info) {
   }
 }
 
-function scoreRow(label, value, cls = "", missing = "") {
-  const row = el("tr", "", cls ? { class: cls } : {});
-  row.append(el("th", label), el("td", value === null ? missing : String(value)));
-  return row;
-}
-
+// The board on the photo in the game's own words (its board reader's, sent by the server): what it holds, its
+// points by source, the note on what a photo alone cannot score, and each difference from the tracked game.
 function showBoard(board) {
   const read = board.read;
-  const pieces = read.pieces;
-  const tiles = pieces.filter((p) => p.tile).length;
-  byId("cam-board-summary").textContent = s("summary", { tiles, workers: pieces.length - tiles });
-  const table = byId("cam-score");
-  table.replaceChildren();
-  table.hidden = !board.score;
-  if (board.score) {
-    const sc = board.score;
-    table.append(scoreRow(s("score_workers"), sc.worker_points), scoreRow(s("score_largest"), sc.largest_group_points),
-                 scoreRow(s("score_second"), sc.second_group_points), scoreRow(s("score_majority"), sc.majority_points, "",
-                                                                      board.game ? s("hidden_until_end") : "–"),
-                 scoreRow(s("score_total"), sc.total, "total"));
-  }
-  byId("cam-score-note").textContent = say(board.score_error) || (board.game ? s("game_note") : s("alone_note"));
+  byId("cam-board-summary").textContent = say(board.summary);
+  const score = byId("cam-score");
+  score.replaceChildren(...(board.score_lines || []).map((line) => el("li", say(line))));
+  score.hidden = !board.score_lines;
+  byId("cam-score-note").textContent = say(board.score_error) || say(board.note);
   const conflicts = byId("cam-conflicts");
   conflicts.replaceChildren(...read.conflicts.map((c) => el("li", say(c.message))),
                             ...read.others.map((o) => el("li", `${o.code}: ${s("other", { reason: say(o.reason) })}`)));
-  const box = byId("cam-diff-box");
+  conflicts.hidden = !conflicts.children.length;
   const diff = byId("cam-diff");
-  diff.replaceChildren();
-  box.hidden = !board.disagreements;
-  if (board.disagreements) {
-    const d = board.disagreements;
-    const lines = [["only_photo", d.tiles_only_on_photo], ["only_game", d.tiles_only_in_game],
-                   ["other_side", d.tiles_other_side_up], ["workers_photo", d.workers_only_on_photo],
-                   ["workers_game", d.workers_only_in_game]].filter(([, items]) => items.length);
-    for (const [key, items] of lines) diff.append(el("li", s(key, { items: items.join(", ") }), { "data-kind": key }));
-    if (!lines.length) diff.append(el("li", s("agrees")));
-  }
+  diff.replaceChildren(...(board.difference_lines || []).map((line) => el("li", say(line))));
+  if (board.difference_lines && !board.difference_lines.length) diff.append(el("li", s("agrees")));
+  byId("cam-diff-box").hidden = !board.difference_lines;
 }
 
 // The whole table in one frame: each board with its player and points, the land office, the event track, and
@@ -202,6 +182,7 @@ async function poll() {
         getJson(`/camera/table${game ? `?game=${encodeURIComponent(game)}` : ""}`)]);
       if (board.ok) showBoard(board.data);
       else throw new Error(say(board.data.error.message || board.data.error.reason));
+      byId("cam-table-card").hidden = !table.ok;  // hidden for a game whose table is not read in one frame
       if (table.ok) showTable(table.data);
     }
   } catch (error) {
