@@ -1392,12 +1392,20 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
 
 def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
     """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
-    ground = land(s)
-    worked = [Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
-              for w, p in s.seat(seat).fields()]
-    return produce(s.edition, worked, weather_now(s), members(s, seat), dict(zip(GOODS, s.supply)),
-                   dict(zip(GOODS, s.market)), s.options, any_resource=(choice or {}).get("8j"),
-                   market_pick=(choice or {}).get("13m"))
+    def worked() -> tuple[Worked, ...]:
+        ground = land(s)  # laid before any worker stands on it
+        return tuple(Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
+                     for w, p in me.fields())
+
+    me = s.seats[seat]
+    memo: dict[frozenset[tuple[int, str]], tuple[tuple[int, str], ...]] = edition_memo(s.edition, "_sorted_active")
+    have = abilities(s, seat)
+    ordered = memo.get(have)
+    if ordered is None:
+        ordered = memo[have] = tuple(sorted(have))
+    return produce(s.edition, me.derived("worked", worked), weather_now(s), members(s, seat),
+                   dict(zip(GOODS, s.supply)), dict(zip(GOODS, s.market)), s.options,
+                   any_resource=(choice or {}).get("8j"), market_pick=(choice or {}).get("13m"), have=ordered)
 
 
 def coming_harvests(s: State) -> dict[int, Harvest]:
