@@ -896,10 +896,13 @@ def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
                 for g in RESOURCES if g != me.farmhouse and me.goods[GOODS.index(g)]]
-    kinds = [(g, n) for g, n in zip(GOODS, me.goods) if n]
     who = str(seat + 1)  # every non-empty choice of the goods held, in the order of ``sub_multisets``
-    return [KMMove("commit", (who, *(g for (g, _), k in zip(kinds, pick) for _ in range(k))))
-            for pick in itertools.product(*(range(n + 1) for _, n in kinds)) if 0 < sum(pick) <= COMMIT_MOST]
+    picks = itertools.product(*[[(g,) * k for k in range(n + 1)] for g, n in zip(GOODS, me.goods) if n])
+    next(picks)  # none of them
+    chain = itertools.chain.from_iterable
+    if sum(me.goods) <= COMMIT_MOST:
+        return [KMMove("commit", (who, *chain(pick))) for pick in picks]
+    return [KMMove("commit", (who, *chain(pick))) for pick in picks if sum(map(len, pick)) <= COMMIT_MOST]
 
 
 def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
