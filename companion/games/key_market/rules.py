@@ -1396,7 +1396,7 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
 def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
     """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
     def worked() -> tuple[Worked, ...]:
-        ground = land(s)  # laid before any worker stands on it
+        ground = land(s)  # complete before the first F3, so remembered with the workers' places
         return tuple(Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
                      for w, p in me.fields())
 
