@@ -140,26 +140,26 @@ def _reason(guild: int, level: str, amount: int) -> Message:
 def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds: Mapping[int, Member],
             supply: Mapping[str, int], market: Market, options: Mapping[str, str] | None = None,
             picks: Mapping[str, Sequence[int]] | None = None, any_resource: str | None = None,
-            market_pick: str | None = None) -> Harvest:
+            market_pick: str | None = None, have: Sequence[tuple[int, str]] | None = None) -> Harvest:
     """One player's F3 (spec 3.4, 6.2). ``picks`` chooses the fields of the "one/two/three fields" abilities by
     index in ``worked`` (key ``"<guild><level>"``, e.g. ``"2J"``; default: the first eligible ones, all are +1);
     ``any_resource`` is guild 8 J's choice and ``market_pick`` guild 13 M's (defaults: the sort the supply holds
     most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out).
     In Winter the yields tied to no field (guilds 8 J, 13, 14 J) come only from abilities with the Winter mark
-    (variant ``winter_yields`` = marked, L658), or from all of them (``all``)."""
+    (variant ``winter_yields`` = marked, L658), or from all of them (``all``). ``have``: ``active`` sorted, if the
+    caller remembers it."""
     opts = options or {}
     covered = int(opts.get("covered_sell_price", "1"))
-    have = active(edition, guilds)
+    if have is None:
+        have = sorted(active(edition, guilds))
     bases = [seasonal_base(edition, w, weather, opts.get("weather_shape", "same_shape")) for w in worked]
     bonus: list[list[Amount]] = [[] for _ in worked]
+    totals = [b.amount for b in bases]  # each field's yield so far
     winter = weather.season == "winter"
 
     def producing(i: int, guild: int, level: str) -> bool:
         """A field bonus without the Winter mark needs a field that produces (spec 6.1)."""
         return edition.abilities[(guild, level)].winter or bases[i].amount > 0
-
-    def current(i: int) -> int:
-        return bases[i].amount + sum(b.amount for b in bonus[i])
 
     def grant(guild: int, level: str, eligible: list[int], limit: int | None) -> None:
         key = f"{guild}{level}"
@@ -167,9 +167,10 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
         amount = edition.value(guild, level, "bonus", 1)
         for i in chosen[:limit] if limit is not None else chosen:
             bonus[i].append(Amount(amount, guild=guild, level=level))
+            totals[i] += amount
 
     indices = range(len(worked))
-    for guild, level in sorted(have):
+    for guild, level in have:
         values = edition.abilities[(guild, level)].values
         column = guilds[guild].column
         fields_limit = values.get("fields")
@@ -187,24 +188,24 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
         elif guild == 8 and level in ("A", "M") and column is not None:
             ok = [i for i in indices if worked[i].good == column and producing(i, guild, level)]
             grant(guild, level, ok, fields_limit if level == "A" else None)
-    for guild, level in sorted(have):  # guild 9 last: variant ``raised`` counts the other bonuses (spec 7.2 #2)
+    for guild, level in have:  # guild 9 last: variant ``raised`` counts the other bonuses (spec 7.2 #2)
         if guild != 9:
             continue
         values = edition.abilities[(guild, level)].values
         raised = opts.get("g9_base_one") == "raised"
         ok = [i for i in indices if worked[i].shape == "round" and (
-            "base" not in values or (current(i) if raised else bases[i].amount) == values["base"])
+            "base" not in values or (totals[i] if raised else bases[i].amount) == values["base"])
             and (raised or producing(i, guild, level))]
         grant(guild, level, ok, values.get("fields"))
     fields = tuple(FieldYield(w.label, w.good, bases[i], tuple(bonus[i])) for i, w in enumerate(worked))
 
     wanted: dict[str, int] = {}
-    for f in fields:
-        wanted[f.good] = wanted.get(f.good, 0) + f.total
+    for i, w in enumerate(worked):
+        wanted[w.good] = wanted.get(w.good, 0) + totals[i]
     extras: list[Extra] = []
     after_market = dict(market)
     warnings: list[Message] = []
-    for guild, level in sorted(have):
+    for guild, level in have:
         ability = edition.abilities[(guild, level)]
         values = ability.values
         if winter and not ability.winter and opts.get("winter_yields", "marked") == "marked":

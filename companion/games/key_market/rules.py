@@ -896,10 +896,13 @@ def _make_secret_moves(s: State, seat: int) -> list[KMMove]:
     if s.stage == "pay":
         return [mv("pay", str(seat + 1), *sorted((me.farmhouse, g), key=GOODS.index))
                 for g in RESOURCES if g != me.farmhouse and me.goods[GOODS.index(g)]]
-    kinds = [(g, n) for g, n in zip(GOODS, me.goods) if n]
     who = str(seat + 1)  # every non-empty choice of the goods held, in the order of ``sub_multisets``
-    return [KMMove("commit", (who, *(g for (g, _), k in zip(kinds, pick) for _ in range(k))))
-            for pick in itertools.product(*(range(n + 1) for _, n in kinds)) if 0 < sum(pick) <= COMMIT_MOST]
+    picks = itertools.product(*[[(g,) * k for k in range(n + 1)] for g, n in zip(GOODS, me.goods) if n])
+    next(picks)  # none of them
+    chain = itertools.chain.from_iterable
+    if sum(me.goods) <= COMMIT_MOST:
+        return [KMMove("commit", (who, *chain(pick))) for pick in picks]
+    return [KMMove("commit", (who, *chain(pick))) for pick in picks if sum(map(len, pick)) <= COMMIT_MOST]
 
 
 def _candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]:
@@ -1273,13 +1276,13 @@ def apply(s: State, move: KMMove) -> State:
                 track = season_end.to_bottom(track, seat)
             s = replace(s, early=s.early[1:], early_acted=False, favour=track)
             return s if s.early else replace(s, stage="market", turn=_next_market(s, -1))
-        s = _apply_market(s, seat, move)
-        return replace(s, early_acted=True)
-    s = _apply_market(s, seat, move)
-    if v == "pass":
-        s = s.with_seat(seat, passed=True)
-    nxt = _next_market(s, s.turn)
-    return _season_end(s) if nxt < 0 else replace(s, turn=nxt)
+        return _apply_market(s, seat, move, early_acted=True)
+    nxt = _next_market(s, s.turn)  # no move but a pass changes who has passed; a pass skips the seat itself
+    if nxt == s.turn and v == "pass":
+        nxt = -1
+    if nxt < 0:
+        return _season_end(_apply_market(s, seat, move))
+    return _apply_market(s, seat, move, turn=nxt)
 
 
 def _apply_chance(s: State, move: KMMove) -> State:
@@ -1392,12 +1395,20 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
 
 def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
     """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
-    ground = land(s)
-    worked = [Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
-              for w, p in s.seat(seat).fields()]
-    return produce(s.edition, worked, weather_now(s), members(s, seat), dict(zip(GOODS, s.supply)),
-                   dict(zip(GOODS, s.market)), s.options, any_resource=(choice or {}).get("8j"),
-                   market_pick=(choice or {}).get("13m"))
+    def worked() -> tuple[Worked, ...]:
+        ground = land(s)  # complete before the first F3, so remembered with the workers' places
+        return tuple(Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
+                     for w, p in me.fields())
+
+    me = s.seats[seat]
+    memo: dict[frozenset[tuple[int, str]], tuple[tuple[int, str], ...]] = edition_memo(s.edition, "_sorted_active")
+    have = abilities(s, seat)
+    ordered = memo.get(have)
+    if ordered is None:
+        ordered = memo[have] = tuple(sorted(have))
+    return produce(s.edition, me.derived("worked", worked), weather_now(s), members(s, seat),
+                   dict(zip(GOODS, s.supply)), dict(zip(GOODS, s.market)), s.options,
+                   any_resource=(choice or {}).get("8j"), market_pick=(choice or {}).get("13m"), have=ordered)
 
 
 def coming_harvests(s: State) -> dict[int, Harvest]:
@@ -1516,29 +1527,30 @@ def buying(s: State, seat: int, a: tuple[str, ...]) -> tuple[mk.Purchase, Counts
     return mk.buy_mixed(s.edition, m, a, value(s, 15, "M", "buy_kinds"), discount), counts({g: 1 for g in a})
 
 
-def _apply_market(s: State, seat: int, move: KMMove) -> State:
+def _apply_market(s: State, seat: int, move: KMMove, **changes: Any) -> State:
+    """A Market Day move, the state then also changed by ``changes`` (in the same copy)."""
     v, a = move.verb, move.args
     me = s.seat(seat)
     if v == "sell" or v == "mixed":
         sale, sold = selling(s, seat, move)
         return s.update(seat, {"gold": me.gold + sale.gold, "committed": add(me.committed, sold, -1), "sold": True,
                                "mixed": me.mixed or v == "mixed"},
-                        market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)))
+                        market=counts(sale.market), supply=add(s.supply, counts(sale.to_supply)), **changes)
     if v == "pass":
-        return s
+        return s.update(seat, {"passed": True}, **changes)
     if v == "gold":
         extra = value(s, 12, "A", "gold") if has(s, seat, 12, "A") else 0
         taken = mk.take_gold(territory_count(s, seat), extra, s.options["g12_apprentice"])
         track = season_end.to_top(s.favour, seat) if s.favour is not None else None
-        return s.update(seat, {"gold": me.gold + taken, "guild_action": True}, favour=track)
+        return s.update(seat, {"gold": me.gold + taken, "guild_action": True}, favour=track, **changes)
     if v == "buy":
         bought, got = buying(s, seat, a)
         return s.update(seat, {"gold": me.gold - bought.gold, "goods": add(me.goods, got), "guild_action": True},
-                        market=counts(bought.market))
+                        market=counts(bought.market), **changes)
     if v == "promote":
-        return _promote(s, seat, a).with_seat(seat, guild_action=True)
+        return _promote(s, seat, a).update(seat, {"guild_action": True}, **changes)
     if v == "retire":
-        return _retire(s, seat, a).with_seat(seat, guild_action=True)
+        return _retire(s, seat, a).update(seat, {"guild_action": True}, **changes)
     # apprentice
     g, column = _guild_arg(s, a[0])
     worker = source_worker(s, seat, a[1])
@@ -1558,7 +1570,7 @@ def _apply_market(s: State, seat: int, move: KMMove) -> State:
         good = token.removeprefix("swap:")
         s = gain(spend(s, seat, {good: 1}), seat, LUX, 1)
         s = s.with_seat(seat, used_once=s.seat(seat).used_once | {3})
-    return s
+    return replace(s, **changes) if changes else s
 
 
 def upkeep_of(s: State, seat: int, released: set[str]) -> season_end.Upkeep:
@@ -1605,18 +1617,26 @@ def _to_upkeep(s: State) -> State:
 
 def _next_upkeep(s: State, turn: int) -> State:
     """S3 in turn order, skipping players with no worker on the territory; then S4."""
+    i = _upkeep_turn(s, turn)
+    return replace(s, turn=i) if i >= 0 else _new_order(s)
+
+
+def _upkeep_turn(s: State, turn: int) -> int:
+    """The first turn from ``turn`` on whose player has a worker on the territory, or -1."""
     for i in range(turn, s.n):
         if s.seat(s.order[i]).fields():
-            return replace(s, turn=i)
-    return _new_order(s)
+            return i
+    return -1
 
 
 def _apply_release(s: State, seat: int, released: tuple[str, ...]) -> State:
     cost = upkeep_cost(s, seat, set(released))
     me = s.seat(seat)
     workers = tuple("pool" if w[2:] in released and w.startswith("f:") else w for w in me.workers)
-    s = s.with_seat(seat, workers=workers, gold=me.gold - cost)
-    return _next_upkeep(s, s.turn + 1)
+    i = _upkeep_turn(s, s.turn + 1)  # as ``_next_upkeep`` (the later seats are unchanged), in the same copy
+    if i >= 0:
+        return s.update(seat, {"workers": workers, "gold": me.gold - cost}, turn=i)
+    return _new_order(s.with_seat(seat, workers=workers, gold=me.gold - cost))
 
 
 def _new_order(s: State) -> State:
