@@ -434,7 +434,7 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
     width, height = (int(v) for v in np.ceil((high - low) * scale))
     view = np.asarray(cv2.warpPerspective(image, view_to_image, (width, height),
                                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP), dtype=np.uint8)
-    _paint_over(view, detections, np.asarray(np.linalg.inv(view_to_image), dtype=np.float64))
+    paint_over(view, detections, np.asarray(np.linalg.inv(view_to_image), dtype=np.float64))
     side = scale / pitch_in_stickers(registry, boards)
     seen = {d.code for d in detections}
     added = []
@@ -450,7 +450,7 @@ def second_look(image: npt.NDArray[np.uint8], detections: list[Detection], regis
     return read_board(detections, registry, boards), detections
 
 
-def _paint_over(view: npt.NDArray[np.uint8], detections: Sequence[Detection], image_to_view: Array) -> None:
+def paint_over(view: npt.NDArray[np.uint8], detections: Sequence[Detection], image_to_view: Array) -> None:
     """Paint each sticker of ``detections`` (image corners) over on ``view``, in the median colour just outside it."""
     if not detections:
         return

@@ -323,6 +323,15 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry, sides: Side
     return reader.read(image, sides).detections
 
 
+def exact_bits(image: npt.NDArray[np.uint8], detection: Detection, registry: CodeRegistry) -> bool:
+    """Whether every data bit of ``detection``'s marker reads in ``image`` as printed (no correction needed)."""
+    reader = _last_reader[0] if _last_reader else None
+    if reader is None or reader.registry is not registry:
+        reader = CodeReader(registry)
+        _last_reader[:] = [reader]
+    return reader._exact(_grey(image), detection)
+
+
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """The frame as one 8-bit channel."""
     if image.dtype != np.uint8 or image.ndim not in (2, 3) or image.size == 0:

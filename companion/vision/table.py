@@ -8,6 +8,10 @@ few spaces apart, and boards lie further apart than neighbouring spaces. Then:
    camera's height and tilt do not matter) belong together. A sparse board falls into several fragments.
 2. **The shared board** is the fragment holding most of the row pieces (events): its row pieces are the row, read
    in the direction the pieces' own markers face (they lie upright on the track), and its tiles are the office.
+   A nearby fragment of row pieces alone is a part of it (the track parts where a sticker was missed). Its
+   surroundings are read again, enlarged, with the stickers already read painted over (on one core while the
+   boards' second looks take the other). Before all that, a read much smaller than the frame's median sticker
+   counts only if its bits read exactly (``SMALL_READ``: board art taken for a marker reads small).
 3. **Boards.** A fragment holding one seat's standing pieces joins the board holding that seat's; the others,
    largest first, join the board already found whose hex lattice they lie on (every tile within
    ``MERGE_RESIDUAL`` of a space, the two no larger than one board, no standing piece of another seat), else
@@ -34,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -43,9 +48,11 @@ from companion.core.errors import UnsupportedError
 from companion.core.messages import Message
 from companion.vision.board import (
     BoardRead,
+    SECOND_LOOK_SIDES,
     LatticeFit,
     fit_lattice,
     of_game,
+    paint_over,
     pitch_in_stickers,
     read_board,
     second_look,
@@ -56,9 +63,16 @@ LINK = 2.4
 """Stickers closer than this many spaces belong to one board: neighbours, or one empty space between them. The
 nearest spaces of two boards must lie further apart (each board's margin and the gap between boards)."""
 MERGE_RESIDUAL = 0.25
+"""Two fragments are one board when every sticker of both lies within this part of a space of one lattice."""
 SECOND_LOOK_PX_PER_PITCH = 60.0
 """The straightened board's resolution for the table's second look (a 16 mm sticker: 36 px, as in the frame)."""
-"""Two fragments are one board when every sticker of both lies within this part of a space of one lattice."""
+SMALL_READ = 0.87
+"""A read this much smaller than the frame's median sticker counts only if its bits read exactly: on 66 tables (seeds
+100-165) every true sticker read with corrections was at least 0.887 of the median, board art read as one 0.67-0.85."""
+SHARED_LOOK_MARGIN = 1.5
+"""How far around its pieces the shared board's second look reads, in spaces."""
+SHARED_LOOK_SIDE_PX = 40.0
+"""The marker side the shared board's second look enlarges its stickers to (the frame's are about 30 px)."""
 
 
 class TableReader(ABC):
@@ -158,15 +172,27 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on the table")))
         else:
             pieces.append((detection, component))
+    if image is not None and pieces:  # board art read as a sticker reads small: every sticker is printed one size
+        from companion.vision.reader import exact_bits
+
+        typical = float(np.median([d.side_px for d, _ in pieces]))
+        pieces = [(d, c) for d, c in pieces if d.side_px >= SMALL_READ * typical or exact_bits(image, d, registry)]
     pitch = pitch_in_stickers(registry, boards)
     fragments = _fragments([d for d, _ in pieces], LINK * pitch)
 
     rows = [sum(pieces[i][1].kind in table.row_kinds for i in f) for f in fragments]
     main = fragments.pop(int(np.argmax(rows))) if rows and max(rows) > 0 else []
-    row = [pieces[i][0] for i in main if pieces[i][1].kind in table.row_kinds]
-    office = [pieces[i][0] for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
-    others += [(pieces[i][0], "on the shared board, off the track and the office") for i in main
-               if pieces[i][1].kind not in table.row_kinds | table.office_kinds]
+    shared = table.row_kinds | table.office_kinds
+    for fragment in [f for f in fragments if main and any(pieces[i][1].kind in table.row_kinds for i in f)
+                     and all(pieces[i][1].kind in shared for i in f) and _gap(main, f, pieces) < 2 * LINK * pitch]:
+        fragments.remove(fragment)  # the shared board parted where a sticker was missed: one board still
+        main += fragment
+    shared_look = None
+    if image is not None and reader is not None and main:  # on one core while the boards' looks take the other
+        from companion.vision.reader import worker_pool
+
+        shared_look = worker_pool().submit(_shared_look, image, [pieces[i][0] for i in main],
+                                           {d.code for d, _ in pieces}, registry, reader, pitch, shared)
     groups: list[list[int]] = []
     loose: list[int] = []
     lattices: dict[tuple[int, ...], LatticeFit] = {}  # each group's lattice, fitted once
@@ -216,8 +242,41 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         reads = [done[k] for k in range(len(groups))]
     else:
         reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
+    for detection in shared_look.result() if shared_look is not None else ():
+        pieces.append((detection, registry.by_code(detection.code)))
+        main.append(len(pieces) - 1)
+    row = [pieces[i][0] for i in main if pieces[i][1].kind in table.row_kinds]
+    office = [pieces[i][0] for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
+    others += [(pieces[i][0], "on the shared board, off the track and the office") for i in main
+               if pieces[i][1].kind not in shared]
     seated = _seat(reads, table, registry, seats, row, office)
     return TableRead(tuple(seated), tuple(_in_order(row)), tuple(office), tuple(others))
+
+
+def _shared_look(image: npt.NDArray[np.uint8], shared: Sequence[Detection], seen: set[str], registry: CodeRegistry,
+                 reader: Reader, pitch: float, kinds: frozenset[str]) -> list[Detection]:
+    """The shared board's stickers (of ``kinds``) the first read missed: its surroundings cut out of ``image`` and
+    enlarged, the stickers read painted over, read again for markers of their size; in image pixels, none of
+    ``seen``."""
+    side = float(np.median([d.side_px for d in shared]))
+    corners = np.array([d.corners for d in shared], dtype=np.float64).reshape(-1, 2)
+    margin = SHARED_LOOK_MARGIN * pitch * side
+    height, width = image.shape[:2]
+    x0, y0 = (max(0, int(v)) for v in corners.min(axis=0) - margin)
+    x1, y1 = min(width, int(corners[:, 0].max() + margin)), min(height, int(corners[:, 1].max() + margin))
+    if x1 - x0 < side or y1 - y0 < side:
+        return []
+    scale = max(1.0, SHARED_LOOK_SIDE_PX / side)
+    view = np.asarray(cv2.resize(image[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR),
+                      dtype=np.uint8)
+    image_to_view = np.array([[scale, 0.0, -x0 * scale], [0.0, scale, -y0 * scale], [0.0, 0.0, 1.0]])
+    paint_over(view, shared, image_to_view)
+    added = []
+    for found in reader(view, registry, (side * scale * SECOND_LOOK_SIDES[0], side * scale * SECOND_LOOK_SIDES[1])):
+        if found.code not in seen and registry.by_code(found.code).kind in kinds:
+            points = [(x / scale + x0, y / scale + y0) for x, y in found.corners]
+            added.append(Detection(found.code, found.marker_id, (points[0], points[1], points[2], points[3])))
+    return added
 
 
 def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[list[int]]:

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from companion.codes import load_registry
@@ -161,3 +162,39 @@ def test_every_difference_from_the_game_is_said_in_words() -> None:
     assert render(table_differences(seen, TRACKED)[1], "de") == \
         "im Spiel liegt C4 auf dem Gebietstableau von Ann; der Tisch zeigt es auf dem Gebietstableau von Bo"
     assert table_differences(TRACKED | {"warehouses": {}}, TRACKED) == []
+
+
+def test_an_event_the_first_read_missed_is_found_by_the_shared_boards_second_look() -> None:
+    """The first read misses a track sticker (here: the detections handed over lack it, so the track has a gap
+    and parts in two): the parts are one shared board, and the look at its surroundings finds the event again,
+    in its place in the row."""
+    table = scene(3, "table-medium", 505)
+    reader = CodeReader(REGISTRY)
+    detections = reader.read(table.scene.image).detections
+    track = [d for d in detections if REGISTRY.by_code(d.code).kind == "event"]
+    middle = sorted(track, key=lambda d: d.center[0])[len(track) // 2]
+    first = [d for d in detections if d is not middle]
+    found = TABLE.read(table.scene.image, first, REGISTRY, lambda frame, _, sides=None: reader.read(frame, sides).detections, 3)
+    assert [d.code.split(":")[2] for d in found.row] == table.snapshot["event_track"]
+    without_look = TABLE.read(table.scene.image, first, REGISTRY, None, 3)  # no image reader: no second look
+    assert len(without_look.row) == len(table.snapshot["event_track"]) - 1  # both parts, one board: only the gap
+
+
+def test_a_small_read_whose_bits_needed_correcting_is_board_art_not_a_sticker() -> None:
+    """Every sticker is printed one size: a read much smaller than the others (board art taken for a marker) counts
+    only if its bits read exactly, which art's do not."""
+    from companion.vision.detection import Detection
+
+    table = scene(2, "table-easy", 501)
+    reader = CodeReader(REGISTRY)
+    detections = reader.read(table.scene.image).detections
+    side = float(np.median([d.side_px for d in detections]))
+    x, y = 40.0, 40.0  # a corner of the table with nothing on it
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.code not in table.scene.truth)
+    for scale, kept in ((0.7, False), (1.0, True)):
+        s = side * scale
+        art = Detection(code, REGISTRY.by_code(code).marker_id, ((x, y), (x + s, y), (x + s, y + s), (x, y + s)))
+        found = TABLE.read(table.scene.image, [*detections, art], REGISTRY, None, 2)
+        seen = {p.code for b in found.boards for p in b.read.pieces} | {d.code for b in found.boards for d, _ in b.read.others} | \
+            {d.code for d in found.office} | {d.code for d, _ in found.others}
+        assert (code in seen) == kept  # a read of the usual size is kept (and reported, away from any board)
