@@ -1,8 +1,9 @@
 """Keyper benchmarks: random 2-, 3- and 4-player playouts per second on one core, and fingerprints.
 
 Run: ``.venv/bin/python benchmarks/keyper_playouts.py`` (one process, so one core). Prints, per player count, the
-best and median games per second over several rounds of seeded games (chance by weight, player moves uniformly
-from ``legal_moves``; the issue's goal is >= 100 four-player games/s) and the moves per game; docs/benchmarks.md
+games per second of all games over the whole time, and the best and median over several rounds of seeded games
+(chance by weight, player moves uniformly from ``legal_moves``; the issue's goal is >= 100 four-player games/s) and
+the moves per game; docs/benchmarks.md
 records them. ``--fingerprint SEEDS PLAYERS`` prints the fingerprints tests/games/keyper/test_fingerprints.py
 holds; ``--profile PLAYERS`` prints a cProfile of 20 games. ``--playouts N`` only plays N seeded 4-player games (no
 timing), for counting instructions with callgrind, which is repeatable on a loaded machine:
@@ -48,16 +49,17 @@ def fingerprint(seed: int, players: int = 4, options: dict[str, str] | None = No
     return digest.hexdigest()[:16]
 
 
-def playout_rate(players: int, rounds: int, games: int) -> tuple[float, float, float, float]:
+def playout_rate(players: int, rounds: int, games: int) -> tuple[float, float, float, float, float]:
     """(best, median) games per second over ``rounds`` rounds of ``games`` seeded games, the median per second of
-    this process's CPU time (less disturbed by other load), and moves per game."""
-    rates, cpu_rates, moves = [], [], 0
+    this process's CPU time (less disturbed by other load), moves per game, and every game over the whole time."""
+    rates, cpu_rates, moves, seconds = [], [], 0, 0.0
     for r in range(rounds):
         started, cpu_started = time.perf_counter(), time.process_time()
         moves = sum(random_playout(GAME, players, r * games + seed)[1] for seed in range(games))
+        seconds += time.perf_counter() - started
         rates.append(games / (time.perf_counter() - started))
         cpu_rates.append(games / (time.process_time() - cpu_started))
-    return max(rates), statistics.median(rates), statistics.median(cpu_rates), moves / games
+    return max(rates), statistics.median(rates), statistics.median(cpu_rates), moves / games, rounds * games / seconds
 
 
 def main() -> None:
@@ -88,9 +90,9 @@ def main() -> None:
         return
     random_playout(GAME, 4, 999)  # warm up (data pack, caches)
     for players in (2, 3, 4):
-        best, median, cpu, per_game = playout_rate(players, args.rounds, args.games)
+        best, median, cpu, per_game, every = playout_rate(players, args.rounds, args.games)
         goal = " (goal >= 100 games/s)" if players == 4 else ""
-        print(f"random {players}-player playouts, one core: best {best:6.1f}, median {median:6.1f} games/s, "
+        print(f"random {players}-player playouts, one core: all {every:6.1f}, best {best:6.1f}, median {median:6.1f} games/s, "
               f"median {cpu:6.1f} per CPU second ({per_game:.0f} moves per game){goal}")
 
 
