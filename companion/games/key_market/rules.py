@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache, partial
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from companion.core.errors import IllegalMoveError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.memo import KEPT, Memo, kept_with
 from companion.core.messages import msg
 from companion.core.options import Options
 from companion.games.key_market import market as mk
@@ -45,11 +46,10 @@ GUILDS_IN_PLAY = {2: 5, 3: 6, 4: 7}
 """Guild tiles by player count (L125)."""
 MARKER_WORKER, FAVOUR_WORKER, FIRST_WORKER = 9, 8, 1
 SEASON_INDEX = {"spring": 0, "summer": 1, "autumn": 2}
-T = TypeVar("T")
 CHANCE_STAGES = frozenset({"weather", "order", "farmhouses", "deal", "guild", "revealed", "committed", "reveal"})
 
 
-_MOVES: dict[tuple[str, tuple[str, ...]], KMMove] = {}
+_MOVES: dict[tuple[str, tuple[str, ...]], KMMove] = Memo(8192)
 
 
 def mv(verb: str, *args: str) -> KMMove:
@@ -57,8 +57,6 @@ def mv(verb: str, *args: str) -> KMMove:
     key = (verb, args)
     found = _MOVES.get(key)
     if found is None:
-        if len(_MOVES) > 8192:
-            _MOVES.clear()
         found = _MOVES[key] = KMMove(verb, args)
     return found
 
@@ -87,7 +85,7 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
                  laid_by=(-1,) * len(placements))
 
 
-_LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = {}
+_LANDS: dict[tuple[int, tuple[Placement, ...], str], tuple[Edition, Territory]] = Memo(64)
 
 
 _LAST_LAND: list[tuple[tuple[Placement, ...], Edition, str, Territory]] = []
@@ -105,8 +103,6 @@ def land(s: State, placements: tuple[Placement, ...] | None = None) -> Territory
     key = (id(s.edition), laid, region)
     found = _LANDS.get(key)
     if found is None or found[0] is not s.edition:
-        if len(_LANDS) > 64:
-            _LANDS.clear()
         found = _LANDS[key] = (s.edition, territory(s.edition, laid, region))
     _LAST_LAND[:] = [(laid, s.edition, region, found[1])]
     return found[1]
@@ -209,35 +205,23 @@ def weather_now(s: State) -> Weather:
 # ------------------------------------------------------------------------------------------------ helpers
 
 
-def edition_memo(edition: Edition, name: str) -> dict[Any, Any]:
-    """A table of values derived from the edition's data, which never changes (kept with the edition)."""
+def edition_memo(edition: Edition, name: str, most: int | None = None) -> dict[Any, Any]:
+    """A table of values derived from the edition's data, which never changes (kept with the edition); with
+    ``most``, a ``Memo`` of at most about that many entries."""
     tables = edition.__dict__
     found: dict[Any, Any] | None = tables.get(name)
     if found is None:
-        found = tables[name] = {}
-    return found
-
-
-def _memo(s: State, key: object, make: Callable[[], T]) -> T:
-    """A value derived from ``s``, computed once (states never change)."""
-    memo: dict[object, Any] | None = s.__dict__.get("_memo")
-    if memo is None:
-        memo = s.__dict__["_memo"] = {}
-    found: T | None = memo.get(key)
-    if found is None:
-        found = memo[key] = make()
+        found = tables[name] = {} if most is None else Memo(most)
     return found
 
 
 def members(s: State, seat: int) -> dict[int, Member]:
     """The seat's guild members as production and scoring read them (level and column; remembered per edition and
     guild places taken: do not change it)."""
-    memo: dict[frozenset[str], dict[int, Member]] = edition_memo(s.edition, "_members")
+    memo: dict[frozenset[str], dict[int, Member]] = edition_memo(s.edition, "_members", 2048)
     key = _guild_places(s.seats[seat])
     found = memo.get(key)
     if found is None:
-        if len(memo) > 2048:
-            memo.clear()
         found = memo[key] = _members(s, seat)
     return found
 
@@ -267,12 +251,10 @@ def abilities(s: State, seat: int) -> frozenset[tuple[int, str]]:
     kept: dict[str, Any] = s.seats[seat].__dict__
     found: tuple[Edition, frozenset[tuple[int, str]]] | None = kept.get("_abilities")
     if found is None or found[0] is not s.edition:
-        memo: dict[frozenset[str], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active")
+        memo: dict[frozenset[str], frozenset[tuple[int, str]]] = edition_memo(s.edition, "_active", 2048)
         places = _guild_places(s.seats[seat])
         known = memo.get(places)
         if known is None:
-            if len(memo) > 2048:
-                memo.clear()
             known = memo[places] = frozenset(active(s.edition, members(s, seat)))
         found = kept["_abilities"] = (s.edition, known)
     return found[1]
@@ -284,7 +266,7 @@ def value(s: State, guild: int, level: str, key: str) -> int:
 
 _WORKERS = {(i, key): Worker(i, key) for i in range(4) for key in (False, True)}
 """Each player's two kinds of worker on the territory, made once (the table of every worker by field is remembered)."""
-_ON_LAND: dict[tuple[tuple[str, ...], ...], dict[tuple[int, int], Worker]] = {}
+_ON_LAND: dict[tuple[tuple[str, ...], ...], dict[tuple[int, int], Worker]] = Memo(256)
 
 
 def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
@@ -292,8 +274,6 @@ def workers_on_land(s: State) -> dict[tuple[int, int], Worker]:
     key = tuple([seat.workers for seat in s.seats])
     found = _ON_LAND.get(key)
     if found is None:
-        if len(_ON_LAND) > 256:
-            _ON_LAND.clear()
         found = _ON_LAND[key] = {p: _WORKERS[i, w == KEYWORKER] for i, seat in enumerate(s.seats)
                                  for w, p in seat.fields()}
     return found
@@ -308,23 +288,21 @@ def free_slots(s: State, guild: int, level: str, column: str | None = None) -> l
 def _open_slots(s: State) -> frozenset[tuple[int, str, str | None]]:
     """(guild, level, column) of each guild level in play with a free slot in that column, and (guild, level, None)
     with a free slot in any (remembered per edition, guilds in play and slots taken)."""
-    memo: dict[object, Any] | None = s.__dict__.get("_memo")
+    memo: dict[object, Any] | None = s.__dict__.get(KEPT)
     if memo is not None and "open" in memo:
         known: frozenset[tuple[int, str, str | None]] = memo["open"]
         return known
 
     def make() -> frozenset[tuple[int, str, str | None]]:
-        memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open")
+        memo: dict[object, frozenset[tuple[int, str, str | None]]] = edition_memo(s.edition, "_open", 1024)
         key = (s.guilds, _seat_slots(s))
         found = memo.get(key)
         if found is None:
-            if len(memo) > 1024:
-                memo.clear()
             taken = _taken_slots(s)
             found = memo[key] = frozenset(entry for place, entries in _guild_slots(s) if place not in taken
                                           for entry in entries)
         return found
-    return _memo(s, "open", make)
+    return kept_with(s, "open", make)
 
 
 _SlotEntry = tuple[int, str, str | None]
@@ -333,11 +311,9 @@ _SlotEntry = tuple[int, str, str | None]
 def _guild_slots(s: State) -> list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]:
     """Each slot of the guilds in play: a worker's place there, with (guild, level, its column) and (guild, level,
     None) (remembered per edition and guilds in play)."""
-    memo: dict[tuple[int, ...], list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]] = edition_memo(s.edition, "_gslots")
+    memo: dict[tuple[int, ...], list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]] = edition_memo(s.edition, "_gslots", 256)
     found = memo.get(s.guilds)
     if found is None:
-        if len(memo) > 256:
-            memo.clear()
         found = memo[s.guilds] = [(place, ((g, level, column), (g, level, None))) for g in s.guilds
                                   for level in LEVELS for _, place, column in _slots(s, g, level)]
     return found
@@ -345,7 +321,7 @@ def _guild_slots(s: State) -> list[tuple[str, tuple[_SlotEntry, _SlotEntry]]]:
 
 def _taken_slots(s: State) -> frozenset[str]:
     """Every guild slot a worker holds (each seat's remembered until its workers move)."""
-    return _memo(s, "slots", lambda: frozenset().union(*_seat_slots(s)))
+    return kept_with(s, "slots", lambda: frozenset().union(*_seat_slots(s)))
 
 
 def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
@@ -355,7 +331,7 @@ def _seat_slots(s: State) -> tuple[frozenset[str], ...]:
 
 def _guild_places(seat: Seat) -> frozenset[str]:
     """The guild slots the seat's workers hold (remembered until they move)."""
-    found: dict[str, Any] | None = seat.__dict__.get("_derived")
+    found: dict[str, Any] | None = seat.__dict__.get(KEPT)
     places: frozenset[str] | None = found.get("slots") if found is not None else None
     return places if places is not None else seat.derived("slots", partial(_in_guilds, seat.workers))
 
@@ -449,7 +425,7 @@ def read_payment(tokens: tuple[str, ...]) -> tuple[dict[str, int], int, tuple[st
     return paid, gold, tuple(t for t in rest if t != "gold")
 
 
-_PAYMENTS: dict[tuple[str, payments.Payer, Counts], tuple[tuple[str, ...], ...]] = {}
+_PAYMENTS: dict[tuple[str, payments.Payer, Counts], tuple[tuple[str, ...], ...]] = Memo(2048)
 PAID_MOST = 4
 """No payment takes more than 4 goods (DIFF(4), FLEX(4))."""
 _MOST = (PAID_MOST,) * len(GOODS)
@@ -463,8 +439,6 @@ def payment_options(s: State, seat: int, kind: str) -> tuple[tuple[str, ...], ..
     key = (kind, p, tuple(map(min, me.goods, _MOST)))
     found = _PAYMENTS.get(key)
     if found is None:
-        if len(_PAYMENTS) > 2048:
-            _PAYMENTS.clear()
         mine = as_dict(key[2])
         found = _PAYMENTS[key] = tuple(pay_tokens(c) for c in sub_multisets(mine, PAID_MOST)
                                        if c and payments.allows(kind, c, 0, p, mine, 0))
@@ -875,7 +849,7 @@ def legal_by_check(s: State) -> list[KMMove]:
 
 COMMIT_MOST = 60
 """The most goods one commitment names (the notation's limit, ``moves.VERBS``)."""
-_SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = {}
+_SECRETS: dict[tuple[str, int, str, Counts], list[KMMove]] = Memo(1024)
 
 
 def _secret_moves(s: State, seat: int) -> list[KMMove]:
@@ -885,8 +859,6 @@ def _secret_moves(s: State, seat: int) -> list[KMMove]:
     key = (s.stage, seat, me.farmhouse if s.stage == "pay" else "", me.goods)
     found = _SECRETS.get(key)
     if found is None:
-        if len(_SECRETS) > 1024:
-            _SECRETS.clear()
         found = _SECRETS[key] = _make_secret_moves(s, seat)
     return found
 
@@ -1153,15 +1125,13 @@ class _Made(dict[tuple[int, int], KMMove]):
         return made
 
 
-_MADE: dict[tuple[str, str], _Made] = {}
+_MADE: dict[tuple[str, str], _Made] = Memo(256)
 
 
 def made(verb: str, origin: str) -> _Made:
     """``move ORIGIN q`` or ``hire q [ORIGIN]`` by target field ``q`` (made once: moves are frozen values)."""
     found = _MADE.get((verb, origin))
     if found is None:
-        if len(_MADE) > 256:
-            _MADE.clear()
         found = _MADE[(verb, origin)] = _Made(verb, origin)
     return found
 
@@ -1190,7 +1160,7 @@ def made_boards(x: int, y: int, turns: int) -> _Laid:
 
 
 _MOVE_ROWS: dict[tuple[Shape, frozenset[tuple[int, int]], tuple[int, int], tuple[int, int]],
-                 tuple[tuple[tuple[int, int], int], ...]] = {}
+                 tuple[tuple[tuple[int, int], int], ...]] = Memo(8192)
 
 
 def _move_row(ground: Territory, start: tuple[int, int], terms: tuple[int, int]) -> tuple[tuple[tuple[int, int], int], ...]:
@@ -1199,8 +1169,6 @@ def _move_row(ground: Territory, start: tuple[int, int], terms: tuple[int, int])
     key = (ground.shape, ground.villages, start, terms)
     found = _MOVE_ROWS.get(key)
     if found is None:
-        if len(_MOVE_ROWS) > 8192:
-            _MOVE_ROWS.clear()
         settle, free = terms
         villages = ground.villages
         found = _MOVE_ROWS[key] = tuple(sorted(
@@ -1215,9 +1183,7 @@ def _board_candidates(s: State, legal: bool = True) -> list[KMMove]:
     spots = board_spots(s.edition, s.placements, board, side, checked=legal)
     ground, who = land(s), actor(s)
     near = joining(ground, workers_on_land(s), who)
-    rows = edition_memo(s.edition, "_board_rows")
-    if len(rows) > 4096:
-        rows.clear()
+    rows = edition_memo(s.edition, "_board_rows", 4096)
     out: list[KMMove] = []
     for x, y, turns in spots:
         key = (board, side, x, y, turns)
@@ -1484,12 +1450,10 @@ def _next_market(s: State, turn: int) -> int:
 
 def _bonuses(s: State, seat: int) -> mk.Bonuses:
     """The seat's sale modifiers (remembered per edition, abilities and manor)."""
-    memo: dict[tuple[frozenset[tuple[int, str]], bool], mk.Bonuses] = edition_memo(s.edition, "_bonuses")
+    memo: dict[tuple[frozenset[tuple[int, str]], bool], mk.Bonuses] = edition_memo(s.edition, "_bonuses", 1024)
     key = (abilities(s, seat), s.seat(seat).manor)
     found = memo.get(key)
     if found is None:
-        if len(memo) > 1024:
-            memo.clear()
         found = memo[key] = mk.Bonuses(s.seat(seat).manor, has(s, seat, 11, "J"),
                                        value(s, 11, "M", "sale_bonus") if has(s, seat, 11, "M") else 0,
                                        value(s, 10, "A", "first_sale_bonus") if has(s, seat, 10, "A") else 0)
@@ -1586,7 +1550,7 @@ def _standings(s: State, seat: int) -> list[tuple[str, season_end.Standing]]:
         ground = land(s)
         return [(at(p), season_end.Standing(ground.fields[p].board, ground.fields[p].large, w == KEYWORKER))
                 for w, p in s.seat(seat).fields()]
-    return _memo(s, ("standings", seat), make)
+    return kept_with(s, ("standings", seat), make)
 
 
 def upkeep_cost(s: State, seat: int, released: set[str]) -> int:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from companion.core.memo import KEPT, kept_with
 from companion.core.options import Options
 from companion.games.key_market.data import GOODS, Edition
 from companion.games.key_market.territory import Placement
@@ -93,13 +94,7 @@ class Seat:
 
     def derived(self, key: str, make: Callable[[], T]) -> T:
         """A value derived from the workers' places (and the edition's data), kept with the seat until they move."""
-        memo: dict[str, Any] | None = self.__dict__.get("_derived")
-        if memo is None:
-            memo = self.__dict__["_derived"] = {}
-        found: T | None = memo.get(key)
-        if found is None:
-            found = memo[key] = make()
-        return found
+        return kept_with(self, key, make)
 
     def fresh_season(self) -> Seat:
         return replace(self, step=0, hires=0, moved=0, free_steps=0, produced=False, swapped=False, promoted=False,
@@ -180,14 +175,14 @@ class State:
         return replace(self, seats=(*seats[:i], replace(seats[i], **seat), *seats[i + 1:]), **changes)
 
 
-_BY_WORKERS = ("_fields", "_guilds", "_derived", "_abilities", "_payer")
+_BY_WORKERS = ("_fields", "_guilds", KEPT, "_abilities", "_payer")
 """What a seat remembers of its workers' places (forgotten when they change)."""
 _FIELDS: dict[type, frozenset[str]] = {cls: frozenset(f.name for f in dataclasses.fields(cls)) for cls in (Seat, State)}
 
 
 def replace(obj: T, **changes: Any) -> T:
     """``dataclasses.replace``, quicker for ``Seat`` and ``State`` (the playouts make many: their values are copied
-    without ``__init__``); a state's remembered derived values (``rules._memo``) are not copied."""
+    without ``__init__``); a state's remembered derived values (``kept_with``) are not copied."""
     cls = type(obj)
     names = _FIELDS.get(cls)
     if names is None:
@@ -197,7 +192,7 @@ def replace(obj: T, **changes: Any) -> T:
     new = object.__new__(cls)
     values = obj.__dict__.copy()
     if cls is State:
-        values.pop("_memo", None)
+        values.pop(KEPT, None)
     elif "workers" in changes:
         for key in _BY_WORKERS:
             values.pop(key, None)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from companion.core.memo import Memo
 from companion.core.errors import IllegalMoveError
 from companion.core.messages import msg
 from companion.games.key_market.data import LUX, Cell, Edition
@@ -66,7 +67,7 @@ def cells_of(edition: Edition, board: int, side: str) -> tuple[Cell, ...]:
 
 Box = tuple[int, int, int, int]
 """The smallest rectangle around some fields: x from, x to, y from, y to (inclusive)."""
-_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box, frozenset[Pos]]] = {}
+_LAID: dict[tuple[int, Placement], tuple[Edition, dict[Pos, Field], Box, frozenset[Pos]]] = Memo(1024)
 
 
 def lay(edition: Edition, p: Placement) -> dict[Pos, Field]:
@@ -80,8 +81,6 @@ def _laid(edition: Edition, p: Placement) -> tuple[Edition, dict[Pos, Field], Bo
     key = (id(edition), p)
     found = _LAID.get(key)
     if found is None or found[0] is not edition:
-        if len(_LAID) > 1024:
-            _LAID.clear()
         fields = _lay(edition, p)
         found = _LAID[key] = (edition, fields, _box(fields), frozenset(fields))
     return found
@@ -151,7 +150,7 @@ class Shape:
         return dist
 
 
-_SHAPES: dict[frozenset[Pos], Shape] = {}
+_SHAPES: dict[frozenset[Pos], Shape] = Memo(512)
 
 
 def shape_of(fields: frozenset[Pos]) -> Shape:
@@ -159,8 +158,6 @@ def shape_of(fields: frozenset[Pos]) -> Shape:
     so few shapes recur)."""
     found = _SHAPES.get(fields)
     if found is None:
-        if len(_SHAPES) > 512:
-            _SHAPES.clear()
         found = _SHAPES[fields] = Shape(fields)
     return found
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.memo import Memo
 from companion.core.messages import Message, msg
 from companion.core.options import Options
 from companion.games.keyper.data import (
@@ -666,13 +667,11 @@ def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...
     key = (_payers(symbols)(p.goods), symbols, s.options["payment"])
     found = _PAYMENTS.get(key)
     if found is None:
-        if len(_PAYMENTS) >= 50_000:
-            _PAYMENTS.clear()
         found = _PAYMENTS[key] = _payments(s, p, symbols)
     return found.copy()
 
 
-_PAYMENTS: dict[tuple[object, tuple[str, ...], str], list[tuple[str, ...]]] = {}
+_PAYMENTS: dict[tuple[object, tuple[str, ...], str], list[tuple[str, ...]]] = Memo(50_000)
 
 
 def _payers(symbols: tuple[str, ...]) -> Callable[[tuple[int, ...]], object]:
@@ -1367,13 +1366,11 @@ def rest_moves(s: State, top: Task) -> list[KPMove]:
     counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
     found = _RESTS.get((counts, top.n))
     if found is None:
-        if len(_RESTS) >= 2000:
-            _RESTS.clear()
         found = _RESTS[counts, top.n] = [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
     return found.copy()
 
 
-_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = {}
+_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = Memo(2000)
 
 
 @functools.lru_cache(maxsize=4096)
