@@ -323,13 +323,16 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry, sides: Side
     return reader.read(image, sides).detections
 
 
-def exact_bits(image: npt.NDArray[np.uint8], detection: Detection, registry: CodeRegistry) -> bool:
-    """Whether every data bit of ``detection``'s marker reads in ``image`` as printed (no correction needed)."""
+def exact_bits(image: npt.NDArray[np.uint8], detections: Sequence[Detection], registry: CodeRegistry) -> list[bool]:
+    """Whether every data bit of each detection's marker reads in ``image`` as printed (no correction needed)."""
+    if not detections:
+        return []
     reader = _last_reader[0] if _last_reader else None
     if reader is None or reader.registry is not registry:
         reader = CodeReader(registry)
         _last_reader[:] = [reader]
-    return reader._exact(_grey(image), detection)
+    grey = _grey(image)  # once for all of them (a 4K frame's conversion is not free)
+    return [reader._exact(grey, detection) for detection in detections]
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -176,7 +176,9 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         from companion.vision.reader import exact_bits
 
         typical = float(np.median([d.side_px for d, _ in pieces]))
-        pieces = [(d, c) for d, c in pieces if d.side_px >= SMALL_READ * typical or exact_bits(image, d, registry)]
+        undersized = [d for d, _ in pieces if d.side_px < SMALL_READ * typical]
+        art = {id(d) for d, exact in zip(undersized, exact_bits(image, undersized, registry)) if not exact}
+        pieces = [(d, c) for d, c in pieces if id(d) not in art]
     pitch = pitch_in_stickers(registry, boards)
     fragments = _fragments([d for d, _ in pieces], LINK * pitch)
 
