@@ -156,7 +156,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     wait_log(page, start + len(played["played"]))
     page.locator(f".board[data-seat='{seat}'] g.worker[data-worker='{worker}'][data-label='{label}']").wait_for()
     while api.get()["view"]["pending"]:  # the worker's ability may ask: decline it by tapping
-        sends_move(page, lambda: page.click(".flow-verb[data-verb='decline']"))
+        sends_move(page, lambda: page.click(".flow-verb[data-verb='decline']", timeout=30000))
     undo(page)
     while api.get()["view"]["actions"]:  # back to the start of the turn
         undo(page)
