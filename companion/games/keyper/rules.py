@@ -1505,7 +1505,10 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
-        b = bonus(first.colour, colour_at) if first.standing else bonus(colour, colour_at)
+        # a white keyple takes the first keyple's colour, lying or not (L307); A14 ``any``: beside a lying one the new
+        # keyple works alone, in its own colour (L300)
+        alone = not first.standing and s.options["join_lying"] == "any"
+        b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
         return _push(s, *_units(s, seat, n, target), END_TURN[seat])
@@ -1516,7 +1519,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     laid = up if len(args) == 2 else up[:1]
     for i in laid:
         placed[i] = PK(placed[i].colour, False)
-    n = len(laid) + bonus(placed[0].colour, target_colour(s, target))
+    alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
+    n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
     return _push(s, *_units(s, seat, n, target), END_TURN[seat])
 

@@ -140,3 +140,17 @@ def test_joining_a_lying_keyple_needs_its_colour_or_white() -> None:
     offered = moves(s)
     assert f"place grey {target}" in offered and f"place white {target}" in offered
     assert f"place blue {target}" not in offered and f"place grey {target} lay" not in offered
+
+
+def test_a_white_keyple_beside_a_lying_one_takes_its_colour_not_the_fields() -> None:
+    """L307 (spec 4.2, 4.4): a white keyple added to a field takes the colour of the keyple placed there first, not
+    the field's, also when that one already lies (L300: it then works alone): white beside a lying orange keyple on
+    the grey upgrade field gives 1 upgrade, beside a lying grey one 2. Laid down later, it still counts as orange."""
+    s = new_game(4)
+    target = field(s, 1, "upgrade@grey")
+    for first, expected in (("orange", 1), ("grey", 2)):
+        placed = play(turn(on_field(s, target, (first, False)), 3), f"place white {target}")
+        assert [(t.kind, t.seat, t.n) for t in placed.tasks if t.kind == "use"] == [("use", 3, expected)]
+    s = keep(s, 3, keyper=False).board(0, keeper=3)
+    s = turn(on_field(s, target, ("orange", False), ("white", True)), 3)
+    assert [(t.kind, t.n) for t in play(s, f"lay {target}").tasks if t.kind == "use"] == [("use", 1)]
