@@ -1210,8 +1210,12 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
         for x in types:
             if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
                 out.append(ONE_ARG["work"][x])
-            if p.good(x) > 0 and (seat, x) not in s.gained:
-                out.append(ONE_ARG["ship"][x])
+            if (seat, x) not in s.gained:
+                if p.good(x) > 0:
+                    out.append(ONE_ARG["ship"][x])
+                fin = FIN_OF.get(x)  # L499: a finished good may always go as the raw material of its colour
+                if fin is not None and fin not in types and p.good(fin) > 0:
+                    out.append(ONE_ARG["ship"][fin])
     return out + [DONE]
 
 
@@ -1220,14 +1224,16 @@ def _param(s: State, target: str) -> str:
     return field_of(s, board, index).param
 
 
-def trade_moves(s: State, seat: int, kinds: Sequence[str]) -> list[KPMove]:
-    """Give 1, take 2 (of any types; A10 ``other_types``: of the other types)."""
+def trade_moves(s: State, seat: int, kinds: Sequence[str], post: bool = False) -> list[KPMove]:
+    """Give 1, take 2 of any types (a 1:2 trade field, L1139-L1147); on the Trading Post (``post``) the A10 flag
+    ``other_types`` takes 2 of the other types (L856)."""
     p = s.players[seat]
     out = []
+    same_ok = not post or s.options["trading_post"] == "any_types"
     for give in sorted({x for k in kinds for x in _givable(k)}):
         if p.good(give) <= 0:
             continue
-        others = [k for k in kinds if s.options["trading_post"] == "any_types" or k != RAW_OF.get(give, give)]
+        others = [k for k in kinds if same_ok or k != RAW_OF.get(give, give)]
         for pair in itertools.combinations_with_replacement(others, 2):
             out.append(KPMove("trade", (give, joined(pair))))
     return out
@@ -1245,13 +1251,18 @@ def plot_moves(s: State, seat: int, target: str) -> list[KPMove]:
         out += build_moves(s, seat, "builder") + (upgrade_moves(s, seat, "builder") if side else [])
     elif tile == "farm_labourer":
         out += build_moves(s, seat, "labourer") + (upgrade_moves(s, seat, "labourer") if side else [])
+    elif tile == "trading_post":  # A10: its raw trades as conversions (any types) or trades of the other types
+        other = s.options["trading_post"] == "other_types"
+        if not other:
+            out += convert_moves(s, seat, *CONVERSIONS[tile][side])
+        out += trade_moves(s, seat, FINISHED, post=True)
+        if side or other:
+            out += trade_moves(s, seat, RAW, post=True)
+        if side:
+            out += _double_trades(s, seat)
     elif tile in CONVERSIONS:
         if not (tile == "windmill" and side and s.options["windmill_upgraded"] == "scores_only"):
             out += convert_moves(s, seat, *CONVERSIONS[tile][side])
-        if tile == "trading_post":
-            out += trade_moves(s, seat, FINISHED) + (trade_moves(s, seat, RAW) if side else [])
-            if side:
-                out += _double_trades(s, seat)
     return out
 
 
@@ -1275,8 +1286,8 @@ def convert_moves(s: State, seat: int, given: Sequence[str], taken: Sequence[str
 def _double_trades(s: State, seat: int) -> list[KPMove]:
     """The upgraded Trading Post: one raw and one finished trade in one use (A10)."""
     out = []
-    raws = trade_moves(s, seat, RAW)
-    fins = trade_moves(s, seat, FINISHED)
+    raws = trade_moves(s, seat, RAW, post=True)
+    fins = trade_moves(s, seat, FINISHED, post=True)
     for r in raws:
         for f in fins:
             out.append(KPMove("convert", (joined((r.args[0], f.args[0])),
@@ -1418,7 +1429,9 @@ def apply(s: State, move: KPMove) -> State:
     elif top.kind == "use":
         if verb != "done":
             used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move)
+            if verb == "build" and args[1] == top.arg:  # built over, the tile in use is dead (L643, L790)
+                used = evolve(used, n=0)
+            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move, top.arg)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(_pop(s), top)
             s = with_tasks(s, tuple(t for t in s.tasks
@@ -1492,7 +1505,10 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
-        b = bonus(first.colour, colour_at) if first.standing else bonus(colour, colour_at)
+        # a white keyple takes the first keyple's colour, lying or not (L307); A14 ``any``: beside a lying one the new
+        # keyple works alone, in its own colour (L300)
+        alone = not first.standing and s.options["join_lying"] == "any"
+        b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
         return _push(s, *_units(s, seat, n, target), END_TURN[seat])
@@ -1503,7 +1519,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     laid = up if len(args) == 2 else up[:1]
     for i in laid:
         placed[i] = PK(placed[i].colour, False)
-    n = len(laid) + bonus(placed[0].colour, target_colour(s, target))
+    alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
+    n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
     return _push(s, *_units(s, seat, n, target), END_TURN[seat])
 
@@ -1527,7 +1544,8 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     return s
 
 
-def _unit(s: State, seat: int, move: KPMove) -> State:
+def _unit(s: State, seat: int, move: KPMove, target: str) -> State:
+    """One unit of a yield on ``target``."""
     verb, args = move.verb, move.args
     if verb == "take":
         return _gain(s, seat, args[0])
@@ -1547,8 +1565,15 @@ def _unit(s: State, seat: int, move: KPMove) -> State:
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return evolve(s, shipped=s.shipped | {(seat, args[0])})
+        return evolve(s, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
     raise AssertionError(move)
+
+
+def _boat_type(s: State, target: str, shipped: str) -> str:
+    """The type of the boat on ``target`` that the piece ``shipped`` went as: itself, or the raw material of its
+    colour for a finished good the boat does not show (L499)."""
+    types = s.edition.boats[s.boards[parse_target(target)[1]].boat][SEASONS[s.season]]
+    return shipped if shipped in types else RAW_OF.get(shipped, shipped)
 
 
 def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
@@ -1660,7 +1685,8 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
         if kind != "river":
             return _err("4.11-7", "not_this_field", move, target=top.arg)
         x = args[0]
-        if (top.seat, x) in (s.shipped if verb == "work" else s.gained):
+        kind_ = _boat_type(s, top.arg, x) if verb == "ship" else x
+        if (top.seat, kind_) in (s.shipped if verb == "work" else s.gained):
             return _err("4.11-8", "gain_and_ship", move, kind=piece(x))
         return _err("4.11-8", "boat_types", move, kind=piece(x))
     if verb == "build":

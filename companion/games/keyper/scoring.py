@@ -131,7 +131,7 @@ def _positional(edition: Edition, h: Holdings, b: Built, flags: Mapping[str, str
     if rule.kind == "dock":
         return per if h.shipping >= (30 if b.upgraded else 20) else 0
     if rule.kind == "fields":
-        return per * h.field_colours.get(rule.items[side][0], 0)
+        return per * min(h.field_colours.get(rule.items[side][0], 0), rule.cap)
     if rule.kind == "fair_seasons":
         return per * min(h.fair_seasons, 4)
     return 0

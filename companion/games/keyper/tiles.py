@@ -38,8 +38,10 @@ def _yard(piece: str) -> Rule:
     return Rule("pieces", (1, 2), ((piece,), (piece,)))
 
 
-def _fields(colour: str, per: tuple[int, int]) -> Rule:
-    return Rule("fields", per, ((colour,), (colour,)))
+def _fields(colour: str, per: tuple[int, int], most: int) -> Rule:
+    """Points per field of ``colour`` on the board claimed at the end of winter, for at most ``most`` fields (the
+    printed maxima: Farmers Cottage 3/9, Kiln 4/8, Log Cabin 3/9, Mine 4/8, Open Pit 3/9, L934-L1010)."""
+    return Rule("fields", per, ((colour,), (colour,)), cap=most)
 
 
 FLAT = Rule("flat")
@@ -67,12 +69,12 @@ RULES: dict[str, Rule] = {
     "boatman": _keyples("blue"), "bracelet_maker": _gem_set("emerald sapphire", "emerald sapphire ruby"),
     "bricklayer": _keyples("orange"), "brickyard": _yard("brick"), "copse": FLAT,
     "emporium": _gem_set("ruby sapphire", "gold sapphire ruby"), "entertainer": Rule("fair_seasons", (1, 2)),
-    "farmer": _keyples("green"), "farmers_cottage": _fields("green", (1, 3)),
+    "farmer": _keyples("green"), "farmers_cottage": _fields("green", (1, 3), 3),
     "game_wardens_cottage": _animals("deer", (2, 3)), "gem_merchant": _gem_set("emerald gold", "emerald gold ruby"),
     "goldsmith": _gem_set("gold sapphire", "emerald gold sapphire"), "hunters_lodge": _animals("boar", (2, 3)),
     "jeweller": _gem_set("emerald ruby", "emerald ruby sapphire"), "key_market": FLAT,
-    "kiln": _fields("orange", (2, 4)), "log_cabin": _fields("brown", (1, 3)), "lumberjack": _keyples("brown"),
-    "merchant": FLAT, "mine": _fields("black", (1, 2)), "open_pit": _fields("grey", (1, 3)),
+    "kiln": _fields("orange", (2, 4), 2), "log_cabin": _fields("brown", (1, 3), 3), "lumberjack": _keyples("brown"),
+    "merchant": FLAT, "mine": _fields("black", (1, 2), 4), "open_pit": _fields("grey", (1, 3), 3),
     "prospector": Rule("pieces", (1, 2), (("emerald", "gold", "ruby", "sapphire"),) * 2),
     "quarryman": _keyples("grey"), "ring_maker": _gem_set("gold ruby", "emerald gold ruby"),
     "scrap_dealer": Rule("scrap", (1, 2), cap=8), "stoneyard": _yard("stone"), "timberyard": _yard("timber"),

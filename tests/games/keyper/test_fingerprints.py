@@ -5,7 +5,9 @@ default options and under two sets of variant flags; they were recorded before t
 must never change by optimising. A rules change that alters games on purpose records new hashes
 (``.venv/bin/python benchmarks/keyper_playouts.py --fingerprint SEEDS PLAYERS``). Re-recorded when the keep tile
 came to offer each distinct outcome once, sorted, instead of every ordered choice (the lists offered changed, and
-so did the random games), and again when an active player and a follower came to build in turn (L633).
+so did the random games), again when an active player and a follower came to build in turn (L633), and again after
+the rulebook audit of issue 14: a finished good may be shipped as the raw material its boat shows (L499), and the
+1:2 trade fields take any two whatever the Trading Post's flag (A10) says (L1139-L1147).
 """
 
 from __future__ import annotations
@@ -33,18 +35,18 @@ FLAGS = {
 RECORDED = {
     (4, 0, ""): "8ec5bfef65ce3594",
     (4, 1, ""): "dc7f899d033b1bb7",
-    (4, 2, ""): "f54ffb481e80d5cb",
-    (4, 3, ""): "97e195bdf353a867",
-    (3, 0, ""): "b54b9e5b2344eefc",
-    (3, 1, ""): "f49a189e43bac7da",
-    (2, 0, ""): "c42792598bc4e7ff",
-    (2, 1, ""): "a72a4724fdc5df42",
-    (2, 0, "a"): "a9ce0896b979a292",
-    (3, 0, "a"): "81ff3c479ba946d6",
-    (4, 0, "a"): "718e8b9c3d88a219",
-    (2, 0, "b"): "e9abe5c9d6d0519a",
+    (4, 2, ""): "90edecb52c4dad88",
+    (4, 3, ""): "aa19aa297c5136be",
+    (3, 0, ""): "9da36edd9bed6fe6",
+    (3, 1, ""): "b0667f746888d2b3",
+    (2, 0, ""): "299fa142d4678d8a",
+    (2, 1, ""): "a8a4054f20a3bd1e",
+    (2, 0, "a"): "05490355efb16f72",
+    (3, 0, "a"): "54df5e99eeafd9fa",
+    (4, 0, "a"): "a89f6bcd39d9ad4d",
+    (2, 0, "b"): "30878f6712273e07",
     (3, 0, "b"): "5e2917ca6819352a",
-    (4, 0, "b"): "ec0c150df80e93af",
+    (4, 0, "b"): "40f9956b3b40e388",
 }
 
 
