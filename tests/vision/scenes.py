@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
+from companion.codes.stickers import DOTS_PER_MM, sticker_image
 from companion.vision.detection import Detection
 from companion.vision.markers import marker_image
 
@@ -195,9 +196,10 @@ def hex_centre_mm(q: int, r: int, pitch_mm: float = HEX_PITCH_MM) -> tuple[float
 
 
 def random_scene(registry: CodeRegistry, tiles: int, difficulty: str = "medium", seed: int = 0,
-                 workers: int = 3, events: int = 2, decoys: Sequence[Decoy] = ()) -> Scene:
+                 workers: int = 3, events: int = 2, decoys: Sequence[Decoy] = (), printed: bool = False) -> Scene:
     """A player's board: ``tiles`` field tiles (random labels, random side up) at their layout spaces,
-    with ``workers`` labourer/townsfolk tokens and ``events`` event tiles laid beside the board."""
+    with ``workers`` labourer/townsfolk tokens and ``events`` event tiles laid beside the board (``printed``: see
+    ``render_scene``)."""
     from companion.games.key_harvest import KeyHarvest
 
     rng = np.random.default_rng([seed, 1])
@@ -215,15 +217,16 @@ def random_scene(registry: CodeRegistry, tiles: int, difficulty: str = "medium",
         x = min(xs) + n * 34.0 + float(rng.uniform(-3, 3))
         y = max(ys) + 40.0 + float(rng.uniform(-4, 4))
         placements.append(Placement(component.code, x, y, float(rng.uniform(0, 360))))
-    return render_scene(placements, registry, difficulty, seed, decoys=decoys)
+    return render_scene(placements, registry, difficulty, seed, decoys=decoys, printed=printed)
 
 
 def render_scene(placements: Sequence[Placement], registry: CodeRegistry, difficulty: str = "medium", seed: int = 0,
                  decoys: Sequence[Decoy] = (), aim_mm: tuple[float, float] | None = None,
-                 boards: Sequence[PrintedBoard] | None = None) -> Scene:
+                 boards: Sequence[PrintedBoard] | None = None, printed: bool = False) -> Scene:
     """Photograph the table with ``placements`` (and ``decoys``) at ``difficulty`` (a key of ``DIFFICULTIES``),
     the camera aimed within 30 mm of ``aim_mm`` (default: the stickers' mean position). ``boards``: the printed
-    boards under the pieces (default: one board around the field tiles)."""
+    boards under the pieces (default: one board around the field tiles). ``printed``: each piece carries the
+    sticker as ``companion stickers`` prints it, its QR code beside the marker (default: the marker alone)."""
     preset = DIFFICULTIES[difficulty]
     rng = np.random.default_rng([seed, 2])
     components = [registry.by_code(p.code) for p in placements]
@@ -236,7 +239,7 @@ def render_scene(placements: Sequence[Placement], registry: CodeRegistry, diffic
     width, height = preset.size
 
     origin, size = _table_window(homography, centre, preset)
-    texture = _draw_table(rng, origin, size, placements, components, decoys, registry.marker_family, boards)
+    texture = _draw_table(rng, origin, size, placements, components, decoys, registry, boards, printed)
     to_texture = np.array([[TEXTURE_PX_PER_MM, 0, -origin[0] * TEXTURE_PX_PER_MM],
                            [0, TEXTURE_PX_PER_MM, -origin[1] * TEXTURE_PX_PER_MM], [0, 0, 1]])
     upscale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
@@ -318,7 +321,7 @@ def _table_window(homography: npt.NDArray[np.float64], centre: tuple[float, floa
 
 def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tuple[float, float],
                 placements: Sequence[Placement], components: Sequence[Component], decoys: Sequence[Decoy],
-                family: str, boards: Sequence[PrintedBoard] | None = None) -> Image:
+                registry: CodeRegistry, boards: Sequence[PrintedBoard] | None = None, printed: bool = False) -> Image:
     """The table seen from straight above at ``TEXTURE_PX_PER_MM``: board, art, tiles, tokens, stickers."""
     scale = TEXTURE_PX_PER_MM
     w, h = int(size[0] * scale) + 1, int(size[1] * scale) + 1
@@ -360,8 +363,12 @@ def _draw_table(rng: np.random.Generator, origin: tuple[float, float], size: tup
             cv2.circle(canvas, centre, int(11.5 * scale), (20, 20, 20), 2)
         else:
             cv2.circle(canvas, centre, int(13 * scale), SEAT_BGR[(component.group or 1) - 1], -1)
-        art = marker_image(component, _art_px(component.sticker_mm), family)
-        _paste(canvas, art, centre, component.sticker_mm + 2 * STICKER_WHITE_BORDER_MM, placement.rotation_deg, scale)
+        if printed:
+            _paste_printed(canvas, component, registry, centre, placement.rotation_deg, scale)
+        else:
+            art = marker_image(component, _art_px(component.sticker_mm), registry.marker_family)
+            _paste(canvas, art, centre, component.sticker_mm + 2 * STICKER_WHITE_BORDER_MM, placement.rotation_deg,
+                   scale)
     for decoy in decoys:
         _paste(canvas, decoy.artwork, px(decoy.x_mm, decoy.y_mm), decoy.size_mm, decoy.rotation_deg, scale, border=False)
     return canvas
@@ -391,6 +398,30 @@ def _paste(canvas: Image, art: Image, centre: tuple[int, int], size_mm: float, r
     size = (right - left, bottom - top)
     warped = cv2.warpAffine(paper, matrix, size, flags=cv2.INTER_LINEAR, borderValue=0)
     mask = cv2.warpAffine(np.full_like(paper, 255), matrix, size, flags=cv2.INTER_LINEAR, borderValue=0)
+    alpha = mask.astype(np.float32)[:, :, None] / 255.0
+    roi = canvas[top:bottom, left:right]
+    roi[:] = (roi.astype(np.float32) * (1 - alpha) + warped.astype(np.float32)[:, :, None] * alpha).astype(np.uint8)
+
+
+def _paste_printed(canvas: Image, component: Component, registry: CodeRegistry, centre: tuple[int, int],
+                   rotation_deg: float, scale: float) -> None:
+    """Stick the printed sticker of ``component`` (``sticker_image``: the marker and its QR code to the right, with
+    the paper's white margin) on ``canvas``, the marker's centre on ``centre``, turned."""
+    art = np.asarray(sticker_image(component, registry.marker_family, registry).convert("L"), dtype=np.uint8)
+    margin = int(round(STICKER_WHITE_BORDER_MM * DOTS_PER_MM))
+    paper = cv2.copyMakeBorder(art, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=255)
+    k, a = scale / DOTS_PER_MM, math.radians(rotation_deg)
+    turn = np.array([[k * math.cos(a), -k * math.sin(a)], [k * math.sin(a), k * math.cos(a)]])
+    marker_centre = np.array([margin + component.sticker_mm * DOTS_PER_MM / 2, paper.shape[0] / 2])
+    reach = int(max(paper.shape) * k) + 2
+    left, top = max(0, centre[0] - reach), max(0, centre[1] - reach)
+    right, bottom = min(canvas.shape[1], centre[0] + reach), min(canvas.shape[0], centre[1] + reach)
+    if right <= left or bottom <= top:
+        return
+    matrix = np.hstack([turn, (np.array(centre) - turn @ marker_centre - np.array([left, top]))[:, None]])
+    size = (right - left, bottom - top)
+    warped = cv2.warpAffine(paper, matrix, size, flags=cv2.INTER_AREA, borderValue=0)
+    mask = cv2.warpAffine(np.full_like(paper, 255), matrix, size, flags=cv2.INTER_AREA, borderValue=0)
     alpha = mask.astype(np.float32)[:, :, None] / 255.0
     roi = canvas[top:bottom, left:right]
     roi[:] = (roi.astype(np.float32) * (1 - alpha) + warped.astype(np.float32)[:, :, None] * alpha).astype(np.uint8)

@@ -54,18 +54,20 @@ def _turn(x: float, y: float, degrees: float) -> tuple[float, float]:
 
 
 def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-medium", seed: int = 0,
-                layout: Layout | None = None, events: int | None = None, labourers: bool = True) -> TableScene:
+                layout: Layout | None = None, events: int | None = None, labourers: bool = True,
+                printed: bool = False) -> TableScene:
     """A whole table of ``players`` (2-4) estate boards with the land office and ``events`` events on the track
-    (default 3-10), photographed at ``difficulty``; ``labourers=False``: none stands on a board."""
+    (default 3-10), photographed at ``difficulty``; ``labourers=False``: none stands on a board; ``printed``: the
+    stickers as printed, each with its QR code beside the marker (``render_scene``)."""
     rng = np.random.default_rng([seed, 3])
     layout = layout or KeyHarvest().layout
     spaces = np.array([hex_centre_mm(*c) for c in layout.coords])
     middle = (spaces.min(axis=0) + spaces.max(axis=0)) / 2
     board_w, board_h = (spaces.max(axis=0) - spaces.min(axis=0)) + 2 * BOARD_MARGIN_MM
     placements: list[Placement] = []
-    printed: list[PrintedBoard] = []
+    boards: list[PrintedBoard] = []
     main_turn = float(rng.uniform(-6, 6))
-    printed.append(PrintedBoard(0.0, 0.0, 340.0, 110.0, main_turn))
+    boards.append(PrintedBoard(0.0, 0.0, 340.0, 110.0, main_turn))
 
     order = rng.permutation(layout.size).tolist()
     office = order[:6]
@@ -94,7 +96,7 @@ def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-m
         x = (in_row - (row_count - 1) / 2) * (board_w + gap) * (1 if row_below else -1)  # round the table
         y = (55 + gap + board_h / 2) * (1 if row_below else -1)
         turn = (0.0 if row_below else 180.0) + float(rng.uniform(-8, 8))
-        printed.append(PrintedBoard(x, y, float(board_w), float(board_h), turn))
+        boards.append(PrintedBoard(x, y, float(board_w), float(board_h), turn))
 
         def at(q: float, r: float, turn: float = turn, cx: float = x, cy: float = y) -> tuple[float, float]:
             px, py = hex_centre_mm(q, r)  # type: ignore[arg-type]
@@ -125,7 +127,7 @@ def table_scene(registry: CodeRegistry, players: int, difficulty: str = "table-m
         placements.append(Placement(spare, x + bx, y + by, float(rng.uniform(0, 360))))
         beside.append(spare)
         snapshot_players.append(player)
-    scene = render_scene(placements, registry, difficulty, seed, aim_mm=(0.0, 0.0), boards=printed)
+    scene = render_scene(placements, registry, difficulty, seed, aim_mm=(0.0, 0.0), boards=boards, printed=printed)
     snapshot = {"game": "key-harvest", "players": snapshot_players,
                 "land_office": [layout.labels[t] for t in office], "event_track": track}
     return TableScene(scene, snapshot, beside)
