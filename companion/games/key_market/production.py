@@ -145,9 +145,9 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     index in ``worked`` (key ``"<guild><level>"``, e.g. ``"2J"``; default: the first eligible ones, all are +1);
     ``any_resource`` is guild 8 J's choice and ``market_pick`` guild 13 M's (defaults: the sort the supply holds
     most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out).
-    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) come only from abilities with the Winter mark
-    (variant ``winter_yields`` = marked, L658), or from all of them (``all``). ``have``: ``active`` sorted, if the
-    caller remembers it."""
+    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) all come, as the spec reads it (6.1 bars only field
+    bonuses, example 4 pays guild 14 J's 3 gold in Winter), or (variant ``winter_yields`` = marked, L658) only those
+    the rulebook marks for Winter. ``have``: ``active`` sorted, if the caller remembers it."""
     opts = options or {}
     covered = int(opts.get("covered_sell_price", "1"))
     if have is None:
@@ -208,7 +208,7 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for guild, level in have:
         ability = edition.abilities[(guild, level)]
         values = ability.values
-        if winter and not ability.winter and opts.get("winter_yields", "marked") == "marked":
+        if winter and not ability.winter and opts.get("winter_yields", "all") == "marked":
             continue  # a yield without the Winter mark gives nothing in Winter (L658, L746-748, L806)
         if guild == 8 and level == "J":
             n = values.get("resources", 1)

@@ -733,7 +733,7 @@ def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | 
     most = _mixed_most(s, seat)
     if not most or me.mixed:
         return refuse("4.4-I'", "km.refuse.mixed_once")
-    if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or len(a) > most:
+    if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or not 2 <= len(a) <= most:
         return refuse("4.4-I'", "km.refuse.mixed_set", n=most)
     if any(me.committed[GOODS.index(g)] < 1 for g in a):
         return refuse("4.4-I'", "km.refuse.not_committed", good=msg(f"km.good.{a[0]}"))
@@ -1236,9 +1236,9 @@ def apply(s: State, move: KMMove) -> State:
     if s.stage == "farming":
         return _apply_farming(s, seat, move)
     if s.stage == "early":
-        if v == "done":
-            track = s.favour
-            if s.early_acted and track is not None:
+        if v == "done":  # the one who acted early drops to the favour track's bottom only if another claims
+            track = s.favour  # the window after them (L766-768: a conflict; alone, or last, the track stays)
+            if s.early_acted and track is not None and len(s.early) > 1:
                 track = season_end.to_bottom(track, seat)
             s = replace(s, early=s.early[1:], early_acted=False, favour=track)
             return s if s.early else replace(s, stage="market", turn=_next_market(s, -1))
