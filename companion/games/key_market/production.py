@@ -105,6 +105,9 @@ class Harvest:
     supply: dict[str, int]
     market: dict[str, int]
     warnings: tuple[Message, ...] = field(default=())
+    choices: tuple[tuple[str, tuple[int, ...], int], ...] = field(default=())
+    """Each "one/two/three fields" ability with more eligible fields than it reaches: its key (``"2J"``), the
+    eligible fields (indices in ``worked``) and how many it reaches; the player picks which (L678-680, L756-760)."""
 
 
 F3_GOLD = frozenset({(13, "A"), (14, "J")})
@@ -161,8 +164,12 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
         """A field bonus without the Winter mark needs a field that produces (spec 6.1)."""
         return edition.abilities[(guild, level)].winter or bases[i].amount > 0
 
+    choices: list[tuple[str, tuple[int, ...], int]] = []
+
     def grant(guild: int, level: str, eligible: list[int], limit: int | None) -> None:
         key = f"{guild}{level}"
+        if limit is not None and len(eligible) > limit:
+            choices.append((key, tuple(eligible), limit))
         chosen = [i for i in (picks or {}).get(key, eligible) if i in eligible] if picks and key in picks else eligible
         amount = edition.value(guild, level, "bonus", 1)
         for i in chosen[:limit] if limit is not None else chosen:
@@ -243,4 +250,4 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for good, n in shortage.items():
         warnings.append(msg("km.reason.shortage", n=n, good=msg(f"km.good.{good}")))
     return Harvest(fields, tuple(extras), {g: n for g, n in got.items() if n}, gold, shortage, after_supply,
-                   after_market, tuple(warnings))
+                   after_market, tuple(warnings), tuple(choices))

@@ -6,7 +6,8 @@ were made faster and must never change by optimising (recorded again when the da
 ``territory_boards``, which the view names, and when the variant ``winter_yields`` made guilds 13 A, 13 J and 14 J
 yield nothing in Winter, as the rulebook marks them, and when the view named the seat that laid each board, and
 when the rulebook audit made ``winter_yields`` = all the default (the spec's reading: guild 14 J's gold in Winter)
-and let a lone guild 10 player act early without dropping on the favour track, L766-768); a rules
+and let a lone guild 10 player act early without dropping on the favour track, L766-768, and when the player
+could pick the fields of guilds 2 and 9, L678-680, L756-760); a rules
 change that alters games on purpose records new hashes
 (``.venv/bin/python benchmarks/key_market_playouts.py --fingerprint 6`` and ``--fingerprint 3 --variants``).
 """
@@ -39,7 +40,7 @@ RECORDED = {
     (3, 5): "b13c9df98892ff86",
     (4, 0): "f3c29516db8b6b6e",
     (4, 1): "6765225b42729fb6",
-    (4, 2): "95242ee8593d55a7",
+    (4, 2): "3f90387901c4dcd7",
     (4, 3): "9d6abe325d82992d",
     (4, 4): "62430fdad004b744",
     (4, 5): "270bdfd6a32ad6e5",

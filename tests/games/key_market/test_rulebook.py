@@ -60,3 +60,38 @@ def test_guild_14_journeyman_pays_its_gold_in_winter_too() -> None:
         before = s.seat(0).gold
         s = play(s, "produce")
         assert s.season == "winter" and s.seat(0).gold - before == gold
+
+
+def worked_in_spring(guild: int, level: str, *fields: str):  # type: ignore[no-untyped-def]
+    """Seat 1 in Spring of year 1 (square fruit spoiled, round fruit favoured) with workers 1, 2... on ``fields``
+    and a member at ``level`` of ``guild``, to act in Farming."""
+    s = member(started(3), 0, guild, level, worker=5)
+    workers = list(s.seat(0).workers)
+    for i, f in enumerate(fields):
+        workers[1 + i] = f"f:{f}"
+    return replace(s, season="spring", guilds=tuple(sorted({*s.guilds[:5], guild}))).with_seat(
+        0, workers=tuple(workers))
+
+
+def test_the_player_picks_the_field_of_guild_2s_apprentice() -> None:
+    """L680 (spec 6.2): guild 2 A adds 1 to one square field whose seasonal base is 2, the player's choice: with
+    square wheat and square vegetables worked, either may get it."""
+    s = worked_in_spring(2, "A", "0,1", "2,0")  # square wheat, square vegetables: 2 each in Spring
+    produce = [str(m) for m in GAME.legal_moves(s) if m.verb == "produce"]
+    assert produce == ["produce", "produce 2a:2,0"]
+    before = s.seat(0).goods
+    default, other = ([n - b for n, b in zip(play(s, m).seat(0).goods, before)] for m in produce)
+    assert (default[GOODS.index("wheat")], default[GOODS.index("veg")]) == (3, 2)
+    assert (other[GOODS.index("wheat")], other[GOODS.index("veg")]) == (2, 3)
+    assert GAME.validate(s, GAME.parse_move("produce 2a:0,0")) is not None  # no worker there
+
+
+def test_the_player_picks_the_fields_of_guild_9s_journeyman() -> None:
+    """L758 (spec 6.2): guild 9 J adds 1 to two round fields whose seasonal base is 1, the player's choice among
+    three; two picks giving the same goods are one choice."""
+    s = worked_in_spring(9, "J", "0,2", "2,2", "-3,1")  # round fish, round wheat, round fish
+    produce = [str(m) for m in GAME.legal_moves(s) if m.verb == "produce"]
+    assert produce == ["produce", "produce 9j:0,2+-3,1"]
+    before = s.seat(0).goods
+    goods = [n - b for n, b in zip(play(s, "produce 9j:0,2+-3,1").seat(0).goods, before)]
+    assert (goods[GOODS.index("fish")], goods[GOODS.index("wheat")]) == (4, 1)
