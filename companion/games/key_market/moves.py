@@ -6,7 +6,8 @@ goods (``fruit veg``, ``lux``), canonical in market row order. Players:
 * setup: ``board X Y TURNS x,y`` (lay the dealt board, turned TURNS quarters, and a worker on ``x,y``),
   ``pay SEAT GOOD GOOD`` (the farmhouse payment, in secret, everyone at once);
 * Farming, in the order F1-F6: ``move x,y x,y``, ``hire x,y [FROM]`` (FROM: ``pool``, ``key``, ``gN``),
-  ``produce [8J:GOOD] [13M:GOOD]``, ``swap GOOD [N]`` (guild 3), ``promote G[@COLUMN] PAY...``,
+  ``produce [2A:x,y] [8J:GOOD] [9J:x,y+x,y] [13M:GOOD]`` (guild 2 and 9's fields when the player picks others than
+  the first, by guild order), ``swap GOOD [N]`` (guild 3), ``promote G[@COLUMN] PAY...``,
   ``manor PAY...``, ``retire FROM PAY...|gold`` (FROM: ``x,y``, ``gN``, ``pool``, ``key``), ``done``;
 * Market Day: ``commit SEAT GOOD...`` (in secret, everyone at once), ``sell GOOD N``, ``mixed PLACED GOOD...``,
   guild actions ``apprentice G[@COLUMN] FROM PAY... [swap:GOOD]``, ``promote``, ``retire``, ``buy GOOD N`` or
@@ -30,7 +31,7 @@ from companion.core.messages import msg
 from companion.games.key_market.data import GOODS
 
 VERBS: dict[str, tuple[int, int]] = {
-    "board": (4, 4), "pay": (3, 3), "move": (2, 2), "hire": (1, 2), "produce": (0, 2), "swap": (1, 2),
+    "board": (4, 4), "pay": (3, 3), "move": (2, 2), "hire": (1, 2), "produce": (0, 4), "swap": (1, 2),
     "promote": (1, 5), "manor": (3, 3), "retire": (2, 5), "done": (0, 0), "commit": (2, 60), "sell": (2, 2),
     "mixed": (2, 3), "apprentice": (2, 6), "buy": (1, 3), "gold": (0, 0), "pass": (0, 0), "release": (0, 10), "leave": (1, 1),
     "weather": (6, 6), "order": (2, 4), "farmhouses": (2, 4), "deal": (1, 1), "guild": (1, 1), "revealed": (2, 4),
@@ -78,10 +79,19 @@ def parse_move(text: str) -> KMMove:
         args = (args[0], *canonical(args[1:]))
     elif verb == "release":
         args = tuple(sorted(args))
+    elif verb == "produce":
+        args = tuple(sorted(args, key=produce_order))
     for token in args:
         if verb in ("pay", "commit", "sell", "swap", "mixed", "buy") and token not in GOODS and not token.isdigit():
             raise MalformedInputError(msg("km.parse.good", move=text, token=token))
     return KMMove(verb, args)
+
+
+def produce_order(token: str) -> tuple[int, str]:
+    """A ``produce`` choice's place: by its guild's number (``2a:...`` before ``8j:...`` before ``13m:...``)."""
+    key = token.partition(":")[0]
+    digits = key.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return (int(digits) if digits.isdigit() else 0), key
 
 
 def pos(token: str) -> tuple[int, int]:

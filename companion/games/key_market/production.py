@@ -105,6 +105,9 @@ class Harvest:
     supply: dict[str, int]
     market: dict[str, int]
     warnings: tuple[Message, ...] = field(default=())
+    choices: tuple[tuple[str, tuple[int, ...], int], ...] = field(default=())
+    """Each "one/two/three fields" ability with more eligible fields than it reaches: its key (``"2J"``), the
+    eligible fields (indices in ``worked``) and how many it reaches; the player picks which (L678-680, L756-760)."""
 
 
 F3_GOLD = frozenset({(13, "A"), (14, "J")})
@@ -145,9 +148,9 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     index in ``worked`` (key ``"<guild><level>"``, e.g. ``"2J"``; default: the first eligible ones, all are +1);
     ``any_resource`` is guild 8 J's choice and ``market_pick`` guild 13 M's (defaults: the sort the supply holds
     most of, the cheapest). Every ability is used (all are optional, L654: a player declines by leaving it out).
-    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) come only from abilities with the Winter mark
-    (variant ``winter_yields`` = marked, L658), or from all of them (``all``). ``have``: ``active`` sorted, if the
-    caller remembers it."""
+    In Winter the yields tied to no field (guilds 8 J, 13, 14 J) all come, as the spec reads it (6.1 bars only field
+    bonuses, example 4 pays guild 14 J's 3 gold in Winter), or (variant ``winter_yields`` = marked, L658) only those
+    the rulebook marks for Winter. ``have``: ``active`` sorted, if the caller remembers it."""
     opts = options or {}
     covered = int(opts.get("covered_sell_price", "1"))
     if have is None:
@@ -161,8 +164,12 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
         """A field bonus without the Winter mark needs a field that produces (spec 6.1)."""
         return edition.abilities[(guild, level)].winter or bases[i].amount > 0
 
+    choices: list[tuple[str, tuple[int, ...], int]] = []
+
     def grant(guild: int, level: str, eligible: list[int], limit: int | None) -> None:
         key = f"{guild}{level}"
+        if limit is not None and len(eligible) > limit:
+            choices.append((key, tuple(eligible), limit))
         chosen = [i for i in (picks or {}).get(key, eligible) if i in eligible] if picks and key in picks else eligible
         amount = edition.value(guild, level, "bonus", 1)
         for i in chosen[:limit] if limit is not None else chosen:
@@ -208,7 +215,7 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for guild, level in have:
         ability = edition.abilities[(guild, level)]
         values = ability.values
-        if winter and not ability.winter and opts.get("winter_yields", "marked") == "marked":
+        if winter and not ability.winter and opts.get("winter_yields", "all") == "marked":
             continue  # a yield without the Winter mark gives nothing in Winter (L658, L746-748, L806)
         if guild == 8 and level == "J":
             n = values.get("resources", 1)
@@ -243,4 +250,4 @@ def produce(edition: Edition, worked: Sequence[Worked], weather: Weather, guilds
     for good, n in shortage.items():
         warnings.append(msg("km.reason.shortage", n=n, good=msg(f"km.good.{good}")))
     return Harvest(fields, tuple(extras), {g: n for g, n in got.items() if n}, gold, shortage, after_supply,
-                   after_market, tuple(warnings))
+                   after_market, tuple(warnings), tuple(choices))

@@ -18,7 +18,7 @@ from companion.core.options import Options
 from companion.games.key_market import market as mk
 from companion.games.key_market import payments, season_end
 from companion.games.key_market.data import GOODS, LEVELS, LUX, RESOURCES, Edition
-from companion.games.key_market.moves import KMMove, at, pos
+from companion.games.key_market.moves import KMMove, at, pos, produce_order
 from companion.games.key_market.production import Harvest, Member, Weather, Worked, active, produce
 from companion.games.key_market.state import KEYWORKER, NONE, Counts, Seat, State, add, as_dict, counts, replace
 from companion.games.key_market.territory import (
@@ -671,8 +671,16 @@ def _check_farming(s: State, seat: int, move: KMMove) -> IllegalMoveError | None
     if v == "produce":
         if me.produced:
             return refuse("4.3-F3", "km.refuse.produced")
+        keys = [token.partition(":")[0] for token in a]
+        if len(set(keys)) != len(keys) or list(a) != sorted(a, key=produce_order):
+            return refuse("4.3-F3", "km.refuse.produce_choice")
+        picks = field_choices(s, seat) if any(key not in ("8j", "13m") for key in keys) else {}
         for token in a:
             key, _, good = token.partition(":")
+            if key in picks:
+                if token not in picks[key]:
+                    return refuse("4.3-F3", "km.refuse.produce_choice")
+                continue
             if key not in ("8j", "13m") or good not in RESOURCES or not has(s, seat, int(key[:-1]), key[-1].upper()):
                 return refuse("4.3-F3", "km.refuse.produce_choice")
             if key == "13m" and s.market[GOODS.index(good)] < 1:
@@ -733,7 +741,7 @@ def _check_mixed(s: State, seat: int, a: tuple[str, ...]) -> IllegalMoveError | 
     most = _mixed_most(s, seat)
     if not most or me.mixed:
         return refuse("4.4-I'", "km.refuse.mixed_once")
-    if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or len(a) > most:
+    if len(set(a)) != len(a) or any(g not in RESOURCES for g in a) or not 2 <= len(a) <= most:
         return refuse("4.4-I'", "km.refuse.mixed_set", n=most)
     if any(me.committed[GOODS.index(g)] < 1 for g in a):
         return refuse("4.4-I'", "km.refuse.not_committed", good=msg(f"km.good.{a[0]}"))
@@ -1066,10 +1074,13 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
     if me.step <= 3 and not me.produced:
         eight = [f"8j:{g}" for g in RESOURCES] if (8, "J") in ab else [""]
         thirteen = [f"13m:{g}" for g in RESOURCES] if (13, "M") in ab else [""]
+        fields = [("", *tokens) for tokens in field_choices(s, seat).values()] \
+            if any(g in FIELD_PICKS for g, _ in ab) else []
         for x in eight:
             for y in thirteen:
                 if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
-                    out.append(mv("produce", *(t for t in (x, y) if t)))
+                    for chosen in itertools.product(*fields):
+                        out.append(mv("produce", *sorted((t for t in (x, y, *chosen) if t), key=produce_order)))
     if me.produced and not me.swapped:
         most = value(s, 3, "M", "swap") if (3, "M") in ab else 1 if (3, "J") in ab else 0
         for g in RESOURCES:
@@ -1236,9 +1247,9 @@ def apply(s: State, move: KMMove) -> State:
     if s.stage == "farming":
         return _apply_farming(s, seat, move)
     if s.stage == "early":
-        if v == "done":
-            track = s.favour
-            if s.early_acted and track is not None:
+        if v == "done":  # the one who acted early drops to the favour track's bottom only if another claims
+            track = s.favour  # the window after them (L766-768: a conflict; alone, or last, the track stays)
+            if s.early_acted and track is not None and len(s.early) > 1:
                 track = season_end.to_bottom(track, seat)
             s = replace(s, early=s.early[1:], early_acted=False, favour=track)
             return s if s.early else replace(s, stage="market", turn=_next_market(s, -1))
@@ -1359,8 +1370,33 @@ def _apply_farming(s: State, seat: int, move: KMMove) -> State:
     return s.with_seat(seat, retired_f=True, step=6)
 
 
+FIELD_PICKS = frozenset({2, 9})
+"""Guilds whose abilities reach a number of the player's fields (one, two or three) of different goods (guild 1 A's
+and 8 A's one field is of their column's good: which one never matters)."""
+
+
+def field_choices(s: State, seat: int) -> dict[str, tuple[str, ...]]:
+    """The ``produce`` tokens picking other fields for the seat's "one/two/three fields" abilities (guilds 2 and 9,
+    L678-680, L756-760: the player chooses): per ability key (``2a``), one token per other set of goods it would add
+    to; the first eligible fields in worker order are the default, named by no token."""
+    harvest = harvest_of(s, seat)
+    out: dict[str, tuple[str, ...]] = {}
+    for key, eligible, limit in harvest.choices:
+        seen, tokens = set(), []
+        for combo in itertools.combinations(eligible, limit):
+            goods = tuple(sorted(harvest.fields[i].good for i in combo))
+            if goods not in seen:
+                seen.add(goods)
+                if combo != eligible[:limit]:
+                    tokens.append(f"{key.lower()}:" + "+".join(harvest.fields[i].label for i in combo))
+        if tokens:
+            out[key.lower()] = tuple(tokens)
+    return out
+
+
 def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> Harvest:
-    """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages."""
+    """The seat's F3 now (spec 3.4): each worked field with its reasons, the extras, shortages; ``choice``: the
+    ``produce`` move's choices by key (``8j``, ``13m`` a good; ``2a``... fields ``x,y+x,y``)."""
     def worked() -> tuple[Worked, ...]:
         ground = land(s)  # complete before the first F3, so remembered with the workers' places
         return tuple(Worked(at(p), ground.fields[p].shape, ground.fields[p].good, w == KEYWORKER)
@@ -1372,8 +1408,14 @@ def harvest_of(s: State, seat: int, choice: Mapping[str, str] | None = None) -> 
     ordered = memo.get(have)
     if ordered is None:
         ordered = memo[have] = tuple(sorted(have))
-    return produce(s.edition, me.derived("worked", worked), weather_now(s), members(s, seat),
-                   dict(zip(GOODS, s.supply)), dict(zip(GOODS, s.market)), s.options,
+    cells = me.derived("worked", worked)
+    picks = None
+    if choice and choice.keys() - {"8j", "13m"}:
+        labels = [c.label for c in cells]
+        picks = {key.upper(): [labels.index(f) for f in fields.split("+")]
+                 for key, fields in choice.items() if key not in ("8j", "13m")}
+    return produce(s.edition, cells, weather_now(s), members(s, seat),
+                   dict(zip(GOODS, s.supply)), dict(zip(GOODS, s.market)), s.options, picks=picks,
                    any_resource=(choice or {}).get("8j"), market_pick=(choice or {}).get("13m"), have=ordered)
 
 

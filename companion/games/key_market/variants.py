@@ -23,7 +23,7 @@ VARIANT_FLAGS: tuple[OptionSpec, ...] = (
     OptionSpec("g12_master_small_board", ("free", "counts"), "7.2 #11 (L792)",
                msg("km.variant.g12_master_small_board")),
     OptionSpec("region", ("sort", "sort_and_shape"), "7.2 #12 (L133, L279)", msg("km.variant.region")),
-    OptionSpec("winter_yields", ("marked", "all"), "6.1 (L658, L746-748, L806, L814)",
+    OptionSpec("winter_yields", ("all", "marked"), "6.1, 9 ex. 4 (L658, L746-748, L806, L814)",
                msg("km.variant.winter_yields")),
     OptionSpec("weather_shape", ("same_shape", "all_fields"), "7.2 #13 (L303, L311)", msg("km.variant.weather_shape")),
     OptionSpec("removed_goods", ("supply", "box"), "7.2 #14 (L526-534)", msg("km.variant.removed_goods")),

@@ -26,8 +26,8 @@ def test_guild_10_priority_window_in_favour_track_order() -> None:
     assert s.favour == (1, 0, 2) and GAME.current_player(s) == 1
     s = play(s, "buy fruit 1")  # the journeyman's early buy is its guild action
     assert s.seat(1).guild_action
-    s = play(s, "done")
-    assert s.favour == (0, 2, 1) and s.stage == "market" and GAME.current_player(s) == 0
+    s = play(s, "done")  # the lower claimant, the last, keeps its place (L766: only the higher one drops)
+    assert s.favour == (1, 0, 2) and s.stage == "market" and GAME.current_player(s) == 0
 
 
 def test_declining_the_window_leaves_the_favour_track() -> None:

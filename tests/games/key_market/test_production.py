@@ -60,25 +60,25 @@ def test_example_4_winter_round_sheep(edition: Edition) -> None:
     assert keyworker.goods == {"lux": 2}
     g8 = harvest(edition, {8: Member("J", "fruit")}, sheep, WINTER, any_resource="fish")
     assert g8.goods == {"fish": 1}
-    g14 = harvest(edition, {14: Member("J")}, sheep, WINTER)  # the spec's +3 gold: variant winter_yields = all
-    assert (g14.goods, g14.gold) == ({}, 0)
+    g14 = harvest(edition, {14: Member("J")}, sheep, WINTER)  # spec 9 example 4: +3 gold in Winter too
+    assert (g14.goods, g14.gold) == ({}, 3)
 
 
-def test_winter_yields_come_only_from_abilities_with_the_winter_mark(edition: Edition) -> None:
-    """6.1 (L658): the Winter mark is what lets an ability yield in Winter. The rulebook marks guild 8 J (L748) and
-    guild 13 M (L806), not guild 13 A, 13 J (L800-804) or 14 J (L814): in Winter those give nothing, the gold ones
-    included; variant ``winter_yields`` = all lets every yield tied to no field come in Winter too."""
+def test_winter_yields_tied_to_no_field_come_unless_the_marked_variant_is_chosen(edition: Edition) -> None:
+    """6.1 (L658, L670, L750): only field bonuses need a field that produces; the texts of guild 13 A, 13 J
+    (L804-806) and 14 J (L814) set no Winter limit, and spec example 4 pays guild 14 J's 3 gold in Winter. Variant
+    ``winter_yields`` = marked reads the Winter mark (guild 8 J, L748; guild 13 M, L802) as the only way to yield
+    in Winter: then 13 A, 13 J and 14 J give nothing."""
     market = {"fruit": 3, "veg": 2, "wheat": 3, "sheep": 0, "fish": 1, "lux": 5}
     for guilds, spring in (({13: Member("A")}, (1, {})), ({14: Member("J")}, (3, {})),
                            ({13: Member("J")}, (0, {"fruit": 1}))):
         got = produce(edition, (), SPRING, guilds, PLENTY, market)
         assert (got.gold, got.goods) == spring
-        winter = produce(edition, (), WINTER, guilds, PLENTY, market)
+        assert (lambda h: (h.gold, h.goods))(produce(edition, (), WINTER, guilds, PLENTY, market)) == spring
+        winter = produce(edition, (), WINTER, guilds, PLENTY, market, options={"winter_yields": "marked"})
         assert (winter.gold, winter.goods, winter.market) == (0, {}, market)
-        assert (lambda h: (h.gold, h.goods))(produce(edition, (), WINTER, guilds, PLENTY, market,
-                                                      options={"winter_yields": "all"})) == spring
     marked = produce(edition, (), WINTER, {8: Member("J", "fruit"), 13: Member("M")}, PLENTY, market,
-                     any_resource="veg", market_pick="fish")
+                     any_resource="veg", market_pick="fish", options={"winter_yields": "marked"})
     assert marked.goods == {"veg": 1, "fish": 1}  # 8 J and 13 M in Winter; the journeyman pick 13 M keeps does not
 
 
