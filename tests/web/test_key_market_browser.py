@@ -335,3 +335,33 @@ def test_every_stage_draws_for_two_and_four_players(browser: Any, tmp_path: Path
             assert page.locator("#market tr[data-good]").count() == 6
             assert page.locator("#players .km-player").count() == players
     assert errors == [] and len(caught) >= 10
+
+
+def test_a_guild_bonus_the_player_places_is_offered_in_words(browser: Any, tmp_path: Path) -> None:
+    """L678-680: guild 2's apprentice gives +1 to a square field of the player's choice: on the table, ``produce`` then
+    offers each choice as the guild, its level and the field in words, never as the move's token (``2a:3,0``)."""
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        session = Session.new(store, "key-market", NAMES, seed="kmp-25")
+        rng = random.Random(25)
+        while not any(str(m).startswith("produce 2a:") for m in session.game.legal_moves(session.state)):
+            assert not session.is_over
+            session.play(rng.choice(session.game.legal_moves(session.state)))
+        game_id = session.id
+        choices = [str(m) for m in session.game.legal_moves(session.state) if str(m).startswith("produce ")]
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    with serving(tmp_path) as (port, _):
+        page.goto(f"http://127.0.0.1:{port}/games/{game_id}")
+        page.locator("#flow:not([hidden]) .flow-verb[data-verb='produce']").click()
+        tokens = page.locator("#flow-options .flow-token")
+        tokens.first.wait_for()
+        labels = tokens.evaluate_all("els => els.map(e => [e.dataset.token, e.innerText])")
+        offered = {token for token, _ in labels}
+        assert {c.split()[1] for c in choices if len(c.split()) > 1} <= offered
+        for token, label in labels:
+            if token.startswith("2a:"):
+                at = token[3:]
+                assert label.startswith(f"guild 2 (Drapers), apprentice: field {at} ("), label
+            assert not re.search(r"\d+[amj]:|km_|\{\w+\}|undefined", label), label
+    context.close()

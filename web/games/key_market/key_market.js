@@ -305,7 +305,17 @@ function wordLabel(view, picked, word, words = null) {
     return row && !discounted ? t("km_n_for_gold", { n: Number(word), gold: Number(word) * row.buy }) : word;
   }
   if (["pool", "key"].includes(word) || /^g\d+$/.test(word) || /^-?\d+,-?\d+$/.test(word)) return whereText(view, word);
+  const choice = verb === "produce" ? PRODUCE_CHOICE.exec(word) : null;
+  if (choice) return produceChoiceText(view, choice);
   return word;
+}
+
+/** A ``produce`` choice: a guild's ability (``8j``, ``2a``...) and the good or the fields (``x,y+x,y``) it goes to. */
+const PRODUCE_CHOICE = /^(\d+)([amj]):(.+)$/;
+
+function produceChoiceText(view, [, guild, level, what]) {
+  const to = what.split("+").map((part) => (GOODS.includes(part) ? goodName(part) : fieldText(view, part))).join(", ");
+  return t("km_produce_choice", { guild: guildName(guild), level: t(`km_levels.${LEVEL_WORD[level.toUpperCase()]}`), to });
 }
 
 /** A word sends the move at once when it completes one that nothing longer extends. */
