@@ -760,7 +760,7 @@ def _spot_open(plot: Plot, most: int) -> bool:
 def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
                 ) -> list[tuple[str, ...]]:
     """The payments for building ``tile`` on a plot that is not free by ``how``: ``full`` (a build field, a keyple
-    on the tile), ``discount`` (a discount field), ``builder``, ``labourer``. ``cache`` spares recomputing the
+    on the tile), ``builder``, ``labourer`` (a discount field: ``discount_texts``). ``cache`` spares recomputing the
     payments of one cost when called for many tiles."""
     p = s.players[seat]
     if how == "labourer":
@@ -773,14 +773,24 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
 
     if how == "builder":
         return pay(("fin_any",) if s.options["builder_wheat"] == "builds_too" else ("fin3",))
-    symbols = s.edition.tiles[tile].cost
-    if how != "discount":
-        return pay(symbols)
-    keep = max(1, len(symbols) - s.edition.build_discount)  # at least 1 resource (L565)
-    found: set[tuple[str, ...]] = set()
-    for chosen in set(itertools.combinations(sorted(symbols), keep)):
-        found.update(pay(chosen))
-    return sorted(found)
+    return pay(s.edition.tiles[tile].cost)
+
+
+def discount_texts(s: State, p: Player, cost: tuple[str, ...]) -> tuple[str, ...]:
+    """The payments (as texts) of ``cost`` on a discount field: any ``build_discount`` symbols of it left unpaid,
+    at least 1 paid (L565). Remembered by how many ``p`` holds of each piece that may pay ``cost``."""
+    key = (cost, _payers(cost)(p.goods), s.options["payment"], s.edition.build_discount)
+    found = _DISCOUNTED.get(key)
+    if found is None:
+        keep = max(1, len(cost) - s.edition.build_discount)
+        pays: set[tuple[str, ...]] = set()
+        for chosen in set(itertools.combinations(sorted(cost), keep)):
+            pays.update(payments(s, p, chosen))
+        found = _DISCOUNTED[key] = tuple(joined(pay) for pay in sorted(pays))
+    return found
+
+
+_DISCOUNTED: dict[tuple[tuple[str, ...], object, str, int], tuple[str, ...]] = Memo(20_000)
 
 
 def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
@@ -817,7 +827,8 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
             if not paid and not any_free[t.area]:
                 continue
         elif not all(is_free for top, _, is_free in spots if top != tile):
-            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
+            paid = (discount_texts(s, p, t.cost) if how == "discount" else
+                    [joined(pay) for pay in build_costs(s, seat, tile, how, cache)])
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
                 for pay in (FREE if is_free else paid)]
     return out
