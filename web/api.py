@@ -80,12 +80,17 @@ def chosen_version(data: dict[str, Any]) -> int:
     if version is None:
         raise VersionRequired('name the version of the game the move was chosen from: {"move": ..., "version": N} '
                               "(the game's \"version\"), or an If-Match header")
-    if isinstance(version, str) and version.strip().isdigit() and len(version.strip()) < 19:
+    if isinstance(version, str) and is_digits(version.strip()) and len(version.strip()) < 19:
         version = int(version.strip())
     if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**62:
         raise MalformedInputError(f"version must be a whole number, not {str(version)[:40]!r}")
     number = version
     return number
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (``str.isdigit`` also takes "²" and "١٢", which ``int`` refuses or reads)."""
+    return text.isascii() and text.isdigit()
 
 
 def move_request() -> tuple[str, int]:

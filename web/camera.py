@@ -288,7 +288,8 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
         return None
     session = get_table().session(game_id)
     seat_text = request.args.get("seat", "0" if not seat_required else "")
-    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
+    if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 4) or not 0 <= int(seat_text) < len(
+            session.players):
         raise MalformedInputError(msg("core.camera.bad_seat", most=len(session.players) - 1, seat=seat_text[:20]))
     if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
         token = request.args.get("token", "")

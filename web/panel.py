@@ -23,7 +23,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from companion.core.errors import CompanionError, DiskFullError, MalformedInputError, StoreError, UnknownGameError
 from companion.core.rng import step_rng
 from companion.games import find_game
-from companion.session import Session
+from companion.session import Session, check_move_text
 from companion.store import OVER, GameRecord
 from firmware_bridge.commands import Button
 from firmware_bridge.config import PanelConfig, load_config
@@ -183,7 +183,7 @@ def press() -> Response:
     if kind not in kinds:
         raise MalformedInputError("kind is 'press' or 'hold'")
     version = data.get("version")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**62):
         raise MalformedInputError("version is the game's version number")
     _follow_from(data)
     service = get_panel()
@@ -198,6 +198,8 @@ def choice() -> Response:
     move = data.get("move")
     if move is not None and not isinstance(move, str):
         raise MalformedInputError("move is text or null")
+    if move is not None:
+        check_move_text(move)
     _follow_from(data)
     service = get_panel()
     service.controller.choose(move)

@@ -232,8 +232,9 @@ def add_headers(response: BaseResponse) -> BaseResponse:
 
 
 def _next_page(value: str | None) -> str:
-    """Where to go once paired: a path of this site only (never another site's address)."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """Where to go once paired: a path of this site only (never another site's address; a browser drops tabs and
+    newlines from a URL, so "/<TAB>/evil.example" would be "//evil.example": no control character passes)."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or not value.isprintable():
         return "/"
     return value
 

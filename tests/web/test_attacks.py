@@ -1,0 +1,225 @@
+"""An independent tester's attacks on the service (docs/security.md, docs/api.md): each was a 500, a leak or a way
+round the rules before it was fixed. Every refused request gets a clear 4xx and changes nothing stored."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from tests.web.apikit import claim_seat, english, version_of
+from tests.web.test_fuzz import stored
+from web import create_app
+from web.camera import get_camera
+from web.table import get_table
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": "samples", "CAMERA_THREAD": False,
+                      "STREAM_HEARTBEAT_SECONDS": 0.05})
+    yield app
+    with app.app_context():
+        get_camera().close()
+    app.extensions["keydom_table"].close()
+
+
+def new_game(client: FlaskClient, name: str, players: int = 3) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"game": name, "players": ["Ann", "Bo", "Cy", "Di"][:players]})
+    assert answer.status_code == 201, answer.get_json()
+    game: dict[str, Any] = answer.get_json()
+    return game
+
+
+def refused_cleanly(answer: Any, status: int = 400) -> dict[str, Any]:
+    """The JSON error of a refusal with ``status`` and a reason."""
+    assert answer.status_code == status, (answer.status_code, answer.get_data(as_text=True)[:300])
+    error: dict[str, Any] = answer.get_json()["error"]
+    assert error["reason"]
+    return error
+
+
+# ---------------------------------------------------------------- numbers in other scripts' digits
+
+
+@pytest.mark.parametrize("digits", ["²", "١٢", "１", "9" * 5000])
+def test_a_version_in_other_digits_is_a_clear_400_and_plays_nothing(app: Flask, tmp_path: Path, digits: str) -> None:
+    """str.isdigit() is true for "²" and "١٢", which int() refuses or reads: a version is ASCII digits only."""
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    before = stored(tmp_path)
+    move = game["choices"][0]
+    refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": digits}))
+    refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move}, headers={"If-Match": digits}))
+    refused_cleanly(client.post(f"/api/games/{game['id']}/undo", json={"version": digits}))
+    assert stored(tmp_path) == before
+
+
+@pytest.mark.parametrize("seat", ["²", "١", "9" * 5000])
+def test_a_camera_seat_in_other_digits_is_a_clear_400(app: Flask, seat: str) -> None:
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    token = claim_seat(client, game["id"], 0)["url"].rsplit("/", 1)[1]
+    for path in (f"/camera/station?game={game['id']}&seat={seat}",
+                 f"/camera/board?game={game['id']}&seat={seat}&token={token}"):
+        error = refused_cleanly(client.get(path))
+        assert error["message"]["id"] == "core.camera.bad_seat"
+
+
+# ---------------------------------------------------------------- bodies nested past the parser's depth
+
+
+JSON_ROUTES = [("POST", "/api/games/{id}/moves"), ("POST", "/api/games/{id}/undo"), ("POST", "/api/games"),
+               ("POST", "/api/games/{id}/score"), ("PUT", "/api/data/la-granja"),
+               ("PUT", "/api/data/la-granja/cards"), ("POST", "/api/panel/press"), ("POST", "/api/panel/choice"),
+               ("POST", "/api/panel/follow"), ("POST", "/camera/station/scan"),
+               ("POST", "/api/games/{id}/private/{token}/moves")]
+
+
+@pytest.mark.parametrize(("method", "route"), JSON_ROUTES)
+def test_a_body_nested_too_deep_is_a_clear_400_and_changes_nothing(app: Flask, tmp_path: Path, method: str,
+                                                                   route: str) -> None:
+    """200 kB of brackets: Python's JSON parser gives up with a RecursionError, which is not a ValueError."""
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    token = claim_seat(client, game["id"], 0)["url"].rsplit("/", 1)[1]
+    before = stored(tmp_path)
+    deep = "[" * 100_000 + "]" * 100_000
+    answer = client.open(route.format(id=game["id"], token=token), method=method, data=deep,
+                         content_type="application/json")
+    refused_cleanly(answer)
+    assert stored(tmp_path) == before
+
+
+# ---------------------------------------------------------------- the pairing page's way on
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example",
+                                    "/\u00a0/evil.example", "//evil.example", "https://evil.example"])
+def test_pairing_never_leads_to_another_site(app: Flask, target: str) -> None:
+    """Browsers drop tabs and newlines from a URL: "/<TAB>/evil.example" is "//evil.example", another site."""
+    client = app.test_client()
+    lan = {"REMOTE_ADDR": "192.168.1.40"}
+    pin = app.config["TABLE_PIN"]
+    answer = client.post("/pair", data={"pin": pin, "next": target}, environ_base=lan)
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == "/"
+    again = client.get("/pair", query_string={"next": target}, environ_base=lan)  # already paired: straight on
+    assert again.status_code == 303 and again.headers["Location"] == "/"
+
+
+def test_pairing_still_leads_on_to_a_page_of_this_site(app: Flask) -> None:
+    client = app.test_client()
+    answer = client.post("/pair", data={"pin": app.config["TABLE_PIN"], "next": "/games/abc/join/0f?x=1"},
+                         environ_base={"REMOTE_ADDR": "192.168.1.40"})
+    assert answer.headers["Location"] == "/games/abc/join/0f?x=1"
+
+
+# ---------------------------------------------------------------- the panel's input
+
+
+def test_the_panels_move_and_version_are_bounded_like_the_apis(app: Flask) -> None:
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    refused_cleanly(client.post("/api/panel/choice", json={"move": "x" * 100_000, "game": game["id"]}))
+    assert client.get("/api/panel").get_json()["choice"] is None  # nothing kept, nothing sent to the panel streams
+    for version in (10**4000, -1, 2**63):
+        refused_cleanly(client.post("/api/panel/press", json={"button": "OK", "version": version, "game": game["id"]}))
+
+
+# ---------------------------------------------------------------- moves from behind a screen on the shared table
+
+
+def private_move(app: Flask, game_id: str, seed: int) -> tuple[int, str]:
+    """Play random legal moves until the decider may make a move the shared table is not offered (a card from the
+    hand, goods from behind the screen): that seat and move."""
+    rng = random.Random(seed)
+    with app.app_context():
+        session = get_table().session(game_id)
+        game = session.game
+        for _ in range(400):
+            state = session.state
+            who = game.current_player(state)
+            assert who != TERMINAL
+            if who not in (CHANCE, SIMULTANEOUS):
+                public = {str(m) for m in game.public_moves(state)}
+                hidden = [str(m) for m in game.legal_moves(state) if str(m) not in public]
+                if hidden:
+                    return who, rng.choice(hidden)
+            session.play(rng.choice(game.legal_moves(state)), session.version)
+    raise AssertionError("no private move came up")
+
+
+@pytest.mark.parametrize("name", ["la-granja", "key-market"])
+def test_the_shared_table_cannot_play_a_move_made_from_behind_a_screen(app: Flask, tmp_path: Path, name: str) -> None:
+    """La Granja's cards from the hand and Key Market's payments from behind the screen are made on the seat's own
+    page (docs/api.md): played from the table, a legal one was applied, an illegal one refused; so the table could
+    try cards until one was taken and learn the hand. Both are now refused alike and change nothing."""
+    client = app.test_client()
+    game = new_game(client, name)
+    seat, move = private_move(app, game["id"], 5)
+    version = version_of(client, game["id"])
+    before = stored(tmp_path)
+    error = refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": version}),
+                            422)
+    assert error["rule"] == "SCREEN"
+    assert stored(tmp_path) == before
+    mine = claim_seat(client, game["id"], seat)["url"]
+    assert client.post(f"{mine}/moves", json={"move": move, "version": version}).status_code == 200
+
+
+# ---------------------------------------------------------------- the draws are the companion's
+
+
+@pytest.fixture
+def draw_by_button(tmp_path: Path) -> Iterator[Flask]:
+    (tmp_path / "panel.json").write_text(json.dumps({"draw_by_button": True}))
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": "off"})
+    yield app
+    app.extensions["keydom_table"].close()
+
+
+def test_no_device_chooses_what_is_drawn(draw_by_button: Flask, tmp_path: Path) -> None:
+    """With the panel's DRAW button (draw_by_button), the game waits at each draw: the tablet or a seat's phone
+    naming the outcome ("draw A6") chose which tile came out of the bag. Only the DRAW button draws."""
+    app = draw_by_button
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    rng = random.Random(2)
+    with app.app_context():
+        session = get_table().session(game["id"])
+        while session.game.current_player(session.state) != CHANCE:
+            session.play(rng.choice(session.game.legal_moves(session.state)), session.version)
+        outcome = str(session.game.chance_outcomes(session.state)[-1][0])
+    seat = claim_seat(client, game["id"], 0)["url"]
+    version = version_of(client, game["id"])
+    before = stored(tmp_path)
+    for url in (f"/api/games/{game['id']}/moves", f"{seat}/moves"):
+        error = refused_cleanly(client.post(url, json={"move": outcome, "version": version}), 422)
+        assert error["rule"] == "CHANCE"
+    assert stored(tmp_path) == before
+    pressed = client.post("/api/panel/press", json={"button": "DRAW", "game": game["id"], "version": version})
+    assert pressed.get_json()["result"]["ok"] is True and version_of(client, game["id"]) > version
+
+
+# ---------------------------------------------------------------- what the table may score
+
+
+def test_key_market_scores_entered_screens_only_when_every_screen_is_given(app: Flask, tmp_path: Path) -> None:
+    """Before the end, an entry leaving out "gold" or "goods" kept the companion's count of what is behind that
+    screen, so the tablet read every player's gold and goods off the totals."""
+    client = app.test_client()
+    game = new_game(client, "key-market")
+    private_move(app, game["id"], 3)  # some way into the game: the screens differ
+    for hidden in ([{}, {}, {}], [{"gold": 0}, {"gold": 0}, {"gold": 0}], [{"goods": {}}] * 3):
+        error = refused_cleanly(client.post(f"/api/games/{game['id']}/score", json={"hidden": hidden}))
+        assert english(error["message"]).startswith("before the end, give every player's screen")
+    whole = client.post(f"/api/games/{game['id']}/score", json={"hidden": [{"gold": 0, "goods": {}}] * 3})
+    assert whole.status_code == 200 and [row["gold"] for row in whole.get_json()["players"]] == [0, 0, 0]
