@@ -294,10 +294,13 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
     if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
         token = request.args.get("token", "")
         if not token:
-            raise SeatCredentialRequired("comparing a seat's board with the game needs that seat's private link: "
-                                         "open the camera from the seat's page (token=...)")
-        if get_table().seat_of(session, token) != int(seat_text):
-            raise SeatCredentialRequired(f"this private link is not seat {seat_text}'s")
+            raise SeatCredentialRequired(msg("web.camera.seat_link_needed"))
+        try:
+            owner = get_table().seat_of(session, token)
+        except UnknownGameError:  # a wrong link is refused like another seat's (docs/security.md: 403 here)
+            owner = None
+        if owner != int(seat_text):
+            raise SeatCredentialRequired(msg("web.camera.seat_link_other", name=session.players[int(seat_text)]))
     return session, int(seat_text)
 
 

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
+from companion.core.messages import Message, render
 from tests.web.apikit import claim_seat, english, version_of
 from tests.web.test_fuzz import stored
 from web import create_app
@@ -223,3 +224,20 @@ def test_key_market_scores_entered_screens_only_when_every_screen_is_given(app: 
         assert english(error["message"]).startswith("before the end, give every player's screen")
     whole = client.post(f"/api/games/{game['id']}/score", json={"hidden": [{"gold": 0, "goods": {}}] * 3})
     assert whole.status_code == 200 and [row["gold"] for row in whole.get_json()["players"]] == [0, 0, 0]
+
+
+# ---------------------------------------------------------------- the camera's seat credential
+
+
+def test_the_camera_refuses_a_seats_board_without_its_link_alike_and_in_words(app: Flask) -> None:
+    """A missing, a made-up and another seat's link are all 403 (docs/security.md), with a message the page shows
+    in the player's language (a made-up link was a 404 and the refusals were English text only)."""
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    bobs = claim_seat(client, game["id"], 1)["url"].rsplit("/", 1)[1]
+    for token, expected in (("", "web.camera.seat_link_needed"), ("0" * 32, "web.camera.seat_link_other"),
+                            (bobs, "web.camera.seat_link_other")):
+        error = refused_cleanly(client.get(f"/camera/board?game={game['id']}&seat=0&token={token}"), 403)
+        assert error["message"]["id"] == expected
+        if token:
+            assert render(Message.from_json(error["message"]), "de").startswith("Diese private Seite gehört nicht Ann")
