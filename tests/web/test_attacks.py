@@ -4,6 +4,7 @@ round the rules before it was fixed. Every refused request gets a clear 4xx and 
 from __future__ import annotations
 
 import json
+import socket
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from flask.testing import FlaskClient
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.messages import Message, render
 from tests.web.apikit import claim_seat, english, version_of
+from tests.web.conftest import serving
 from tests.web.test_fuzz import stored
 from web import create_app
 from web.camera import get_camera
@@ -241,3 +243,24 @@ def test_the_camera_refuses_a_seats_board_without_its_link_alike_and_in_words(ap
         assert error["message"]["id"] == expected
         if token:
             assert render(Message.from_json(error["message"]), "de").startswith("Diese private Seite gehört nicht Ann")
+
+
+# ---------------------------------------------------------------- the real server's streams
+
+
+def raw_status(port: int, request: bytes) -> bytes:
+    """The status line the real server answers to the bytes of ``request``."""
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as conn:
+        conn.sendall(request)
+        return conn.recv(4096).split(b"\r\n", 1)[0]
+
+
+def test_a_stream_with_a_cookie_that_is_not_utf8_is_refused_not_a_500(tmp_path: Path) -> None:
+    """The streams are served on uvicorn's loop, past Flask: a Cookie header of bytes that are not UTF-8 (any page
+    can be sent one by a broken client) made the stream a 500 before any check ran."""
+    with serving(tmp_path, "--lan-test") as (port, _):
+        for path in ("/api/games/x/stream", "/api/panel/stream"):
+            status = raw_status(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+                                + b"Cookie: keydom_paired=\xff\xfe\r\n\r\n")
+            assert status == b"HTTP/1.1 401 Unauthorized", status  # no pairing read from it: like no cookie
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
