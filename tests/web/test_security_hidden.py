@@ -195,6 +195,10 @@ def test_a_seats_link_answers_the_same_whatever_is_behind_the_other_screens(app:
         links = [claim_seat(client, game_id, seat)["url"] for game_id in ids]
         seen = [answer(client, "GET", link, game_id) for link, game_id in zip(links, ids)]
         assert seen[0] == seen[1], f"{name} seat {seat} after {len(one)} moves"
+        # the camera's comparison of the seat's board with the game, with its link (the samples show a board)
+        boards = [answer(client, "GET", f"/camera/board?game={game_id}&seat={seat}&token={link.rsplit('/', 1)[1]}",
+                         game_id) for link, game_id in zip(links, ids)]
+        assert boards[0] == boards[1], f"{name} seat {seat}'s board after {len(one)} moves"
         for move in json.loads(seen[0][1])["legal"][:MOVES_TRIED]:
             refused = [refusal(client, game_id, f"{link}/moves", move) for link, game_id in zip(links, ids)]
             assert refused[0] == refused[1] or (refused[0][0] < 400 and refused[1][0] < 400), (name, move, refused)
