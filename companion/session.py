@@ -277,11 +277,14 @@ class Session:
         screen, e.g. La Granja's donkeys) or a move the table is not offered (``public_moves``: a card from the hand,
         goods from behind a screen) is refused, as it belongs on its seat's own page, and refused alike whether it is
         legal or not; a draw is never named by a device (the companion or the panel's DRAW button makes it); a
-        refusal reads as the table may read it (``table_refusal``)."""
+        refusal reads as the table may read it (``table_refusal``). A move chosen from an older version is stale
+        before anything else, so a stale answer tells nothing of the move either."""
         with self._lock:
             try:
                 parsed = self._game.parse_move(move) if isinstance(move, str) else move
+                self.sync()
                 state = self.state
+                self._check_version(version, state, parsed)
                 who = self._game.current_player(state)
                 if who == CHANCE:
                     raise IllegalMoveError(CHANCE_RULE, msg("core.refuse.draws_automatic"), str(parsed))

@@ -173,6 +173,8 @@ def test_the_shared_table_cannot_play_a_move_made_from_behind_a_screen(app: Flas
     error = refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": version}),
                             422)
     assert error["rule"] == "SCREEN"
+    # chosen from an older version it is stale like any move (a 422 here, and a 409 for one not legal, told which)
+    refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": version - 1}), 409)
     assert stored(tmp_path) == before
     mine = claim_seat(client, game["id"], seat)["url"]
     assert client.post(f"{mine}/moves", json={"move": move, "version": version}).status_code == 200
