@@ -58,8 +58,9 @@ def companion_error(error: CompanionError) -> tuple[Response, int]:
 
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
-    """Under /api/ every HTTP error (an unknown route, a wrong method) answers JSON too."""
-    if not request.path.startswith(bp.url_prefix or "/api"):
+    """Under /api/ and the camera's JSON routes every HTTP error (an unknown route, a wrong method, a body too big)
+    answers JSON too."""
+    if not request.path.startswith(("/api/", "/camera/")):
         return error
     return jsonify(error={"type": type(error).__name__, "reason": error.description}), error.code or 500
 

@@ -266,3 +266,24 @@ def test_a_stream_with_a_cookie_that_is_not_utf8_is_refused_not_a_500(tmp_path: 
                                 + b"Cookie: keydom_paired=\xff\xfe\r\n\r\n")
             assert status == b"HTTP/1.1 401 Unauthorized", status  # no pairing read from it: like no cookie
     assert "Traceback" not in (tmp_path / "serve.log").read_text()
+
+
+# ---------------------------------------------------------------- images sent to the camera
+
+
+def test_images_sent_to_the_camera_are_refused_in_json(app: Flask, tmp_path: Path) -> None:
+    """The camera reads its own source only: no route takes an image. One sent anyway (too big, corrupt, to a
+    route that only reads) gets a JSON refusal the camera page can show, never an HTML error page."""
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    before = stored(tmp_path)
+    jpeg = b"\xff\xd8\xff\xe0" + bytes(random.Random(1).getrandbits(8) for _ in range(4000))
+    big = refused_cleanly(client.post(f"/camera/station/scan?game={game['id']}", data=jpeg * 600,
+                                      content_type="image/jpeg"), 413)
+    assert big["type"] == "RequestEntityTooLarge"
+    corrupt = refused_cleanly(client.post(f"/camera/station/scan?game={game['id']}", data=jpeg,
+                                          content_type="image/jpeg"))
+    assert corrupt["message"]["id"] == "core.camera.scan_empty"
+    for path in ("/camera/board", "/camera/table", "/camera/frame.jpg"):
+        refused_cleanly(client.post(path, data=jpeg, content_type="image/jpeg"), 405)
+    assert stored(tmp_path) == before
