@@ -18,7 +18,8 @@ from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.messages import Message, render
 from tests.web.apikit import claim_seat, english, version_of
 from tests.web.conftest import serving
-from tests.web.test_fuzz import stored
+from tests.web import test_fuzz
+from tests.web.test_fuzz import Fuzzer, game_ids, stored
 from web import create_app
 from web.camera import get_camera
 from web.table import get_table
@@ -287,3 +288,44 @@ def test_images_sent_to_the_camera_are_refused_in_json(app: Flask, tmp_path: Pat
     for path in ("/camera/board", "/camera/table", "/camera/frame.jpg"):
         refused_cleanly(client.post(path, data=jpeg, content_type="image/jpeg"), 405)
     assert stored(tmp_path) == before
+
+
+# ---------------------------------------------------------------- the fuzzer over every game
+
+
+class EveryGameFuzzer(Fuzzer):
+    """tests/web/test_fuzz.py's fuzzer with a live game of each of the four games (it keeps Key Harvest and La
+    Granja only), numbers in other scripts' digits and bodies nested past the parser's depth."""
+
+    GAMES = ("key-harvest", "la-granja", "keyper", "key-market")
+
+    def live_games(self) -> list[str]:
+        kinds = {game for _, game in game_ids(self.data_dir)}
+        for name in self.GAMES:
+            if name not in kinds:
+                assert self.client.post("/api/games", json={"game": name, "players": ["Al", "Bo", "Cy"]}).status_code == 201
+        return super().live_games()
+
+    def body(self, path: str) -> tuple[bytes | None, str]:
+        if self.rng.random() < 0.1:
+            return self.rng.choice([b"[" * 50_000 + b"]" * 50_000, b'{"version": "\xc2\xb2", "move": "end"}',
+                                    b'{"payload": "' + "١٢".encode() + b'"}']), "application/json"
+        return super().body(path)
+
+
+def test_fuzzed_requests_on_every_game_are_refused_cleanly_and_change_nothing(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(test_fuzz, "Fuzzer", EveryGameFuzzer)
+    monkeypatch.setattr(test_fuzz, "REQUESTS", 2500)
+    monkeypatch.setattr(test_fuzz, "SEED", 16)
+    monkeypatch.setattr(test_fuzz, "ODD_TEXT", [*test_fuzz.ODD_TEXT, "²", "١٢", "９" * 3])
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CAMERA": "samples", "CAMERA_THREAD": False,
+                      "STREAM_HEARTBEAT_SECONDS": 0.01})
+    with app.app_context():
+        get_camera().step()
+    try:
+        test_fuzz.test_fuzzed_requests_are_refused_cleanly_and_change_nothing(app, tmp_path)
+    finally:
+        with app.app_context():
+            get_camera().close()
+        app.extensions["keydom_table"].close()
