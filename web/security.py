@@ -132,7 +132,8 @@ class HostList:
 
 
 class Attempts:
-    """Wrong PINs per address in a sliding window: ``PAIR_ATTEMPTS`` per ``PAIR_WINDOW_SECONDS``."""
+    """Wrong PINs per address (an IPv6 address's /64: ``attempts_key``) in a sliding window: ``PAIR_ATTEMPTS`` per
+    ``PAIR_WINDOW_SECONDS``."""
 
     def __init__(self, limit: int = PAIR_ATTEMPTS, window: float = PAIR_WINDOW_SECONDS) -> None:
         self.limit, self.window = limit, window
@@ -158,6 +159,19 @@ class Attempts:
     def succeeded(self, address: str) -> None:
         with self._lock:
             self._failed.pop(address, None)
+
+
+def attempts_key(address: str) -> str:
+    """Whose PIN attempts an address's are: its own (IPv4), or its /64's (IPv6, where one device may take any address
+    of its network)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
 
 
 # ---------------------------------------------------------------- the checks
@@ -251,7 +265,7 @@ def pair_page() -> str | BaseResponse:
 def pair() -> tuple[str, int] | BaseResponse:
     """Check the PIN typed on the pairing page; right: a long-lived signed cookie and on to ``next``."""
     target = _next_page(request.form.get("next"))
-    address = request.remote_addr or "?"
+    address = attempts_key(request.remote_addr or "?")
     attempts: Attempts = current_app.extensions["keydom_pair_attempts"]
     wait = attempts.wait(address)
     if wait > 0:

@@ -329,3 +329,20 @@ def test_fuzzed_requests_on_every_game_are_refused_cleanly_and_change_nothing(tm
         with app.app_context():
             get_camera().close()
         app.extensions["keydom_table"].close()
+
+
+# ---------------------------------------------------------------- guessing the PIN from many addresses
+
+
+def test_pin_guesses_from_one_ipv6_network_share_one_limit(app: Flask) -> None:
+    """A phone on an IPv6 network may take any of 2**64 addresses of its /64 (privacy addresses): counted per address,
+    it could guess the 6-digit PIN at 5 tries per address. The attempts are counted per /64."""
+    pin = app.config["TABLE_PIN"]
+    wrong = "0" * 6 if pin != "0" * 6 else "1" * 6
+    for n in range(1, 6):
+        guess = app.test_client().post("/pair", data={"pin": wrong}, environ_base={"REMOTE_ADDR": f"2001:db8:1:2::{n}"})
+        assert guess.status_code == 401
+    held = app.test_client().post("/pair", data={"pin": pin}, environ_base={"REMOTE_ADDR": "2001:db8:1:2:abcd::9"})
+    assert held.status_code == 429
+    other = app.test_client().post("/pair", data={"pin": pin}, environ_base={"REMOTE_ADDR": "2001:db8:1:3::1"})
+    assert other.status_code == 303  # another network is not held up; nor is an IPv4 address (test_security.py)
