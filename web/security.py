@@ -31,6 +31,8 @@ from urllib.parse import urlencode, urlsplit
 from werkzeug.wrappers import Response as BaseResponse
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, session
 
+from companion.core.messages import Message, msg, render
+
 bp = Blueprint("security", __name__)
 
 PIN_FILE = "pin"
@@ -177,8 +179,9 @@ def attempts_key(address: str) -> str:
 # ---------------------------------------------------------------- the checks
 
 
-def _error(status: int, kind: str, reason: str) -> tuple[Response, int]:
-    return jsonify(error={"type": kind, "reason": reason}), status
+def _error(status: int, kind: str, message: Message) -> tuple[Response, int]:
+    """A refusal as the API gives it: the reason in English and as a message (the page shows it in its language)."""
+    return jsonify(error={"type": kind, "reason": render(message), "message": message.to_json()}), status
 
 
 def is_local() -> bool:
@@ -217,20 +220,18 @@ def _same_origin() -> bool:
 def check_request() -> tuple[Response, int] | BaseResponse | None:
     """The gate in front of every view (see the module's docstring); ``None`` lets the request through."""
     if not current_app.extensions["keydom_hosts"].allows(request.host):
-        return _error(421, "ForeignHost", f"this service does not answer to the host {request.host!r}; add it with "
-                                          "companion serve --allow-host NAME")
+        return _error(421, "ForeignHost", msg("web.refuse.foreign_host", host=repr(request.host[:100])))
     api = request.path.startswith("/api/")
     if request.method in UNSAFE_METHODS:
         if not _same_origin():
-            return _error(403, "CrossSiteRequest", "a change must come from the companion's own pages "
-                                                   f"(Origin {request.headers.get('Origin') or request.headers.get('Referer')!r})")
+            origin = request.headers.get("Origin") or request.headers.get("Referer") or ""
+            return _error(403, "CrossSiteRequest", msg("web.refuse.cross_site", origin=repr(origin[:100])))
         if api and request.method in {"POST", "PUT", "PATCH"} and request.mimetype != "application/json":
-            return _error(415, "UnsupportedMediaType", "the request body must be JSON (Content-Type: application/json)")
+            return _error(415, "UnsupportedMediaType", msg("web.refuse.json_only"))
     if is_paired() or request.path.startswith(OPEN_PATHS):
         return None
     if api or request.method != "GET" or request.path.startswith("/camera/"):
-        return _error(401, "NotPaired", "this device is not paired with the table: open /pair and enter the PIN "
-                                        "that companion serve printed")
+        return _error(401, "NotPaired", msg("web.refuse.not_paired"))
     return redirect("/pair?" + urlencode({"next": request.full_path.rstrip("?")}), 303)
 
 

@@ -3,7 +3,9 @@ round the rules before it was fixed. Every refused request gets a clear 4xx and 
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import socket
 import random
 from collections.abc import Iterator
@@ -15,13 +17,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
-from companion.core.messages import Message, render
+from companion.core.messages import Message, catalogs, render
 from tests.web.apikit import claim_seat, english, version_of
 from tests.web.conftest import serving
 from tests.web import test_fuzz
 from tests.web.test_fuzz import Fuzzer, game_ids, stored
-from web import create_app
+from web import api, create_app
 from web.camera import get_camera
+from web.messages import add_web_catalogs
 from web.table import get_table
 
 
@@ -346,3 +349,52 @@ def test_pin_guesses_from_one_ipv6_network_share_one_limit(app: Flask) -> None:
     assert held.status_code == 429
     other = app.test_client().post("/pair", data={"pin": pin}, environ_base={"REMOTE_ADDR": "2001:db8:1:3::1"})
     assert other.status_code == 303  # another network is not held up; nor is an IPv4 address (test_security.py)
+
+
+# ---------------------------------------------------------------- every refusal is a message
+
+
+def web_messages() -> dict[str, set[str]]:
+    """Every ``msg("web....", ...)`` written in web/*.py, with the parameters it is given."""
+    found: dict[str, set[str]] = {}
+    for path in (Path(__file__).parents[2] / "web").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "msg" and node.args
+                    and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("web.")):
+                found[str(node.args[0].value)] = {k.arg for k in node.keywords if k.arg}
+    return found | {key: {"code"} for key in api.HTTP_MESSAGES.values()} | {"web.http.error": {"code"}}
+
+
+def test_every_web_message_is_in_english_and_german_with_the_same_placeholders() -> None:
+    add_web_catalogs()
+    english, german = catalogs()["en"].messages, catalogs()["de"].messages
+    written = web_messages()
+    assert len(written) >= 20
+    for key, given in written.items():
+        assert key in english and key in german, key
+        assert set(re.findall(r"\{(\w+)\}", english[key])) == set(re.findall(r"\{(\w+)\}", german[key])) <= given, key
+        assert english[key] != german[key], key
+
+
+@pytest.mark.parametrize(("method", "path", "body", "headers", "status"), [
+    ("POST", "/api/games", "[]", {}, 400),
+    ("POST", "/api/games", '{"players": "Al,Bo"}', {}, 400),
+    ("POST", "/api/games/{id}/moves", '{"move": "end"}', {}, 428),
+    ("POST", "/api/games/{id}/moves", '{"move": "end", "version": 1.5}', {}, 400),
+    ("POST", "/api/panel/press", '{"button": "FIRE"}', {}, 400),
+    ("POST", "/api/games/{id}/moves", '{"move": "end", "version": 0}', {"Origin": "http://evil.example"}, 403),
+    ("GET", "/api/games", None, {"Host": "evil.example"}, 421),
+    ("GET", "/api/no/such/route", None, {}, 404),
+    ("DELETE", "/api/games", None, {}, 405),
+    ("POST", "/camera/station/scan", "x" * 2_000_000, {}, 413),
+])
+def test_every_refusal_is_a_message_the_page_shows_in_its_language(app: Flask, method: str, path: str,
+                                                                   body: str | None, headers: dict[str, str],
+                                                                   status: int) -> None:
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    answer = client.open(path.format(id=game["id"]), method=method, data=body, headers=headers,
+                         content_type="application/json" if body is not None else None)
+    error = refused_cleanly(answer, status)
+    german = render(Message.from_json(error["message"]), "de")
+    assert german and german != render(Message.from_json(error["message"]), "en") and "web." not in german
