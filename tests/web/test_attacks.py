@@ -398,3 +398,30 @@ def test_every_refusal_is_a_message_the_page_shows_in_its_language(app: Flask, m
     error = refused_cleanly(answer, status)
     german = render(Message.from_json(error["message"]), "de")
     assert german and german != render(Message.from_json(error["message"]), "en") and "web." not in german
+
+
+# ---------------------------------------------------------------- data packs a game cannot be played on
+
+
+@pytest.mark.parametrize(("name", "path", "value"), [
+    ("keyper", ("fairs", "private"), []),  # no private fair to deal: every new game was a 500
+    ("la-granja", ("prices", "sell", "olive"), -1),  # games got stuck with no legal move
+    ("la-granja", ("farm", "extra_deliveries"), -1),
+    ("key-market", ("season_board", "round"), -1),  # a move then crashed inside the rules
+    ("key-market", ("season_board", "winter"), -1),
+])
+def test_a_data_pack_no_game_can_be_played_on_is_refused_and_changes_nothing(app: Flask, tmp_path: Path, name: str,
+                                                                              path: tuple[str, ...],
+                                                                              value: Any) -> None:
+    """Accepted by /data, these packs broke every new game later. The loader refuses them with the reason."""
+    client = app.test_client()
+    pack = client.get(f"/api/data/{name}").get_json()["data"]
+    where = pack
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    before = stored(tmp_path), sorted(p.name for p in tmp_path.iterdir())
+    refused_cleanly(client.put(f"/api/data/{name}", json=pack))
+    refused_cleanly(client.put(f"/api/data/{name}/{path[0]}", json=pack[path[0]]))
+    assert (stored(tmp_path), sorted(p.name for p in tmp_path.iterdir())) == before
+    assert client.post("/api/games", json={"game": name, "players": ["Ann", "Bo", "Cy", "Di"]}).status_code == 201
