@@ -90,6 +90,7 @@ def shared_answers(app: Flask, client: FlaskClient, game_id: str, seats: int, co
     for code in codes:
         out[f"scan {code}"] = answer(client, "POST", f"/camera/station/scan?game={game_id}", game_id, {"payload": code})
     out["station"] = answer(client, "GET", f"/camera/station?game={game_id}", game_id)  # offers the last code scanned
+    out["panel"] = answer(client, "POST", "/api/panel/follow", game_id, {"game": game_id})  # its lights and words
     return out
 
 
