@@ -425,3 +425,32 @@ def test_a_data_pack_no_game_can_be_played_on_is_refused_and_changes_nothing(app
     refused_cleanly(client.put(f"/api/data/{name}/{path[0]}", json=pack[path[0]]))
     assert (stored(tmp_path), sorted(p.name for p in tmp_path.iterdir())) == before
     assert client.post("/api/games", json={"game": name, "players": ["Ann", "Bo", "Cy", "Di"]}).status_code == 201
+
+
+# ---------------------------------------------------------------- a seat's link acts for its seat only
+
+
+@pytest.mark.parametrize("name", ["la-granja", "keyper", "key-market"])
+def test_a_seats_link_cannot_make_another_seats_secret_choice(app: Flask, tmp_path: Path, name: str) -> None:
+    """At a simultaneous secret choice (La Granja's donkeys, Keyper's folds, Key Market's payment and Market Day)
+    each seat chooses on its own page: one seat's link sending another seat's choice is refused (rule SEAT)."""
+    client = app.test_client()
+    game = new_game(client, name)
+    rng = random.Random(7)
+    with app.app_context():
+        session = get_table().session(game["id"])
+        state = session.state
+        while session.game.current_player(state) != SIMULTANEOUS or len(session.game.deciders(state)) < 2:
+            assert session.game.current_player(state) != TERMINAL
+            session.play(rng.choice(session.game.legal_moves(state)), session.version)
+            state = session.state
+        mine, other = session.game.deciders(state)[:2]
+        theirs = next(str(m) for m in session.game.legal_moves(state) if session.game.seat_of(state, m) == other)
+    version = version_of(client, game["id"])
+    before = stored(tmp_path)
+    error = refused_cleanly(client.post(f"{claim_seat(client, game['id'], mine)['url']}/moves",
+                                        json={"move": theirs, "version": version}), 422)
+    assert error["rule"] == "SEAT"
+    assert stored(tmp_path) == before
+    assert client.post(f"{claim_seat(client, game['id'], other)['url']}/moves",
+                       json={"move": theirs, "version": version}).status_code == 200
