@@ -454,3 +454,12 @@ def test_a_seats_link_cannot_make_another_seats_secret_choice(app: Flask, tmp_pa
     assert stored(tmp_path) == before
     assert client.post(f"{claim_seat(client, game['id'], other)['url']}/moves",
                        json={"move": theirs, "version": version}).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["keyper", "key-market"])
+def test_a_whole_table_the_camera_does_not_read_is_refused_in_words(app: Flask, name: str) -> None:
+    client = app.test_client()
+    game = new_game(client, name)
+    error = refused_cleanly(client.get(f"/camera/table?game={game['id']}"))
+    assert error["message"]["id"] == "web.camera.no_table_read"
+    assert render(Message.from_json(error["message"]), "de").startswith("Die Kamera liest keinen ganzen")
