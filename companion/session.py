@@ -257,7 +257,9 @@ class Session:
             at_chance = self._game.current_player(state) == CHANCE
             if at_chance and self.auto_chance:
                 raise IllegalMoveError(CHANCE_RULE, msg("core.refuse.draws_automatic"), str(move))
-            if seat is not None and self._game.current_player(state) not in (CHANCE, TERMINAL):
+            if seat is not None and at_chance:  # a seat's page never names what is drawn
+                raise IllegalMoveError(CHANCE_RULE, msg("core.refuse.draws_automatic"), str(move))
+            if seat is not None and self._game.current_player(state) != TERMINAL:
                 owner = self._game.seat_of(state, move)
                 if owner != seat:
                     raise IllegalMoveError("SEAT", msg("core.refuse.not_your_seat"), str(move))
@@ -272,14 +274,22 @@ class Session:
 
     def play_shared(self, move: Move | str, version: int | None = None) -> list[Move]:
         """``play`` from a shared screen (the tablet's table, the panel): a secret move (a choice made behind a
-        screen, e.g. La Granja's donkeys) is refused, as it belongs on its seat's own page; a refusal reads as the
-        table may read it (``table_refusal``)."""
+        screen, e.g. La Granja's donkeys) or a move the table is not offered (``public_moves``: a card from the hand,
+        goods from behind a screen) is refused, as it belongs on its seat's own page, and refused alike whether it is
+        legal or not; a draw is never named by a device (the companion or the panel's DRAW button makes it); a
+        refusal reads as the table may read it (``table_refusal``). A move chosen from an older version is stale
+        before anything else, so a stale answer tells nothing of the move either."""
         with self._lock:
             try:
                 parsed = self._game.parse_move(move) if isinstance(move, str) else move
+                self.sync()
                 state = self.state
-                secret = self._game.current_player(state) == SIMULTANEOUS or (
-                    self._game.is_secret(state, parsed) and self._game.validate(state, parsed) is None)
+                self._check_version(version, state, parsed)
+                who = self._game.current_player(state)
+                if who == CHANCE:
+                    raise IllegalMoveError(CHANCE_RULE, msg("core.refuse.draws_automatic"), str(parsed))
+                secret = who == SIMULTANEOUS or (self._game.validate(state, parsed) is None and (
+                    self._game.is_secret(state, parsed) or parsed not in self._game.public_moves(state)))
                 if secret:
                     raise IllegalMoveError(SCREEN_RULE, msg("core.refuse.secret_choice"), str(parsed))
                 return self.play(parsed, version)

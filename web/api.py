@@ -58,17 +58,24 @@ def companion_error(error: CompanionError) -> tuple[Response, int]:
 
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
-    """Under /api/ every HTTP error (an unknown route, a wrong method) answers JSON too."""
-    if not request.path.startswith(bp.url_prefix or "/api"):
+    """Under /api/ and the camera's JSON routes every HTTP error (an unknown route, a wrong method, a body too big)
+    answers JSON too."""
+    if not request.path.startswith(("/api/", "/camera/")):
         return error
-    return jsonify(error={"type": type(error).__name__, "reason": error.description}), error.code or 500
+    message = HTTP_MESSAGES.get(error.code or 500, "web.http.error")
+    return jsonify(error={"type": type(error).__name__, "reason": error.description,
+                          "message": msg(message, code=error.code or 500)}), error.code or 500
+
+
+HTTP_MESSAGES = {404: "web.http.not_found", 405: "web.http.method", 413: "web.http.too_large"}
+"""The words of the HTTP errors a page may meet (any other: ``web.http.error`` with its code)."""
 
 
 def body() -> dict[str, Any]:
     """The request's JSON object, or a clear 400."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise MalformedInputError("the request body must be a JSON object")
+        raise MalformedInputError(msg("web.refuse.body_not_object"))
     return data
 
 
@@ -78,14 +85,18 @@ def chosen_version(data: dict[str, Any]) -> int:
     if version is None and request.headers.get("If-Match"):
         version = request.headers["If-Match"].strip().strip('"').removeprefix("W/").strip('"')
     if version is None:
-        raise VersionRequired('name the version of the game the move was chosen from: {"move": ..., "version": N} '
-                              "(the game's \"version\"), or an If-Match header")
-    if isinstance(version, str) and version.strip().isdigit() and len(version.strip()) < 19:
+        raise VersionRequired(msg("web.refuse.version_missing"))
+    if isinstance(version, str) and is_digits(version.strip()) and len(version.strip()) < 19:
         version = int(version.strip())
     if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**62:
-        raise MalformedInputError(f"version must be a whole number, not {str(version)[:40]!r}")
+        raise MalformedInputError(msg("web.refuse.version_number", given=repr(str(version)[:40])))
     number = version
     return number
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (``str.isdigit`` also takes "²" and "١٢", which ``int`` refuses or reads)."""
+    return text.isascii() and text.isdigit()
 
 
 def move_request() -> tuple[str, int]:
@@ -93,7 +104,7 @@ def move_request() -> tuple[str, int]:
     data = body()
     text = data.get("move")
     if not isinstance(text, str) or not text.strip():
-        raise MalformedInputError('give a move as {"move": "...", "version": N}')
+        raise MalformedInputError(msg("web.refuse.move_missing"))
     return check_move_text(text.strip()), chosen_version(data)
 
 
@@ -119,15 +130,15 @@ def create_game() -> tuple[Response, int]:
     else:
         colours = None
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):  # a blank: check_players
-        raise MalformedInputError("players must be a list of names in seat order")
+        raise MalformedInputError(msg("web.refuse.players_list"))
     game = data.get("game", default_game().name)
     if not isinstance(game, str):
-        raise MalformedInputError(f"game is the name of a game: {', '.join(g.name for g in games())}")
+        raise MalformedInputError(msg("web.refuse.game_name", games=", ".join(g.name for g in games())))
     names = check_players(players)  # the player count is the game's to check (Session.new)
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, (str, int)) and not isinstance(v, bool)
                                                 for v in options.values()):
-        raise MalformedInputError("options must be an object of flag names and values")
+        raise MalformedInputError(msg("web.refuse.options_object"))
     session = get_table().new_game(game, names, check_options({str(k): str(v) for k, v in options.items()}), colours)
     return jsonify(public_game(session)), 201
 
@@ -207,7 +218,7 @@ def setup_guide(game_id: str) -> Response:
     session = get_table().session(game_id)
     guide = session.game.setup_guide(setup_state(session))
     if guide is None:
-        raise UnknownGameError(f"{session.game.title} has no setup guide")
+        raise UnknownGameError(msg("web.refuse.no_setup_guide", game=session.game.title))
     return jsonify(players=list(session.players), colours=list(session.colours), guide=guide)
 
 

@@ -46,7 +46,7 @@ from companion.core.boards import BoardReader
 from companion.core.errors import (CompanionError, MalformedInputError, UnknownCodeError, UnknownGameError,
                                    UnsupportedError)
 from companion.core.game import Game
-from companion.core.messages import Message, Text, msg
+from companion.core.messages import Message, Text, msg, render
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
@@ -216,9 +216,10 @@ def camera_error(error: CompanionError) -> tuple[Response, int]:
 
 
 def _no_frame(camera: Camera) -> tuple[Response, int]:
-    reason = camera.error or ("the camera is off (companion serve --camera samples|usb:N|pi|PATH)"
-                              if camera.spec == "off" else "no frame yet")
-    return jsonify(error={"type": "NoFrame", "reason": reason}, status=camera.status()), 503
+    message = msg("web.camera.off") if camera.spec == "off" else msg("web.camera.no_frame")
+    reason = camera.error or render(message)
+    return jsonify(error={"type": "NoFrame", "reason": reason, "message": None if camera.error else message},
+                   status=camera.status()), 503
 
 
 @bp.get("")
@@ -288,15 +289,19 @@ def _chosen_game(seat_required: bool) -> tuple[Session, int] | None:
         return None
     session = get_table().session(game_id)
     seat_text = request.args.get("seat", "0" if not seat_required else "")
-    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(session.players):
+    if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 4) or not 0 <= int(seat_text) < len(
+            session.players):
         raise MalformedInputError(msg("core.camera.bad_seat", most=len(session.players) - 1, seat=seat_text[:20]))
     if seat_required:  # a seat's board against the game tells its stones: only with that seat's private link
         token = request.args.get("token", "")
         if not token:
-            raise SeatCredentialRequired("comparing a seat's board with the game needs that seat's private link: "
-                                         "open the camera from the seat's page (token=...)")
-        if get_table().seat_of(session, token) != int(seat_text):
-            raise SeatCredentialRequired(f"this private link is not seat {seat_text}'s")
+            raise SeatCredentialRequired(msg("web.camera.seat_link_needed"))
+        try:
+            owner = get_table().seat_of(session, token)
+        except UnknownGameError:  # a wrong link is refused like another seat's (docs/security.md: 403 here)
+            owner = None
+        if owner != int(seat_text):
+            raise SeatCredentialRequired(msg("web.camera.seat_link_other", name=session.players[int(seat_text)]))
     return session, int(seat_text)
 
 
@@ -382,6 +387,16 @@ def _conflict_text(read: BoardRead) -> Message:
     return msg("core.camera.cannot_score", conflicts=[c.message for c in read.conflicts])
 
 
+def _table_reader(game: Game[Any, Any]) -> TableReader:
+    """How ``game``'s whole table is read; ``UnsupportedError`` (HTTP 400) with the reason in words if it is not."""
+    try:
+        return table_reader(_boards(game))
+    except UnsupportedError as error:
+        if error.message_json() is not None:
+            raise
+        raise UnsupportedError(msg("web.camera.no_table_read", game=game.title)) from None
+
+
 @bp.get("/table")
 def table() -> Response | tuple[Response, int]:
     """The whole table in the latest frame (``companion.vision.table``): every board given to its player, the land
@@ -390,11 +405,12 @@ def table() -> Response | tuple[Response, int]:
     camera = get_camera()
     game_id = request.args.get("game")
     session = get_table().session(game_id) if game_id else None
+    chosen = _table_reader(session.game) if session is not None else None  # refused before any frame is needed
     scan = camera.latest()
     if scan is None:
         return _no_frame(camera)
     game = session.game if session is not None else _game_in_view(scan)
-    reader = table_reader(_boards(game))
+    reader = chosen or _table_reader(game)
     names = list(session.players) if session is not None else None
     read = camera.table(scan, reader, len(names) if names is not None else None)
     names = names or [f"Player {i + 1}" for i in range(max([len(read.boards)] + [(b.seat or 0) + 1 for b in read.boards]))]

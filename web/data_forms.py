@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.core.datapack import Column, DataPack, Section, Table
 from companion.core.errors import CompanionError, MalformedInputError, UnknownGameError
+from companion.core.messages import msg
 from companion.games import find_game, games
 
 bp = Blueprint("data_forms", __name__)
@@ -56,7 +57,7 @@ def pack_of(name: str) -> DataPack[Any]:
     game = find_game(name)
     pack = game.data_pack()
     if pack is None:
-        raise UnknownGameError(f"{game.title} has no printed data")
+        raise UnknownGameError(msg("web.refuse.no_data", game=game.title))
     return pack
 
 
@@ -77,7 +78,7 @@ def in_use(name: str) -> dict[str, Any]:
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise MalformedInputError("the request body must be a JSON object")
+        raise MalformedInputError(msg("web.refuse.body_not_object"))
     return data
 
 

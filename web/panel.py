@@ -21,9 +21,10 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, stream_with_context
 
 from companion.core.errors import CompanionError, DiskFullError, MalformedInputError, StoreError, UnknownGameError
+from companion.core.messages import msg
 from companion.core.rng import step_rng
 from companion.games import find_game
-from companion.session import Session
+from companion.session import Session, check_move_text
 from companion.store import OVER, GameRecord
 from firmware_bridge.commands import Button
 from firmware_bridge.config import PanelConfig, load_config
@@ -145,7 +146,7 @@ def panel_error(error: CompanionError) -> tuple[Response, int]:
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise MalformedInputError("the request body must be a JSON object")
+        raise MalformedInputError(msg("web.refuse.body_not_object"))
     return data
 
 
@@ -163,7 +164,7 @@ def panel_state() -> Response:
 def follow() -> Response:
     data = _body()
     if not data.get("game"):
-        raise MalformedInputError("give the game to follow: {\"game\": ID}")
+        raise MalformedInputError(msg("web.refuse.panel_game"))
     _follow_from(data)
     return jsonify(get_panel().state())
 
@@ -176,15 +177,15 @@ def press() -> Response:
     try:
         button = Button(str(data.get("button", "")).upper())
     except ValueError:
-        raise MalformedInputError(f"unknown button {data.get('button')!r}; buttons are "
-                                  f"{', '.join(b.value for b in Button)}") from None
+        raise MalformedInputError(msg("web.refuse.panel_button", button=repr(str(data.get("button"))[:40]),
+                                      buttons=", ".join(b.value for b in Button))) from None
     kinds = {"press": PRESS, "hold": HOLD}
     kind = data.get("kind", "press")
     if kind not in kinds:
-        raise MalformedInputError("kind is 'press' or 'hold'")
+        raise MalformedInputError(msg("web.refuse.panel_kind"))
     version = data.get("version")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise MalformedInputError("version is the game's version number")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**62):
+        raise MalformedInputError(msg("web.refuse.panel_version"))
     _follow_from(data)
     service = get_panel()
     result = service.controller.press(button, kinds[kind], version)
@@ -197,7 +198,9 @@ def choice() -> Response:
     data = _body()
     move = data.get("move")
     if move is not None and not isinstance(move, str):
-        raise MalformedInputError("move is text or null")
+        raise MalformedInputError(msg("web.refuse.panel_move"))
+    if move is not None:
+        check_move_text(move)
     _follow_from(data)
     service = get_panel()
     service.controller.choose(move)

@@ -31,6 +31,8 @@ from urllib.parse import urlencode, urlsplit
 from werkzeug.wrappers import Response as BaseResponse
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, session
 
+from companion.core.messages import Message, msg, render
+
 bp = Blueprint("security", __name__)
 
 PIN_FILE = "pin"
@@ -132,7 +134,8 @@ class HostList:
 
 
 class Attempts:
-    """Wrong PINs per address in a sliding window: ``PAIR_ATTEMPTS`` per ``PAIR_WINDOW_SECONDS``."""
+    """Wrong PINs per address (an IPv6 address's /64: ``attempts_key``) in a sliding window: ``PAIR_ATTEMPTS`` per
+    ``PAIR_WINDOW_SECONDS``."""
 
     def __init__(self, limit: int = PAIR_ATTEMPTS, window: float = PAIR_WINDOW_SECONDS) -> None:
         self.limit, self.window = limit, window
@@ -160,11 +163,25 @@ class Attempts:
             self._failed.pop(address, None)
 
 
+def attempts_key(address: str) -> str:
+    """Whose PIN attempts an address's are: its own (IPv4), or its /64's (IPv6, where one device may take any address
+    of its network)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+
+
 # ---------------------------------------------------------------- the checks
 
 
-def _error(status: int, kind: str, reason: str) -> tuple[Response, int]:
-    return jsonify(error={"type": kind, "reason": reason}), status
+def _error(status: int, kind: str, message: Message) -> tuple[Response, int]:
+    """A refusal as the API gives it: the reason in English and as a message (the page shows it in its language)."""
+    return jsonify(error={"type": kind, "reason": render(message), "message": message.to_json()}), status
 
 
 def is_local() -> bool:
@@ -203,20 +220,18 @@ def _same_origin() -> bool:
 def check_request() -> tuple[Response, int] | BaseResponse | None:
     """The gate in front of every view (see the module's docstring); ``None`` lets the request through."""
     if not current_app.extensions["keydom_hosts"].allows(request.host):
-        return _error(421, "ForeignHost", f"this service does not answer to the host {request.host!r}; add it with "
-                                          "companion serve --allow-host NAME")
+        return _error(421, "ForeignHost", msg("web.refuse.foreign_host", host=repr(request.host[:100])))
     api = request.path.startswith("/api/")
     if request.method in UNSAFE_METHODS:
         if not _same_origin():
-            return _error(403, "CrossSiteRequest", "a change must come from the companion's own pages "
-                                                   f"(Origin {request.headers.get('Origin') or request.headers.get('Referer')!r})")
+            origin = request.headers.get("Origin") or request.headers.get("Referer") or ""
+            return _error(403, "CrossSiteRequest", msg("web.refuse.cross_site", origin=repr(origin[:100])))
         if api and request.method in {"POST", "PUT", "PATCH"} and request.mimetype != "application/json":
-            return _error(415, "UnsupportedMediaType", "the request body must be JSON (Content-Type: application/json)")
+            return _error(415, "UnsupportedMediaType", msg("web.refuse.json_only"))
     if is_paired() or request.path.startswith(OPEN_PATHS):
         return None
     if api or request.method != "GET" or request.path.startswith("/camera/"):
-        return _error(401, "NotPaired", "this device is not paired with the table: open /pair and enter the PIN "
-                                        "that companion serve printed")
+        return _error(401, "NotPaired", msg("web.refuse.not_paired"))
     return redirect("/pair?" + urlencode({"next": request.full_path.rstrip("?")}), 303)
 
 
@@ -232,8 +247,9 @@ def add_headers(response: BaseResponse) -> BaseResponse:
 
 
 def _next_page(value: str | None) -> str:
-    """Where to go once paired: a path of this site only (never another site's address)."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """Where to go once paired: a path of this site only (never another site's address; a browser drops tabs and
+    newlines from a URL, so "/<TAB>/evil.example" would be "//evil.example": no control character passes)."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or not value.isprintable():
         return "/"
     return value
 
@@ -250,7 +266,7 @@ def pair_page() -> str | BaseResponse:
 def pair() -> tuple[str, int] | BaseResponse:
     """Check the PIN typed on the pairing page; right: a long-lived signed cookie and on to ``next``."""
     target = _next_page(request.form.get("next"))
-    address = request.remote_addr or "?"
+    address = attempts_key(request.remote_addr or "?")
     attempts: Attempts = current_app.extensions["keydom_pair_attempts"]
     wait = attempts.wait(address)
     if wait > 0:

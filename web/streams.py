@@ -64,7 +64,16 @@ class Caller:
     def of(cls, scope: Scope) -> Caller:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         client = scope.get("client") or ("", 0)
-        return cls(str(client[0]), str(scope.get("path", "")), headers, dict(parse_cookie(headers.get("cookie", ""))))
+        return cls(str(client[0]), str(scope.get("path", "")), headers, cookies_of(headers.get("cookie", "")))
+
+
+def cookies_of(header: str) -> dict[str, str]:
+    """The cookies of a Cookie header as Flask reads them; none from one whose bytes are not UTF-8 (a broken or
+    hostile client: no pairing can be read from it)."""
+    try:
+        return dict(parse_cookie(header))
+    except UnicodeDecodeError:
+        return {}
 
 
 def authorize(app: Flask, caller: Caller) -> tuple[int, dict[str, Any]] | None:

@@ -66,7 +66,8 @@ def test_a_game_without_a_whole_table_reader_is_refused_in_one_sentence(keyper_a
     """Keyper's boards are read one at a time: the whole-table read says so (HTTP 400), not a server error."""
     answer = keyper_app.test_client().get("/camera/table")
     assert answer.status_code == 400
-    assert answer.get_json()["error"]["reason"] == "the camera does not read a whole keyper table in one frame"
+    assert answer.get_json()["error"]["reason"] == ("The camera does not read a whole Keyper table in one frame: "
+                                                    "photograph each player's board.")
 
 
 def test_a_keyper_board_against_the_game_names_each_difference(keyper_app: Flask) -> None:

@@ -269,7 +269,8 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
 
     def score_with_hidden(self, state: State, hidden: Sequence[Mapping[str, Any] | None]) -> list[dict[str, Any]]:
         """The score with what lies behind some screens as the players report it: per seat ``{"gold": n, "goods":
-        {...}}`` (either key may be left out; ``None``: the companion's count), checked and scored like a snapshot
+        {...}}`` (once the game is over either key may be left out, and ``None`` keeps the companion's count; before the
+        end both are needed, or the score would tell what is behind the screen), checked and scored like a snapshot
         (docs/key-market-snapshot.md); the game is unchanged."""
         from companion.games.key_market.snapshot import score_snapshot
 
@@ -282,6 +283,8 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
                 continue
             if not isinstance(given, Mapping) or not set(given) <= {"gold", "goods"}:
                 raise MalformedInputError(f"{state.names[seat]}: give \"gold\" and \"goods\" behind the screen")
+            if not state.over and set(given) != {"gold", "goods"}:  # a count left out would be the companion's
+                raise MalformedInputError(msg("core.refuse.hidden_before_end"))
             table["players"][seat].update(given)
         rows: list[dict[str, Any]] = score_snapshot(table, self.data)["players"]
         if not state.over:

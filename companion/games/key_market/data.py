@@ -249,8 +249,10 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         raise _fail("the Season End removals give one count per number of goods in a row, 0 up to all slots "
                     "filled and the last covered, never falling")
     sb = data["season_board"]
-    season = SeasonBoard(*(int(sb[k]) for k in ("square", "round", "village", "winter", "square_marker",
-                                                 "round_marker")))
+    counts = [int(sb[k]) for k in ("square", "round", "village", "winter", "square_marker", "round_marker")]
+    season = SeasonBoard(*counts)
+    if min(counts) < 0:
+        raise _fail("the season board's spaces and markers are counted 0 or more")
     provisional = tuple(s for s in SECTIONS if s in data and data[s].get("provisional", True))
     return Edition(str(data.get("name", "unnamed")), _boards(data), _small_board(data), _markers(data), farmhouses,
                    tiles, abilities, rows, prices, removal, season, provisional, data)

@@ -18,6 +18,8 @@ from companion.core.messages import Message, Text, msg
 
 SEASONS: tuple[str, ...] = ("spring", "summer", "autumn", "winter")
 FAIR_SEASONS: tuple[str, ...] = SEASONS[:3]
+MOST_PLAYERS = 4
+"""Keyper's largest table: each season deals a private fair to every player, so each season needs this many."""
 """The seasons with a private fair (spec 2.2 item 8)."""
 AREAS: tuple[str, ...] = ("farm", "village")
 KEYPLE_COLOURS: tuple[str, ...] = ("blue", "orange", "green", "brown", "black", "grey", "white")
@@ -246,6 +248,8 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         fairs[f.id] = f
     if sum(1 for f in fairs.values() if f.season == "winter") != 8:
         raise _fail("winter_fairs")
+    if any(sum(1 for f in fairs.values() if f.season == season) < MOST_PLAYERS for season in FAIR_SEASONS):
+        raise _fail("private_fairs", n=MOST_PLAYERS)
     boats: dict[str, dict[str, tuple[str, ...]]] = {}
     for row in data["boats"]["list"]:
         sides = {s: tuple(str(r) for r in row[s]) for s in SEASONS}

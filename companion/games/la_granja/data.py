@@ -203,6 +203,10 @@ def _parse(data: Mapping[str, Any]) -> Edition:
     if sorted(hats) != [1, 2, 3, 4] or len(siesta) < 2 or len(slots) != 5:
         raise fail(msg("lg.data.tracks"))
     farm = data.get("farm", {})
+    counts = [*(prices[kind][k] for kind in ("buy", "sell", "upgrade") for k in RESOURCES),
+              *(farm.get(k, 0) for k in ("extra_deliveries", "sty", "hand_limit"))]
+    if any(int(v) < 0 for v in counts):
+        raise fail(msg("lg.data.negative"))
     provisional = tuple(s for s in (*SECTIONS, "farm") if s in data and data[s].get("provisional", True))
     return Edition(
         name=str(data.get("name", "unnamed")), cards=cards, spaces=spaces, start_spaces=start, buildings=buildings,
