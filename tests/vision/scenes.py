@@ -387,17 +387,23 @@ def _paste(canvas: Image, art: Image, centre: tuple[int, int], size_mm: float, r
     side = size_mm * scale
     a = math.radians(rotation_deg)
     k = side / paper.shape[0]
-    matrix = np.array([[k * math.cos(a), -k * math.sin(a), 0], [k * math.sin(a), k * math.cos(a), 0]])
+    turn = np.array([[k * math.cos(a), -k * math.sin(a)], [k * math.sin(a), k * math.cos(a)]])
     half = (paper.shape[0] - 1) / 2
-    reach = int(side * 0.75) + 2
+    _stick(canvas, paper, centre, turn, np.array([half, half]), int(side * 0.75) + 2, cv2.INTER_LINEAR)
+
+
+def _stick(canvas: Image, paper: Image, centre: tuple[int, int], turn: npt.NDArray[np.float64],
+           anchor: npt.NDArray[np.float64], reach: int, interpolation: int) -> None:
+    """Lay grey ``paper`` on ``canvas`` scaled and turned by ``turn``, its point ``anchor`` on ``centre`` (drawn
+    within ``reach`` pixels of it)."""
     left, top = max(0, centre[0] - reach), max(0, centre[1] - reach)
     right, bottom = min(canvas.shape[1], centre[0] + reach), min(canvas.shape[0], centre[1] + reach)
     if right <= left or bottom <= top:
         return
-    matrix[:, 2] = np.array(centre) - matrix[:, :2] @ np.array([half, half]) - np.array([left, top])
+    matrix = np.hstack([turn, (np.array(centre) - turn @ anchor - np.array([left, top]))[:, None]])
     size = (right - left, bottom - top)
-    warped = cv2.warpAffine(paper, matrix, size, flags=cv2.INTER_LINEAR, borderValue=0)
-    mask = cv2.warpAffine(np.full_like(paper, 255), matrix, size, flags=cv2.INTER_LINEAR, borderValue=0)
+    warped = cv2.warpAffine(paper, matrix, size, flags=interpolation, borderValue=0)
+    mask = cv2.warpAffine(np.full_like(paper, 255), matrix, size, flags=interpolation, borderValue=0)
     alpha = mask.astype(np.float32)[:, :, None] / 255.0
     roi = canvas[top:bottom, left:right]
     roi[:] = (roi.astype(np.float32) * (1 - alpha) + warped.astype(np.float32)[:, :, None] * alpha).astype(np.uint8)
@@ -413,18 +419,7 @@ def _paste_printed(canvas: Image, component: Component, registry: CodeRegistry, 
     k, a = scale / DOTS_PER_MM, math.radians(rotation_deg)
     turn = np.array([[k * math.cos(a), -k * math.sin(a)], [k * math.sin(a), k * math.cos(a)]])
     marker_centre = np.array([margin + component.sticker_mm * DOTS_PER_MM / 2, paper.shape[0] / 2])
-    reach = int(max(paper.shape) * k) + 2
-    left, top = max(0, centre[0] - reach), max(0, centre[1] - reach)
-    right, bottom = min(canvas.shape[1], centre[0] + reach), min(canvas.shape[0], centre[1] + reach)
-    if right <= left or bottom <= top:
-        return
-    matrix = np.hstack([turn, (np.array(centre) - turn @ marker_centre - np.array([left, top]))[:, None]])
-    size = (right - left, bottom - top)
-    warped = cv2.warpAffine(paper, matrix, size, flags=cv2.INTER_AREA, borderValue=0)
-    mask = cv2.warpAffine(np.full_like(paper, 255), matrix, size, flags=cv2.INTER_AREA, borderValue=0)
-    alpha = mask.astype(np.float32)[:, :, None] / 255.0
-    roi = canvas[top:bottom, left:right]
-    roi[:] = (roi.astype(np.float32) * (1 - alpha) + warped.astype(np.float32)[:, :, None] * alpha).astype(np.uint8)
+    _stick(canvas, paper, centre, turn, marker_centre, int(max(paper.shape) * k) + 2, cv2.INTER_AREA)
 
 
 def _hexagon(canvas: Image, centre: tuple[int, int], radius: float, colour: Sequence[int], turn_deg: float) -> None:
