@@ -198,3 +198,43 @@ def test_a_small_read_whose_bits_needed_correcting_is_board_art_not_a_sticker() 
         seen = {p.code for b in found.boards for p in b.read.pieces} | {d.code for b in found.boards for d, _ in b.read.others} | \
             {d.code for d in found.office} | {d.code for d, _ in found.others}
         assert (code in seen) == kept  # a read of the usual size is kept (and reported, away from any board)
+
+
+def test_a_labourer_the_first_read_missed_is_found_though_another_set_shows_the_same_letter() -> None:
+    """The first read misses Bo's labourer A (the detections handed over lack it) while Ann's labourer A lies on her
+    board: the second look at Bo's board finds his, and it gives his board his seat (labourer A of set 2 is not
+    labourer A of set 1, which the board's look used to take for a sticker already in view elsewhere)."""
+    table = scene(3, "table-easy", 506)
+    reader = CodeReader(REGISTRY)
+    detections = [d for d in reader.read(table.scene.image).detections if d.code != "KH:L:2:A"]
+    assert "KH:L:1:A" in {d.code for d in detections}
+    found = TABLE.read(table.scene.image, detections, REGISTRY, lambda frame, _, sides=None: reader.read(frame, sides).detections, 3)
+    bo = found.board_of(1)
+    assert bo is not None and "KH:L:2:A" in {p.code for p in bo.read.pieces} and bo.by == "workers"
+    assert_same_table(TABLE.snapshot(found, REGISTRY, ["Ann", "Bo", "Cy"]), table.snapshot)
+
+
+def test_a_read_whose_bits_needed_correcting_counts_on_a_space_not_between_spaces() -> None:
+    """Board art taken for a tile's sticker lies anywhere, a tile on a space: a read whose bits do not read exactly
+    (here: a made-up read where the board is empty) is placed when it lies on a space, and dropped, not even
+    reported, when it lies between spaces (0.3 of a space off, where a tile read exactly would still count)."""
+    from companion.vision.detection import Detection
+
+    table = scene(2, "table-easy", 501)
+    detections = CodeReader(REGISTRY).read(table.scene.image).detections
+    board = TABLE.read(table.scene.image, detections, REGISTRY, None, 2).boards[0].read
+    taken = {p.at for p in board.pieces}
+    space = next((q + dq, r + dr) for q, r in sorted(taken) for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0))
+                 if (q + dq, r + dr) not in taken)
+    side = float(np.median([d.side_px for d in detections]))
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.code not in table.scene.truth)
+    for off, kept in ((0.0, True), (0.3, False)):
+        x, y = board.lattice.space_center(space)
+        x += off * board.lattice.pitch_px
+        art = Detection(code, REGISTRY.by_code(code).marker_id,
+                        ((x - side / 2, y - side / 2), (x + side / 2, y - side / 2), (x + side / 2, y + side / 2),
+                         (x - side / 2, y + side / 2)))
+        found = TABLE.read(table.scene.image, [*detections, art], REGISTRY, None, 2)
+        placed = {p.code: p.at for b in found.boards for p in b.read.pieces}
+        reported = {d.code for b in found.boards for d, _ in b.read.others} | {d.code for d, _ in found.others}
+        assert (placed.get(code) == space) == kept and code not in reported
