@@ -8,7 +8,8 @@ few spaces apart, and boards lie further apart than neighbouring spaces. Then:
    camera's height and tilt do not matter) belong together. A sparse board falls into several fragments.
 2. **The shared board** is the fragment holding most of the row pieces (events): its row pieces are the row, read
    in the direction the pieces' own markers face (they lie upright on the track), and its tiles are the office.
-   A nearby fragment of row pieces alone is a part of it (the track parts where a sticker was missed). Its
+   A nearby fragment of row pieces alone is a part of it (the track parts where a sticker was missed), and so is
+   a nearby fragment of office tiles in the line of its office tiles (``OFFICE_LINE``: the office parted). Its
    surroundings are read again, enlarged, with the stickers already read painted over (on one core while the
    boards' second looks take the other). Any read, the first or a second look's, much smaller than the frame's
    median sticker counts only if its bits read exactly (``SMALL_READ``: board art taken for a marker reads small).
@@ -75,6 +76,9 @@ OFF_SPACE_CORRECTED = 0.17
 """A tile whose bits read only with corrections counts only this near (in spaces) a space of its board's lattice:
 on 200 tables (seeds 100-299) every such true tile lay within 0.15 (exact ones up to 0.28), board art lies anywhere
 (only 1 in 10 by chance this near a space)."""
+OFFICE_LINE = 0.25
+"""Tiles lying within this part of a space of the line through the shared board's office tiles, near it, are office
+tiles beyond the row's reach (the office is a row of spaces), not a board."""
 SHARED_LOOK_MARGIN = 1.5
 """How far around its pieces the shared board's second look reads, in spaces."""
 SHARED_LOOK_SIDE_PX = 40.0
@@ -191,6 +195,12 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     for fragment in [f for f in fragments if main and any(pieces[i][1].kind in table.row_kinds for i in f)
                      and all(pieces[i][1].kind in shared for i in f) and _gap(main, f, pieces) < 2 * LINK * pitch]:
         fragments.remove(fragment)  # the shared board parted where a sticker was missed: one board still
+        main += fragment
+    in_office = [i for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
+    for fragment in [f for f in fragments if len(in_office) >= 2
+                     and all(pieces[i][1].kind in table.office_kinds for i in f) and _gap(main, f, pieces) < 2 * LINK * pitch
+                     and _off_line([pieces[i][0] for i in in_office + f]) < OFFICE_LINE * pitch]:
+        fragments.remove(fragment)  # the office's far end, beyond the row's reach: its tiles lie in the office's line
         main += fragment
     shared_look = None
     if image is not None and reader is not None and main:  # on one core while the boards' looks take the other
@@ -328,6 +338,15 @@ def _identity(component: Component) -> str:
     """What one physical piece is: a two-sided tile whichever side is up, else its code (labourer A of set 2 is not
     labourer A of set 1)."""
     return f"{component.kind}:{component.key}" if component.side is not None else component.code
+
+
+def _off_line(detections: Sequence[Detection]) -> float:
+    """How far the farthest of the detections lies from the straight line through them all, in sticker widths."""
+    centers = np.array([d.center for d in detections], dtype=np.float64)
+    centers -= centers.mean(axis=0)
+    across = np.linalg.svd(centers, full_matrices=False)[2][-1]  # the direction with the least spread
+    sides = np.array([d.side_px for d in detections])
+    return float(np.max(np.abs(centers @ across) / sides))
 
 
 def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[list[int]]:

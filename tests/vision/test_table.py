@@ -238,3 +238,19 @@ def test_a_read_whose_bits_needed_correcting_counts_on_a_space_not_between_space
         placed = {p.code: p.at for b in found.boards for p in b.read.pieces}
         reported = {d.code for b in found.boards for d, _ in b.read.others} | {d.code for d, _ in found.others}
         assert (placed.get(code) == space) == kept and code not in reported
+
+
+def test_the_office_parted_by_missed_tiles_is_still_the_office() -> None:
+    """Three events, and the first read misses two tiles in the middle of the land office (the detections handed over
+    lack them): its far end lies more than two spaces from everything else on the shared board, a group of its own.
+    Its tiles lie in the line of the office's other tiles, so they are office tiles, not a board of their own nor a
+    part of the board nearest them."""
+    table = table_scene(REGISTRY, 3, "table-easy", seed=507, events=3)
+    office = [f"KH:F:{label}:U" for label in table.snapshot["land_office"]]  # in the office's order
+    missed = set(office[2:4])
+    detections = [d for d in CodeReader(REGISTRY).read(table.scene.image).detections if d.code not in missed]
+    found = TABLE.read(table.scene.image, detections, REGISTRY, None, 3)
+    assert sorted(d.code for d in found.office) == sorted(set(office) - missed)
+    snapshot = TABLE.snapshot(found, REGISTRY, ["Ann", "Bo", "Cy"])
+    for mine, true in zip(snapshot["players"], table.snapshot["players"]):
+        assert contents(mine) == contents(true), true["name"]
