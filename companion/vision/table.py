@@ -186,6 +186,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     if image is not None:
         real = {id(d) for d in _not_art(image, [d for d, _ in pieces], typical, registry)}
         pieces = [(d, c) for d, c in pieces if id(d) in real]
+        pieces = _one_place(image, pieces, registry)
     pitch = pitch_in_stickers(registry, boards)
     fragments = _fragments([d for d, _ in pieces], LINK * pitch)
 
@@ -332,6 +333,19 @@ def _without_art(read: BoardRead, detections: Sequence[Detection], image: npt.ND
     if not art:
         return read
     return read_board([d for d in detections if id(d) not in art], registry, boards)
+
+
+def _one_place(image: npt.NDArray[np.uint8], pieces: list[tuple[Detection, Component]],
+               registry: CodeRegistry) -> list[tuple[Detection, Component]]:
+    """The pieces less the reads with corrected bits of a piece also read exactly elsewhere (one tile shows one side
+    in one place: the other read is board art); a piece read twice otherwise stays, for the board to report."""
+    from companion.vision.reader import exact_bits
+
+    places = Counter(_identity(c) for _, c in pieces)
+    twice = [d for d, c in pieces if places[_identity(c)] > 1]
+    exact = dict(zip(map(id, twice), exact_bits(image, twice, registry)))
+    sure = {_identity(c) for d, c in pieces if exact.get(id(d))}
+    return [(d, c) for d, c in pieces if id(d) not in exact or exact[id(d)] or _identity(c) not in sure]
 
 
 def _identity(component: Component) -> str:

@@ -254,3 +254,28 @@ def test_the_office_parted_by_missed_tiles_is_still_the_office() -> None:
     snapshot = TABLE.snapshot(found, REGISTRY, ["Ann", "Bo", "Cy"])
     for mine, true in zip(snapshot["players"], table.snapshot["players"]):
         assert contents(mine) == contents(true), true["name"]
+
+
+def test_a_read_with_corrected_bits_of_a_tile_read_exactly_elsewhere_is_board_art() -> None:
+    """One tile lies in one place, one side up: a read of its other side on another board, on a space but with bits
+    that read only with corrections (a made-up read where that board is empty), is dropped; the tile stays where
+    it was read exactly."""
+    from companion.vision.detection import Detection
+
+    table = scene(2, "table-easy", 501)
+    detections = CodeReader(REGISTRY).read(table.scene.image).detections
+    boards = TABLE.read(table.scene.image, detections, REGISTRY, None, 2).boards
+    home, other = boards[0].read, boards[1].read
+    tile = next(p for p in home.pieces if p.side is not None)
+    flipped = tile.code[:-1] + ("H" if tile.code.endswith("U") else "U")
+    taken = {p.at for p in other.pieces}
+    space = next((q + 1, r) for q, r in sorted(taken) if (q + 1, r) not in taken)
+    x, y = other.lattice.space_center(space)
+    side = float(np.median([d.side_px for d in detections]))
+    art = Detection(flipped, REGISTRY.by_code(flipped).marker_id,
+                    ((x - side / 2, y - side / 2), (x + side / 2, y - side / 2), (x + side / 2, y + side / 2),
+                     (x - side / 2, y + side / 2)))
+    found = TABLE.read(table.scene.image, [*detections, art], REGISTRY, None, 2)
+    placed = {p.code for b in found.boards for p in b.read.pieces}
+    assert tile.code in placed and flipped not in placed
+    assert found.boards[1].read.conflicts == ()
