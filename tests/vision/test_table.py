@@ -190,7 +190,8 @@ def test_a_small_read_whose_bits_needed_correcting_is_board_art_not_a_sticker() 
     detections = reader.read(table.scene.image).detections
     side = float(np.median([d.side_px for d in detections]))
     x, y = 40.0, 40.0  # a corner of the table with nothing on it
-    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.code not in table.scene.truth)
+    in_view = {REGISTRY.by_code(c).key for c in table.scene.truth}  # (neither side of a tile in view)
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.key not in in_view)
     for scale, kept in ((0.7, False), (1.0, True)):
         s = side * scale
         art = Detection(code, REGISTRY.by_code(code).marker_id, ((x, y), (x + s, y), (x + s, y + s), (x, y + s)))
@@ -227,7 +228,8 @@ def test_a_read_whose_bits_needed_correcting_counts_on_a_space_not_between_space
     space = next((q + dq, r + dr) for q, r in sorted(taken) for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0))
                  if (q + dq, r + dr) not in taken)
     side = float(np.median([d.side_px for d in detections]))
-    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.code not in table.scene.truth)
+    in_view = {REGISTRY.by_code(c).key for c in table.scene.truth}  # (neither side of a tile in view)
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.key not in in_view)
     for off, kept in ((0.0, True), (0.3, False)):
         x, y = board.lattice.space_center(space)
         x += off * board.lattice.pitch_px
