@@ -10,7 +10,7 @@ scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Readin
 
 * one adaptive-threshold window of 15 px instead of three (3, 13, 23), and a constant of 5 instead of 7: a
   16 mm sticker is 29-60 px across, one pass is a third of the work, and a dim or glared sticker keeps its margin;
-* candidate outlines only between 17 and 160 px a side, whatever the frame size;
+* candidate outlines only between 19 and 160 px a side (however turned), whatever the frame size;
 * bits sampled from the middle 40 % of each cell at 8 px per cell, so blur between cells does
   not flip them;
 * up to 2 wrong bits corrected: the registry's IDs are at least 7 bits apart, so a read two bits
@@ -50,10 +50,15 @@ THRESHOLD_WINDOW_PX = 15
 THRESHOLD_CONSTANT = 5
 """How much darker than its window's mean a pixel must be to count as black (OpenCV: 7): low-contrast stickers
 in a shadow or under glare keep their white margin."""
-MIN_SIDE_PX = 17
-"""The smallest marker side looked at (a 16 mm sticker's marker is 22 px or more at 80 cm)."""
+MIN_SIDE_PX = 19
+"""The smallest marker side looked at, however it is turned (a 16 mm sticker's marker is 22 px or more at 80 cm in
+1080p, 21 px or more on a 4K frame of the whole table)."""
 MAX_SIDE_PX = 160
 """The largest marker side looked at."""
+OUTLINE_PIXELS_PER_SIDE = 2 * math.sqrt(2)
+"""OpenCV measures an outline by its pixels, and a square turned 45 degrees has only 1/sqrt(2) as many as its
+length (diagonal steps): the smallest outline looked at is this many pixels per side, so a marker of the smallest
+side is looked at however it is turned (with 4 and 17 px, a 21 px marker turned 45 degrees was never looked at)."""
 CELL_MARGIN = 0.3
 """The part of each cell's edge left out when reading its bit."""
 CELL_PX = 8
@@ -194,7 +199,7 @@ class CodeReader:
             params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
             detector = self._detectors[key] = cv2.aruco.ArucoDetector(self._dictionary, params)
             self._limits[key] = (0.0, 0.0)
-        rates = (4 * lo / longer_side, 4 * hi / longer_side)
+        rates = (OUTLINE_PIXELS_PER_SIDE * lo / longer_side, 4 * hi / longer_side)
         if self._limits[key] != rates:
             params = detector.getDetectorParameters()
             params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = rates
@@ -324,15 +329,27 @@ def read_codes(image: npt.NDArray[np.uint8], registry: CodeRegistry, sides: Side
 
 
 def exact_bits(image: npt.NDArray[np.uint8], detections: Sequence[Detection], registry: CodeRegistry) -> list[bool]:
-    """Whether every data bit of each detection's marker reads in ``image`` as printed (no correction needed)."""
+    """Whether every data bit of each detection's marker reads in ``image`` as printed (no correction needed); only
+    the patch around each marker is turned grey (a whole 4K frame's conversion is not free)."""
     if not detections:
         return []
     reader = _last_reader[0] if _last_reader else None
     if reader is None or reader.registry is not registry:
         reader = CodeReader(registry)
         _last_reader[:] = [reader]
-    grey = _grey(image)  # once for all of them (a 4K frame's conversion is not free)
-    return [reader._exact(grey, detection) for detection in detections]
+    height, width = image.shape[:2]
+    exact = []
+    for detection in detections:
+        corners = np.array(detection.corners, dtype=np.float64)
+        x0, y0 = (max(0, int(v) - 2) for v in corners.min(axis=0))
+        x1, y1 = min(width, int(corners[:, 0].max()) + 3), min(height, int(corners[:, 1].max()) + 3)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            exact.append(False)
+            continue
+        points = [(x - x0, y - y0) for x, y in detection.corners]
+        moved = Detection(detection.code, detection.marker_id, (points[0], points[1], points[2], points[3]))
+        exact.append(reader._exact(_grey(np.ascontiguousarray(image[y0:y1, x0:x1])), moved))
+    return exact
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -8,10 +8,11 @@ few spaces apart, and boards lie further apart than neighbouring spaces. Then:
    camera's height and tilt do not matter) belong together. A sparse board falls into several fragments.
 2. **The shared board** is the fragment holding most of the row pieces (events): its row pieces are the row, read
    in the direction the pieces' own markers face (they lie upright on the track), and its tiles are the office.
-   A nearby fragment of row pieces alone is a part of it (the track parts where a sticker was missed). Its
+   A nearby fragment of row pieces alone is a part of it (the track parts where a sticker was missed), and so is
+   a nearby fragment of office tiles in the line of its office tiles (``OFFICE_LINE``: the office parted). Its
    surroundings are read again, enlarged, with the stickers already read painted over (on one core while the
-   boards' second looks take the other). Before all that, a read much smaller than the frame's median sticker
-   counts only if its bits read exactly (``SMALL_READ``: board art taken for a marker reads small).
+   boards' second looks take the other). Any read, the first or a second look's, much smaller than the frame's
+   median sticker counts only if its bits read exactly (``SMALL_READ``: board art taken for a marker reads small).
 3. **Boards.** A fragment holding one seat's standing pieces joins the board holding that seat's; the others,
    largest first, join the board already found whose hex lattice they lie on (every tile within
    ``MERGE_RESIDUAL`` of a space, the two no larger than one board, no standing piece of another seat), else
@@ -22,8 +23,10 @@ few spaces apart, and boards lie further apart than neighbouring spaces. Then:
    seat's. The boards left take the free seats in turn going round the shared board counter-clockwise (seen from
    above, the row read left to right), starting from its lower left.
 5. Given the frame and a reader, each board is **read again straightened** (``second_look``), the boards side by
-   side on the cores; what that finds is kept unless it is already in view elsewhere (or the other side of a
-   tile in view).
+   side on the cores; what that finds is kept unless it is already in view elsewhere (the same piece: the same
+   code, or the other side of a tile in view). A tile whose bits read only with corrections counts only on a
+   space of its board's lattice (``OFF_SPACE_CORRECTED``): board art lies anywhere. A board's tile that the
+   shared board's look found too stays on the board.
 
 What the pieces mean is the game's: its ``TableReader`` says which kinds make the row and the office, which seat
 a standing piece tells, and how large a board is; each board is read by the game's ``BoardReader``.
@@ -69,6 +72,13 @@ SECOND_LOOK_PX_PER_PITCH = 60.0
 SMALL_READ = 0.87
 """A read this much smaller than the frame's median sticker counts only if its bits read exactly: on 66 tables (seeds
 100-165) every true sticker read with corrections was at least 0.887 of the median, board art read as one 0.67-0.85."""
+OFF_SPACE_CORRECTED = 0.17
+"""A tile whose bits read only with corrections counts only this near (in spaces) a space of its board's lattice:
+on 200 tables (seeds 100-299) every such true tile lay within 0.15 (exact ones up to 0.28), board art lies anywhere
+(only 1 in 10 by chance this near a space)."""
+OFFICE_LINE = 0.25
+"""Tiles lying within this part of a space of the line through the shared board's office tiles, near it, are office
+tiles beyond the row's reach (the office is a row of spaces), not a board."""
 SHARED_LOOK_MARGIN = 1.5
 """How far around its pieces the shared board's second look reads, in spaces."""
 SHARED_LOOK_SIDE_PX = 40.0
@@ -172,13 +182,11 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
             others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on the table")))
         else:
             pieces.append((detection, component))
-    if image is not None and pieces:  # board art read as a sticker reads small: every sticker is printed one size
-        from companion.vision.reader import exact_bits
-
-        typical = float(np.median([d.side_px for d, _ in pieces]))
-        undersized = [d for d, _ in pieces if d.side_px < SMALL_READ * typical]
-        art = {id(d) for d, exact in zip(undersized, exact_bits(image, undersized, registry)) if not exact}
-        pieces = [(d, c) for d, c in pieces if id(d) not in art]
+    typical = float(np.median([d.side_px for d, _ in pieces])) if pieces else 0.0
+    if image is not None:
+        real = {id(d) for d in _not_art(image, [d for d, _ in pieces], typical, registry)}
+        pieces = [(d, c) for d, c in pieces if id(d) in real]
+        pieces = _one_place(image, pieces, registry)
     pitch = pitch_in_stickers(registry, boards)
     fragments = _fragments([d for d, _ in pieces], LINK * pitch)
 
@@ -189,12 +197,18 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
                      and all(pieces[i][1].kind in shared for i in f) and _gap(main, f, pieces) < 2 * LINK * pitch]:
         fragments.remove(fragment)  # the shared board parted where a sticker was missed: one board still
         main += fragment
+    in_office = [i for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
+    for fragment in [f for f in fragments if len(in_office) >= 2
+                     and all(pieces[i][1].kind in table.office_kinds for i in f) and _gap(main, f, pieces) < 2 * LINK * pitch
+                     and _off_line([pieces[i][0] for i in in_office + f]) < OFFICE_LINE * pitch]:
+        fragments.remove(fragment)  # the office's far end, beyond the row's reach: its tiles lie in the office's line
+        main += fragment
     shared_look = None
     if image is not None and reader is not None and main:  # on one core while the boards' looks take the other
         from companion.vision.reader import worker_pool
 
         shared_look = worker_pool().submit(_shared_look, image, [pieces[i][0] for i in main],
-                                           {d.code for d, _ in pieces}, registry, reader, pitch, shared)
+                                           {d.code for d, _ in pieces}, registry, reader, pitch, shared, typical)
     groups: list[list[int]] = []
     loose: list[int] = []
     lattices: dict[tuple[int, ...], LatticeFit] = {}  # each group's lattice, fitted once
@@ -229,22 +243,30 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     if image is not None and reader is not None:
         from companion.vision.reader import worker_pool
 
-        seen = {(c.kind, c.key) for _, c in pieces}
+        seen = {_identity(c) for _, c in pieces}
 
         def again(group: list[int]) -> BoardRead:
             assert image is not None and reader is not None
             first = [pieces[i][0] for i in group]
             read, found = second_look(image, first, registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)
             added = found[len(first):]  # a sticker elsewhere on the table, or the other side of a tile in view,
-            kept = [d for d in added if (registry.by_code(d.code).kind, registry.by_code(d.code).key) not in seen]
-            return read if len(kept) == len(added) else read_board(first + kept, registry, boards)  # is not new
+            kept = _not_art(image, [d for d in added if _identity(registry.by_code(d.code)) not in seen], typical,
+                            registry)  # is not new; nor is small board art
+            read = read if len(kept) == len(added) else read_board(first + kept, registry, boards)
+            return _without_art(read, first + kept, image, registry, boards)
 
         order = sorted(range(len(groups)), key=lambda k: -len(groups[k]))  # the boards side by side on the cores,
         done = dict(zip(order, worker_pool().map(again, [groups[k] for k in order])))  # the largest first
         reads = [done[k] for k in range(len(groups))]
     else:
         reads = [read_board([pieces[i][0] for i in group], registry, boards) for group in groups]
+        if image is not None:
+            reads = [_without_art(read, [pieces[i][0] for i in group], image, registry, boards)
+                     for read, group in zip(reads, groups)]
+    on_boards = {_identity(registry.by_code(p.code)) for read in reads for p in read.pieces}
     for detection in shared_look.result() if shared_look is not None else ():
+        if _identity(registry.by_code(detection.code)) in on_boards:
+            continue  # a board's tile near the shared board, found by both second looks: it lies on the board
         pieces.append((detection, registry.by_code(detection.code)))
         main.append(len(pieces) - 1)
     row = [pieces[i][0] for i in main if pieces[i][1].kind in table.row_kinds]
@@ -256,10 +278,10 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
 
 
 def _shared_look(image: npt.NDArray[np.uint8], shared: Sequence[Detection], seen: set[str], registry: CodeRegistry,
-                 reader: Reader, pitch: float, kinds: frozenset[str]) -> list[Detection]:
+                 reader: Reader, pitch: float, kinds: frozenset[str], typical: float) -> list[Detection]:
     """The shared board's stickers (of ``kinds``) the first read missed: its surroundings cut out of ``image`` and
     enlarged, the stickers read painted over, read again for markers of their size; in image pixels, none of
-    ``seen``."""
+    ``seen``, none small board art (``_not_art`` with the frame's ``typical`` sticker side)."""
     side = float(np.median([d.side_px for d in shared]))
     corners = np.array([d.corners for d in shared], dtype=np.float64).reshape(-1, 2)
     margin = SHARED_LOOK_MARGIN * pitch * side
@@ -278,7 +300,67 @@ def _shared_look(image: npt.NDArray[np.uint8], shared: Sequence[Detection], seen
         if found.code not in seen and registry.by_code(found.code).kind in kinds:
             points = [(x / scale + x0, y / scale + y0) for x, y in found.corners]
             added.append(Detection(found.code, found.marker_id, (points[0], points[1], points[2], points[3])))
-    return added
+    return _not_art(image, added, typical, registry)
+
+
+def _not_art(image: npt.NDArray[np.uint8], detections: Sequence[Detection], typical: float,
+             registry: CodeRegistry) -> list[Detection]:
+    """The ``detections`` less those smaller than ``SMALL_READ`` of the ``typical`` sticker side whose bits read
+    only with corrections: board art taken for a marker reads small, and every sticker is printed one size. Every
+    read counts this way, the first read's and each second look's."""
+    from companion.vision.reader import exact_bits
+
+    undersized = [d for d in detections if d.side_px < SMALL_READ * typical]
+    art = {id(d) for d, exact in zip(undersized, exact_bits(image, undersized, registry)) if not exact}
+    return [d for d in detections if id(d) not in art]
+
+
+def _without_art(read: BoardRead, detections: Sequence[Detection], image: npt.NDArray[np.uint8],
+                 registry: CodeRegistry, boards: BoardReader) -> BoardRead:
+    """The board without its tiles that lie off its lattice's spaces (``OFF_SPACE_CORRECTED``) and whose bits read
+    only with corrections: board art taken for a sticker lies anywhere, a tile on a space (as the undersized reads
+    ``SMALL_READ`` drops, they are no sticker and are not reported)."""
+    from companion.vision.reader import exact_bits
+
+    if read.lattice.to_image is None:
+        return read
+    tiles = [d for d in detections if registry.by_code(d.code).kind in boards.tile_kinds]
+    if not tiles:
+        return read
+    off = [d for d, (_, misfit) in zip(tiles, read.lattice.locate([d.center for d in tiles]))
+           if misfit > OFF_SPACE_CORRECTED]
+    art = {id(d) for d, exact in zip(off, exact_bits(image, off, registry)) if not exact}
+    if not art:
+        return read
+    return read_board([d for d in detections if id(d) not in art], registry, boards)
+
+
+def _one_place(image: npt.NDArray[np.uint8], pieces: list[tuple[Detection, Component]],
+               registry: CodeRegistry) -> list[tuple[Detection, Component]]:
+    """The pieces less the reads with corrected bits of a piece also read exactly elsewhere (one tile shows one side
+    in one place: the other read is board art); a piece read twice otherwise stays, for the board to report."""
+    from companion.vision.reader import exact_bits
+
+    places = Counter(_identity(c) for _, c in pieces)
+    twice = [d for d, c in pieces if places[_identity(c)] > 1]
+    exact = dict(zip(map(id, twice), exact_bits(image, twice, registry)))
+    sure = {_identity(c) for d, c in pieces if exact.get(id(d))}
+    return [(d, c) for d, c in pieces if id(d) not in exact or exact[id(d)] or _identity(c) not in sure]
+
+
+def _identity(component: Component) -> str:
+    """What one physical piece is: a two-sided tile whichever side is up, else its code (labourer A of set 2 is not
+    labourer A of set 1)."""
+    return f"{component.kind}:{component.key}" if component.side is not None else component.code
+
+
+def _off_line(detections: Sequence[Detection]) -> float:
+    """How far the farthest of the detections lies from the straight line through them all, in sticker widths."""
+    centers = np.array([d.center for d in detections], dtype=np.float64)
+    centers -= centers.mean(axis=0)
+    across = np.linalg.svd(centers, full_matrices=False)[2][-1]  # the direction with the least spread
+    sides = np.array([d.side_px for d in detections])
+    return float(np.max(np.abs(centers @ across) / sides))
 
 
 def _fragments(detections: Sequence[Detection], link_stickers: float) -> list[list[int]]:

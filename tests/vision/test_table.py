@@ -190,7 +190,8 @@ def test_a_small_read_whose_bits_needed_correcting_is_board_art_not_a_sticker() 
     detections = reader.read(table.scene.image).detections
     side = float(np.median([d.side_px for d in detections]))
     x, y = 40.0, 40.0  # a corner of the table with nothing on it
-    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.code not in table.scene.truth)
+    in_view = {REGISTRY.by_code(c).key for c in table.scene.truth}  # (neither side of a tile in view)
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.key not in in_view)
     for scale, kept in ((0.7, False), (1.0, True)):
         s = side * scale
         art = Detection(code, REGISTRY.by_code(code).marker_id, ((x, y), (x + s, y), (x + s, y + s), (x, y + s)))
@@ -198,3 +199,85 @@ def test_a_small_read_whose_bits_needed_correcting_is_board_art_not_a_sticker() 
         seen = {p.code for b in found.boards for p in b.read.pieces} | {d.code for b in found.boards for d, _ in b.read.others} | \
             {d.code for d in found.office} | {d.code for d, _ in found.others}
         assert (code in seen) == kept  # a read of the usual size is kept (and reported, away from any board)
+
+
+def test_a_labourer_the_first_read_missed_is_found_though_another_set_shows_the_same_letter() -> None:
+    """The first read misses Bo's labourer A (the detections handed over lack it) while Ann's labourer A lies on her
+    board: the second look at Bo's board finds his, and it gives his board his seat (labourer A of set 2 is not
+    labourer A of set 1, which the board's look used to take for a sticker already in view elsewhere)."""
+    table = scene(3, "table-easy", 506)
+    reader = CodeReader(REGISTRY)
+    detections = [d for d in reader.read(table.scene.image).detections if d.code != "KH:L:2:A"]
+    assert "KH:L:1:A" in {d.code for d in detections}
+    found = TABLE.read(table.scene.image, detections, REGISTRY, lambda frame, _, sides=None: reader.read(frame, sides).detections, 3)
+    bo = found.board_of(1)
+    assert bo is not None and "KH:L:2:A" in {p.code for p in bo.read.pieces} and bo.by == "workers"
+    assert_same_table(TABLE.snapshot(found, REGISTRY, ["Ann", "Bo", "Cy"]), table.snapshot)
+
+
+def test_a_read_whose_bits_needed_correcting_counts_on_a_space_not_between_spaces() -> None:
+    """Board art taken for a tile's sticker lies anywhere, a tile on a space: a read whose bits do not read exactly
+    (here: a made-up read where the board is empty) is placed when it lies on a space, and dropped, not even
+    reported, when it lies between spaces (0.3 of a space off, where a tile read exactly would still count)."""
+    from companion.vision.detection import Detection
+
+    table = scene(2, "table-easy", 501)
+    detections = CodeReader(REGISTRY).read(table.scene.image).detections
+    board = TABLE.read(table.scene.image, detections, REGISTRY, None, 2).boards[0].read
+    taken = {p.at for p in board.pieces}
+    space = next((q + dq, r + dr) for q, r in sorted(taken) for dq, dr in ((1, 0), (0, 1), (-1, 1), (-1, 0))
+                 if (q + dq, r + dr) not in taken)
+    side = float(np.median([d.side_px for d in detections]))
+    in_view = {REGISTRY.by_code(c).key for c in table.scene.truth}  # (neither side of a tile in view)
+    code = next(c.code for c in REGISTRY.for_game("key-harvest") if c.kind == "field" and c.key not in in_view)
+    for off, kept in ((0.0, True), (0.3, False)):
+        x, y = board.lattice.space_center(space)
+        x += off * board.lattice.pitch_px
+        art = Detection(code, REGISTRY.by_code(code).marker_id,
+                        ((x - side / 2, y - side / 2), (x + side / 2, y - side / 2), (x + side / 2, y + side / 2),
+                         (x - side / 2, y + side / 2)))
+        found = TABLE.read(table.scene.image, [*detections, art], REGISTRY, None, 2)
+        placed = {p.code: p.at for b in found.boards for p in b.read.pieces}
+        reported = {d.code for b in found.boards for d, _ in b.read.others} | {d.code for d, _ in found.others}
+        assert (placed.get(code) == space) == kept and code not in reported
+
+
+def test_the_office_parted_by_missed_tiles_is_still_the_office() -> None:
+    """Three events, and the first read misses two tiles in the middle of the land office (the detections handed over
+    lack them): its far end lies more than two spaces from everything else on the shared board, a group of its own.
+    Its tiles lie in the line of the office's other tiles, so they are office tiles, not a board of their own nor a
+    part of the board nearest them."""
+    table = table_scene(REGISTRY, 3, "table-easy", seed=507, events=3)
+    office = [f"KH:F:{label}:U" for label in table.snapshot["land_office"]]  # in the office's order
+    missed = set(office[2:4])
+    detections = [d for d in CodeReader(REGISTRY).read(table.scene.image).detections if d.code not in missed]
+    found = TABLE.read(table.scene.image, detections, REGISTRY, None, 3)
+    assert sorted(d.code for d in found.office) == sorted(set(office) - missed)
+    snapshot = TABLE.snapshot(found, REGISTRY, ["Ann", "Bo", "Cy"])
+    for mine, true in zip(snapshot["players"], table.snapshot["players"]):
+        assert contents(mine) == contents(true), true["name"]
+
+
+def test_a_read_with_corrected_bits_of_a_tile_read_exactly_elsewhere_is_board_art() -> None:
+    """One tile lies in one place, one side up: a read of its other side on another board, on a space but with bits
+    that read only with corrections (a made-up read where that board is empty), is dropped; the tile stays where
+    it was read exactly."""
+    from companion.vision.detection import Detection
+
+    table = scene(2, "table-easy", 501)
+    detections = CodeReader(REGISTRY).read(table.scene.image).detections
+    boards = TABLE.read(table.scene.image, detections, REGISTRY, None, 2).boards
+    home, other = boards[0].read, boards[1].read
+    tile = next(p for p in home.pieces if p.side is not None)
+    flipped = tile.code[:-1] + ("H" if tile.code.endswith("U") else "U")
+    taken = {p.at for p in other.pieces}
+    space = next((q + 1, r) for q, r in sorted(taken) if (q + 1, r) not in taken)
+    x, y = other.lattice.space_center(space)
+    side = float(np.median([d.side_px for d in detections]))
+    art = Detection(flipped, REGISTRY.by_code(flipped).marker_id,
+                    ((x - side / 2, y - side / 2), (x + side / 2, y - side / 2), (x + side / 2, y + side / 2),
+                     (x - side / 2, y + side / 2)))
+    found = TABLE.read(table.scene.image, [*detections, art], REGISTRY, None, 2)
+    placed = {p.code for b in found.boards for p in b.read.pieces}
+    assert tile.code in placed and flipped not in placed
+    assert found.boards[1].read.conflicts == ()
