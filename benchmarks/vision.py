@@ -11,7 +11,9 @@ reader (codes, boards, seats, each board read again straightened) and "boards" c
 tables whose every board went to the right player with exactly its tiles and workers; "assigned" counts apart
 the boards given to the right player with nothing of another's (a board short of a missed sticker still counts).
 The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
-(10 000 on for the levels, 0 on for tables) instead. ``--v1`` adds the registry's version 1 (4x4 markers) read
+(10 000 on for the levels, 0 on for tables) instead; ``--first-table N`` starts the tables at seed N (a fresh set:
+96 000 on was first run on 2026-11-24); ``--printed`` pastes each table sticker as ``companion stickers`` prints it,
+its QR code beside the marker. ``--v1`` adds the registry's version 1 (4x4 markers) read
 by the default detector, on frames rendered with 4x4 stickers. Last, tiles held up to the camera with their
 QR codes (``tests/vision/qr_scenes.py``, ``--qr-scenes`` per level): zxing-cpp, OpenCV's two QR detectors and the
 product's paths side by side (``benchmarks/vision_qr.py``).
@@ -128,8 +130,10 @@ def scenes_for(registry: CodeRegistry, difficulty: str, count: int, first: int =
     return [random_scene(registry, 8 + 48 * n // max(1, count - 1), difficulty, seed=first + n) for n in range(count)]
 
 
-def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Tally, int, tuple[int, int]]:
-    """The whole-table reader and OpenCV's default detector on ``count`` tables of 2-4 players; how many
+def measure_tables(level: str, count: int, first: int, printed: bool = False,
+                   ) -> tuple[Tally, Tally, Tally, int, tuple[int, int]]:
+    """The whole-table reader and OpenCV's default detector on ``count`` tables of 2-4 players (seeds from ``first``;
+    ``printed``: the stickers as printed, each with its QR code beside the marker); how many
     tables were read right (every board to its player with exactly its tiles and workers, office and track); and
     how many boards of all went to the right player with nothing of another's."""
     from companion.games.key_harvest import KeyHarvest
@@ -140,7 +144,7 @@ def measure_tables(level: str, count: int, first: int) -> tuple[Tally, Tally, Ta
     game = KeyHarvest()
     registry = load_registry(game)
     table = table_reader(game.board_reader())
-    tables = [table_scene(registry, 2 + n % 3, level, seed=first + n) for n in range(count)]
+    tables = [table_scene(registry, 2 + n % 3, level, seed=first + n, printed=printed) for n in range(count)]
     right = 0
     assigned = [0, 0]
     snapshots = {}
@@ -181,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--qr-scenes", type=int, default=10,
                         help="scenes per QR level (tiles held up with their QR codes; default 10, 0: none)")
     parser.add_argument("--v1", action="store_true", help="also the 4x4 markers of registry version 1, default detector")
+    parser.add_argument("--printed", action="store_true",
+                        help="table scenes of the stickers as printed (the marker and its QR code beside it)")
+    parser.add_argument("--first-table", type=int, default=None,
+                        help=f"the first table seed (default: the held-out {TABLE_HELD_OUT}; with --tuning 0)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
     registry = load_registry()
@@ -188,7 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = args.levels.split(",")
     print(f"OpenCV {cv2.__version__}, {args.threads} thread(s), {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}; {args.scenes} scenes per level, {args.tables} per table level; "
-          f"{'tuning' if args.tuning else 'held-out'} seeds")
+          f"{'tuning' if args.tuning else 'held-out'} seeds{', printed stickers' if args.printed else ''}")
+    first_table = args.first_table if args.first_table is not None else 0 if args.tuning else TABLE_HELD_OUT
     for difficulty in (d for d in levels if d in DIFFICULTIES):
         frames = scenes_for(registry, difficulty, args.scenes, 10_000 if args.tuning else HELD_OUT)
         print(f"{difficulty}: {sum(len(s.truth) for s in frames)} stickers, "
@@ -199,8 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(measure(default_detector(v1), scenes_for(v1, difficulty, args.scenes)).line("OpenCV default (v1: DICT_4X4_1000)"))
         print(f"  load average {os.getloadavg()[0]:.1f}", flush=True)
     for level in (t for t in levels if t in TABLES):
-        product, default, lowered, right, (assigned, boards) = measure_tables(level, args.tables, 0 if args.tuning else TABLE_HELD_OUT)
-        print(f"{level}: {args.tables} tables of 2-4 players, 3840x2160, {product.stickers} stickers; "
+        product, default, lowered, right, (assigned, boards) = measure_tables(level, args.tables, first_table, args.printed)
+        print(f"{level}: {args.tables} tables of 2-4 players (seeds {first_table}+), 3840x2160, {product.stickers} stickers; "
               f"{right} of {args.tables} read right (every board to its player, office, track); "
               f"boards assigned {assigned} of {boards} (to the right player, nothing of another's)")
         print(product.line("product table reader"))
