@@ -230,10 +230,13 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     page.locator(f".board[data-seat='{seat}'] .warehouse-tile[data-label='{tile}']").wait_for()
 
     # ---------------------------------------------------------------- end the turn by tapping
-    while api.get()["to_move"] == seat and api.get()["view"]["active"] == seat:
-        choices = api.get()["choices"]
+    while (game := api.get())["to_move"] == seat and game["view"]["active"] == seat:
+        wait_log(page, len(game["log"]))  # the page shows this very position (a refill may have drawn an event)
+        choices = game["choices"]
         verb = "end" if "end" in choices else "done" if "done" in choices else "decline"
-        sends_move(page, lambda: page.click(f".flow-verb[data-verb='{verb}']"))
+        button = page.locator(f"#flow[data-seat='{seat}'] .flow-verb[data-verb='{verb}']")
+        button.wait_for(timeout=2 * TIMEOUT)
+        sends_move(page, button.click)
     page.locator(f"#flow[data-seat='{1 - seat}']").wait_for()
 
     # ---------------------------------------------------------------- on to an event, answered on the table
