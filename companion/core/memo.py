@@ -10,6 +10,10 @@ V = TypeVar("V")
 T = TypeVar("T")
 
 
+_store = dict.__setitem__
+"""A plain dict's store (``Memo`` stores with it: faster than ``super()``, called at every miss)."""
+
+
 class Memo(dict[K, V]):
     """A memo table that forgets everything once it holds more than ``most`` entries and another is stored (cheap,
     and enough where the same keys recur within a game)."""
@@ -21,7 +25,7 @@ class Memo(dict[K, V]):
     def __setitem__(self, key: K, value: V) -> None:
         if len(self) > self.most:
             self.clear()
-        super().__setitem__(key, value)
+        _store(self, key, value)
 
 
 KEPT = "_kept"

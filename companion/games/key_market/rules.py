@@ -1079,6 +1079,9 @@ def _farming_candidates(s: State, seat: int, legal: bool = True) -> list[KMMove]
         for x in eight:
             for y in thirteen:
                 if not legal or not y or s.market[GOODS.index(y[4:])] >= 1:
+                    if not fields:  # the common case: no field to pick, and 8j comes before 13m already
+                        out.append(mv("produce", *(t for t in (x, y) if t)))
+                        continue
                     for chosen in itertools.product(*fields):
                         out.append(mv("produce", *sorted((t for t in (x, y, *chosen) if t), key=produce_order)))
     if me.produced and not me.swapped:
