@@ -52,6 +52,15 @@ def member(state: State, seat: int, guild: int, level: str, slot: int = 0, worke
     return state.with_seat(seat, workers=tuple(workers))
 
 
+def at_market(state: State, *commits: str) -> State:
+    """From Farming on, every seat done, then the Market Day commitments ``commits`` and the first chance step: the
+    market open."""
+    for _ in range(state.n):
+        state = play(state, "done")
+    state = play(state, *commits)
+    return GAME.apply(state, GAME.legal_moves(state)[0])
+
+
 def random_game(n: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     s = GAME.setup([f"P{i + 1}" for i in range(n)], GAME.options())

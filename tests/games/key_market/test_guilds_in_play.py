@@ -7,14 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.key_market.data import GOODS
-from tests.games.key_market.table import GAME, give, member, play, started
-
-
-def at_market(s, *commits: str):  # type: ignore[no-untyped-def]
-    for _ in range(s.n):
-        s = play(s, "done")
-    s = play(s, *commits)
-    return GAME.apply(s, GAME.legal_moves(s)[0])
+from tests.games.key_market.table import GAME, at_market, give, member, play, started
 
 
 def test_guild_10_priority_window_in_favour_track_order() -> None:
