@@ -4,6 +4,7 @@ round the rules before it was fixed. Every refused request gets a clear 4xx and 
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
 import socket
@@ -103,6 +104,84 @@ def test_a_body_nested_too_deep_is_a_clear_400_and_changes_nothing(app: Flask, t
                          content_type="application/json")
     refused_cleanly(answer)
     assert stored(tmp_path) == before
+
+
+# ---------------------------------------------------------------- bodies sent in chunks
+
+
+OVER_LIMIT = b'{"players": ["Ann", "Bo"], "pad": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+"""2 MB of JSON that would be a good request but for its length."""
+CHUNKED_ROUTES = [("POST", "/api/games"), ("POST", "/api/games/{id}/moves"), ("PUT", "/api/data/la-granja"),
+                  ("POST", "/api/games/{id}/seats/0/reissue"), ("POST", "/api/games/{id}/join/{code}"),
+                  ("DELETE", "/api/games/{id}"), ("POST", "/camera/station/scan")]
+"""Routes that read their body, and routes that never read it (reissue, join, delete): the limit holds for both."""
+
+
+def chunked(client: FlaskClient, method: str, path: str, body: bytes) -> Any:
+    """``body`` sent as a server hands on a ``Transfer-Encoding: chunked`` request: no Content-Length."""
+    return client.open(path, method=method, input_stream=io.BytesIO(body),
+                       headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize(("method", "route"), CHUNKED_ROUTES)
+def test_a_chunked_body_over_the_limit_is_a_json_413_and_changes_nothing(app: Flask, tmp_path: Path, method: str,
+                                                                         route: str) -> None:
+    """Without a Content-Length the limit was never checked and the body was read as empty: a 400 that named the
+    wrong problem, and the routes that do not read their body acted on the request."""
+    client = app.test_client()
+    game = new_game(client, "key-harvest")
+    code = client.get(f"/api/games/{game['id']}/seats").get_json()["seats"][0]["page"].rsplit("/", 1)[1]
+    before = stored(tmp_path), client.get(f"/api/games/{game['id']}/seats").get_json()
+    error = refused_cleanly(chunked(client, method, route.format(id=game["id"], code=code), OVER_LIMIT), 413)
+    assert error["type"] == "RequestEntityTooLarge" and error["message"]["id"] == "web.http.too_large"
+    assert (stored(tmp_path), client.get(f"/api/games/{game['id']}/seats").get_json()) == before
+
+
+def test_a_chunked_body_within_the_limit_is_read(app: Flask) -> None:
+    """A client that streams a small request (no Content-Length) is served like any other; it was read as empty."""
+    client = app.test_client()
+    answer = chunked(client, "POST", "/api/games", b'{"players": ["Ann", "Bo"]}')
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["players"] == ["Ann", "Bo"]
+
+
+def chunks(body: bytes, size: int = 65536) -> bytes:
+    """``body`` in HTTP/1.1 chunked framing."""
+    framed = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + size]), body[i:i + size]) for i in range(0, len(body), size))
+    return framed + b"0\r\n\r\n"
+
+
+def read_answer(conn: socket.socket) -> tuple[bytes, bytes]:
+    """The status line and body of the next answer on ``conn`` (a body of Content-Length bytes)."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += conn.recv(65536) or pytest.fail(f"the server closed the connection: {answer[:200]!r}")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = re.search(rb"(?im)^content-length: *(\d+)", head)
+    assert length is not None, head
+    while len(body) < int(length.group(1)):
+        body += conn.recv(65536) or pytest.fail("the server closed the connection")
+    return head.split(b"\r\n", 1)[0], body
+
+
+def test_the_real_server_refuses_a_chunked_body_over_the_limit(tmp_path: Path) -> None:
+    """What `companion serve` (uvicorn, the Flask app behind a2wsgi) does with a chunked body: over the limit a JSON
+    413 that changes nothing, and the connection serves the next request; within the limit, the request served."""
+    with serving(tmp_path) as (port, _), socket.create_connection(("127.0.0.1", port), timeout=15) as conn:
+        def post(body: bytes) -> tuple[bytes, bytes]:
+            conn.sendall(f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                         "Transfer-Encoding: chunked\r\n\r\n".encode() + chunks(body))
+            return read_answer(conn)
+
+        status, body = post(OVER_LIMIT)
+        assert status.startswith(b"HTTP/1.1 413 "), (status, body[:200])
+        error = json.loads(body)["error"]
+        assert error["type"] == "RequestEntityTooLarge" and "at most 1048576" in error["reason"]
+        assert game_ids(tmp_path) == []
+        status, body = post(b'{"players": ["Ann", "Bo"]}')
+        assert status.startswith(b"HTTP/1.1 201 "), (status, body[:200])
+        assert [game for _, game in game_ids(tmp_path)] == ["key-harvest"]
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
 
 
 # ---------------------------------------------------------------- the pairing page's way on
