@@ -11,16 +11,17 @@ from __future__ import annotations
 import ipaddress
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
 from werkzeug.wrappers import Response as BaseResponse
-from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request,
-                   send_from_directory, url_for)
+from flask import (Blueprint, Response, abort, current_app, jsonify, make_response, redirect, render_template,
+                   request, send_from_directory, url_for)
 
 from companion.core.errors import CompanionError, UnknownGameError
+from companion.core.messages import Message
 from companion.games import find_game, games, package_of
 from web.table import get_table
 
@@ -28,14 +29,18 @@ GAMES_DIR = Path(__file__).with_name("games")
 SERVED = frozenset({".js", ".css", ".svg"})
 """What a game's folder serves (its templates are rendered, never served)."""
 
+AnyResponse = TypeVar("AnyResponse", bound=BaseResponse)
+
 bp = Blueprint("pages", __name__, template_folder="games")  # a game's page is "<package>/table.html"
 
 
 @bp.errorhandler(CompanionError)
 def page_error(error: CompanionError) -> tuple[str, int]:
-    """An unknown game or private link: the 404 page; a game that cannot be opened: the same page, 500."""
+    """An unknown game or private link: the 404 page, saying why where the error says it in words (a used seat
+    code, say); a game that cannot be opened: the same page, 500."""
     status = 404 if isinstance(error, UnknownGameError) else 500
-    return render_template("error.html", status=status), status
+    reason = error.text if isinstance(error.text, Message) else None
+    return render_template("error.html", status=status, reason=reason), status
 
 
 @bp.get("/")
@@ -88,12 +93,30 @@ def seat(game_id: str, token: str) -> str | tuple[str, int]:
 
 
 @bp.get("/games/<game_id>/join/<code>")
+def join_page(game_id: str, code: str) -> BaseResponse:
+    """A seat's QR code leads here: whose seat it is and a button that claims it (``join``). Opening the link claims
+    nothing, so a link preview, a prefetch or a phone's QR preview cannot use up the code. An unpaired phone comes
+    here after the pairing page; a used or unknown code gets the 404 page saying so."""
+    table = get_table()
+    session = table.session(game_id)
+    seat = table.seat_of_claim(session, code)
+    page = render_template("join.html", game_id=game_id, code=code, seat=seat, name=session.players[seat],
+                           game=session.game.name)
+    return no_store(make_response(page))
+
+
+@bp.post("/games/<game_id>/join/<code>")
 def join(game_id: str, code: str) -> BaseResponse:
-    """A seat's QR code leads here: the seat is claimed by this device (the code works once) and the device goes
-    on to the seat's private page, whose link only it has. An unpaired phone comes here after the pairing page."""
+    """The join page's button: the seat is claimed by this device (the code works once) and the device goes on to
+    the seat's private page, whose link only it has. Another site cannot post it (web.security's same-origin
+    check)."""
     table = get_table()
     _, token = table.claim(table.session(game_id), code)
-    response = redirect(url_for("pages.seat", game_id=game_id, token=token), 303)
+    return no_store(redirect(url_for("pages.seat", game_id=game_id, token=token), 303))
+
+
+def no_store(response: AnyResponse) -> AnyResponse:
+    """``response`` kept in no cache: a join code or a seat's link must not outlive its use in one."""
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -103,10 +126,8 @@ def join_qr(game_id: str, code: str) -> Response:
     """A QR code of an unclaimed seat's absolute join URL, for a phone to scan off the table (404 once claimed)."""
     table = get_table()
     table.seat_of_claim(table.session(game_id), code)
-    url = join_address()[0] + url_for("pages.join", game_id=game_id, code=code)
-    response = Response(qr_svg(url), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    url = join_address()[0] + url_for("pages.join_page", game_id=game_id, code=code)
+    return no_store(Response(qr_svg(url), mimetype="image/svg+xml"))
 
 
 def qr_svg(data: str) -> bytes:

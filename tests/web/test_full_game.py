@@ -130,9 +130,10 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(2)]
     assert all(re.search(rf"/games/{re.escape(game_id)}/join/[^/]+$", href) for href in hrefs), hrefs
     seats = []
-    for href in hrefs:  # a join link claims the seat once and leads to the seat's own page
+    for href in hrefs:  # a join link asks; its button claims the seat once and leads to the seat's own page
         page = first.new_page()
         page.goto(f"{base}{href}" if href.startswith("/") else href)
+        page.click("#join-button")
         page.locator("#log li").first.wait_for()
         assert re.search(rf"/games/{re.escape(game_id)}/seat/[^/]+$", page.url), page.url
         seats.append(page)

@@ -40,7 +40,8 @@ def test_seat_qr_code_encodes_the_absolute_seat_url(client: FlaskClient, game: d
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
     assert b"<svg" in response.data
     assert response.data == expected_svg(f"http://localhost{path}")
-    claimed = client.get(path)  # it claims the seat and leads to its private page, which exists
+    assert client.get(path).status_code == 200  # the join page: it asks before it claims the seat
+    claimed = client.post(path)  # its button claims the seat and leads to its private page, which exists
     assert claimed.status_code == 303 and client.get(claimed.headers["Location"]).status_code == 200
     assert response.data != expected_svg(f"http://localhost{seat_page(client, game, (seat + 1) % 3)}")
 

@@ -1,5 +1,6 @@
 """Pairing a phone in Chromium (issue 11): the tablet shows a seat's QR code, the phone opens its join link, enters
-the table PIN once and lands on its seat; the tablet then shows the seat as claimed. Screenshots: pair-*.png."""
+the table PIN once, takes the seat with one tap and lands on it; the tablet then shows the seat as claimed.
+Screenshots: pair-*.png."""
 
 from __future__ import annotations
 
@@ -81,17 +82,23 @@ def test_a_phone_pairs_with_one_scan_and_one_pin(lan_server: tuple[str, str], br
     phone.locator("#pair-problem[data-problem='pair_wrong']").wait_for()
     phone.screenshot(path=str(shots / "pair-2-wrong-pin.png"), full_page=True)
     pair(phone, pin)
+    phone.wait_for_url(re.compile(rf"/games/{game_id}/join/[0-9a-f]+$"))  # the seat's join page: one tap takes it
+    assert "Alice" in phone.inner_text("#join-seat")
+    seats = tablet.request.get(f"{tablet_base}/api/games/{game_id}/seats").json()["seats"]
+    assert [seat["claimed"] for seat in seats] == [False, False]  # opening the link claimed nothing
+    phone.screenshot(path=str(shots / "pair-3-join.png"), full_page=True)
+    phone.click("#join-button")
     phone.wait_for_url(re.compile(rf"/games/{game_id}/seat/[0-9a-f]{{32}}$"))
     phone.locator("#log li").first.wait_for()
     assert phone.inner_text("#seat-name").startswith("Alice") or "Alice" in phone.inner_text("body")
-    phone.screenshot(path=str(shots / "pair-3-phone-seat.png"), full_page=True)
+    phone.screenshot(path=str(shots / "pair-4-phone-seat.png"), full_page=True)
     cookies = {c["name"]: c for c in phone_context.cookies()}
     assert cookies["keydom_paired"]["httpOnly"] and cookies["keydom_paired"]["sameSite"] == "Strict"
 
     # the tablet shows the seat as claimed (no link, no QR code), with a way to give it a new link
     tablet.locator("#seats li[data-seat='0'][data-claimed='true'] button.reissue").wait_for()
     assert tablet.locator("#seats li[data-seat='0'] img, #seats li[data-seat='0'] a").count() == 0
-    tablet.locator("#seats").screenshot(path=str(shots / "pair-4-tablet-claimed.png"))
+    tablet.locator("#seats").screenshot(path=str(shots / "pair-5-tablet-claimed.png"))
 
     # the join link works once: opened again (a photo of the QR code), it opens nothing
     again = phone_context.new_page()

@@ -40,9 +40,13 @@ def test_the_seat_list_hands_out_join_codes_never_private_links(client: FlaskCli
     assert mine["url"].rsplit("/", 1)[1] not in text
 
 
+def join_code(client: FlaskClient, game_id: str, seat: int) -> str:
+    return str(seats_of(client, game_id)[seat]["page"].rsplit("/", 1)[1])
+
+
 def test_a_join_code_works_once(client: FlaskClient, game: dict[str, Any]) -> None:
-    code = seats_of(client, game["id"])[0]["page"].rsplit("/", 1)[1]
-    page = client.get(f"/games/{game['id']}/join/{code}")
+    code = join_code(client, game["id"], 0)
+    page = client.post(f"/games/{game['id']}/join/{code}", headers={"Origin": OWN})  # the join page's button
     assert page.status_code == 303 and "/seat/" in page.headers["Location"]
     assert client.get(page.headers["Location"]).status_code == 200
     again = client.post(f"/api/games/{game['id']}/join/{code}", json={})
@@ -50,8 +54,59 @@ def test_a_join_code_works_once(client: FlaskClient, game: dict[str, Any]) -> No
     # the phone shows it in its player's language (messages as data)
     assert render(Message.from_json(again.get_json()["error"]["message"]), "de").startswith(
         "Der Code dieses Platzes wurde schon benutzt")
-    assert client.get(f"/games/{game['id']}/join/{code}").status_code == 404
+    link = f"/games/{game['id']}/join/{code}"
+    for used, words in ((client.get(link, headers={"Accept-Language": "de"}), "Diesen Platz-Code gibt es nicht"),
+                        (client.post(link, headers={"Origin": OWN, "Accept-Language": "de"}),
+                         "Der Code dieses Platzes wurde schon benutzt")):
+        assert used.status_code == 404  # the page says why, in the phone's language
+        assert 'id="not-found"' in used.get_data(as_text=True) and words in used.get_data(as_text=True)
     assert client.get(f"/games/{game['id']}/join/{code}/qr.svg").status_code == 404  # no QR code of a claimed seat
+
+
+def test_opening_a_join_link_only_asks(client: FlaskClient, game: dict[str, Any]) -> None:
+    """A link previewer, a browser's prefetch or a phone's QR preview opens the link without the player: that alone
+    burnt the one-time code. Opening it now shows whose seat it is and a button; only the button claims it."""
+    code = join_code(client, game["id"], 1)
+    link = f"/games/{game['id']}/join/{code}"
+    for _ in range(3):
+        for opened in (client.get(link), client.head(link), client.get(link, headers={"Purpose": "prefetch"})):
+            assert opened.status_code == 200 and opened.headers["Cache-Control"] == "no-store"
+    page = client.get(link).get_data(as_text=True)
+    assert 'id="join-form"' in page and 'method="post"' in page and f'action="{link}"' in page
+    assert "Bob" in page and 'id="join-button"' in page
+    assert [s["claimed"] for s in seats_of(client, game["id"])] == [False] * 3
+    assert join_code(client, game["id"], 1) == code  # the same code still works
+    claimed = client.post(link, headers={"Origin": OWN})
+    assert claimed.status_code == 303 and claimed.headers["Cache-Control"] == "no-store"
+    seat_page = client.get(claimed.headers["Location"])
+    assert seat_page.status_code == 200
+    assert [s["claimed"] for s in seats_of(client, game["id"])] == [False, True, False]
+
+
+def test_the_join_page_speaks_the_phones_language(client: FlaskClient, game: dict[str, Any]) -> None:
+    link = seats_of(client, game["id"])[2]["page"]
+    english = client.get(link, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    german = client.get(link, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Take this seat" in english and "Diesen Platz nehmen" in german
+    assert "Cara" in english and "Cara" in german
+
+
+def test_an_unknown_join_code_is_refused_in_words(client: FlaskClient, game: dict[str, Any]) -> None:
+    for path in (f"/games/{game['id']}/join/{'0' * 16}", "/games/no-such-game/join/abc"):
+        for answer in (client.get(path), client.post(path, headers={"Origin": OWN})):
+            assert answer.status_code == 404 and 'id="not-found"' in answer.get_data(as_text=True)
+    assert "No such seat code" in client.get(f"/games/{game['id']}/join/{'0' * 16}").get_data(as_text=True)
+    assert [s["claimed"] for s in seats_of(client, game["id"])] == [False] * 3
+
+
+def test_another_site_cannot_press_the_join_button(client: FlaskClient, game: dict[str, Any]) -> None:
+    """The button posts a form: a page on another site could post the same form (a hidden one, on load) and take
+    the seat for whoever opened it. The same-origin check of every POST refuses it."""
+    link = seats_of(client, game["id"])[0]["page"]
+    for headers in ({"Origin": FOREIGN}, {"Origin": "null"}, {"Referer": FOREIGN + "/x"}):
+        answer = client.post(link, headers=headers)
+        assert answer.status_code == 403 and answer.get_json()["error"]["type"] == "CrossSiteRequest"
+    assert [s["claimed"] for s in seats_of(client, game["id"])] == [False] * 3
 
 
 def test_a_seats_private_answers_need_its_own_credential(client: FlaskClient, game: dict[str, Any]) -> None:
@@ -221,7 +276,8 @@ def test_pairing_with_the_pin_opens_the_service_and_leads_on(app: Flask, game: d
     assert paired.status_code == 303 and paired.headers["Location"] == code
     cookie = paired.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Expires=" in cookie
-    claimed = lan.get(code)  # straight on to the seat
+    assert 'id="join-button"' in lan.get(code).get_data(as_text=True)  # on to the seat's join page
+    claimed = lan.post(code, headers={"Origin": OWN})  # its button: the seat is this phone's
     assert claimed.status_code == 303 and "/seat/" in claimed.headers["Location"]
     assert lan.get(claimed.headers["Location"]).status_code == 200
     assert lan.get("/api/games").status_code == 200
