@@ -235,8 +235,17 @@ def check_request() -> tuple[Response, int] | BaseResponse | None:
     return redirect("/pair?" + urlencode({"next": request.full_path.rstrip("?")}), 303)
 
 
+CONTENT_SECURITY_POLICY = ("default-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+                           "frame-ancestors 'none'")
+"""Scripts, styles, images and connections (the API, the live streams, the camera's frames, the QR codes) from this
+site only, no inline script or style and no eval, no plugins, no ``<base>`` elsewhere, forms post here only, and no
+site frames a page (X-Frame-Options for older browsers)."""
+
+
 def add_headers(response: BaseResponse) -> BaseResponse:
-    """No seat link leaves in a Referer to another site; no page is framed by another site."""
+    """No seat link leaves in a Referer to another site; no page is framed by another site or runs another site's
+    or injected script (``CONTENT_SECURITY_POLICY``); no answer is read as another type than it says."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")

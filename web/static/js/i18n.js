@@ -33,8 +33,60 @@ const language = pickLanguage();
 const catalog = await fetch(new URL(`/i18n/${language}.json`, import.meta.url))
   .then((answer) => (answer.ok ? answer.json() : { messages: {}, plural: "0" }))
   .catch(() => ({ messages: {}, plural: "0" }));
-// The plural rule is the catalog header's C expression, e.g. "(n != 1)": valid JavaScript too.
-const pluralIndex = new Function("n", `return Number(${catalog.plural});`);
+// The plural rule is the catalog header's C expression, e.g. "(n != 1)", read by a small parser rather than run as
+// JavaScript: the pages' Content-Security-Policy allows no eval. C's operators: ?: || && == != < <= > >= + - * / %,
+// unary !, brackets, n and whole numbers; true is 1. An expression it cannot read gives the first form.
+const BINARY = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]];
+const APPLY = {
+  "||": (a, b) => Number(Boolean(a || b)), "&&": (a, b) => Number(Boolean(a && b)),
+  "==": (a, b) => Number(a === b), "!=": (a, b) => Number(a !== b),
+  "<": (a, b) => Number(a < b), "<=": (a, b) => Number(a <= b), ">": (a, b) => Number(a > b), ">=": (a, b) => Number(a >= b),
+  "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b,
+  "/": (a, b) => Math.trunc(a / b), "%": (a, b) => a % b,
+};
+
+/** The plural rule `expression` (a C expression of n) as a function of n: the index of the form to use. */
+function pluralRule(expression) {
+  const tokens = String(expression).match(/\d+|n|&&|\|\||[=!<>]=|[-+*/%<>!?:()]/g) || [];
+  if (tokens.join("") !== String(expression).replace(/\s+/g, "")) return () => 0;
+  let at = 0;
+  const take = (token) => (tokens[at] === token ? (at += 1, true) : false);
+  function primary() {
+    const token = tokens[at++];
+    if (token === "n") return (n) => n;
+    if (/^\d+$/.test(token || "")) return () => Number(token);
+    if (token === "!") { const inner = primary(); return (n) => Number(!inner(n)); }
+    if (token !== "(") throw new SyntaxError(expression);
+    const inner = conditional();
+    if (!take(")")) throw new SyntaxError(expression);
+    return inner;
+  }
+  function binary(level) {
+    if (level === BINARY.length) return primary();
+    let left = binary(level + 1);
+    while (BINARY[level].includes(tokens[at])) {
+      const apply = APPLY[tokens[at++]], first = left, second = binary(level + 1);
+      left = (n) => apply(first(n), second(n));
+    }
+    return left;
+  }
+  function conditional() {
+    const test = binary(0);
+    if (!take("?")) return test;
+    const yes = conditional();
+    if (!take(":")) throw new SyntaxError(expression);
+    const no = conditional();
+    return (n) => (test(n) ? yes(n) : no(n));
+  }
+  try {
+    const rule = conditional();
+    return at === tokens.length ? (n) => Number(rule(n)) : () => 0;
+  } catch {
+    return () => 0;
+  }
+}
+
+const pluralIndex = pluralRule(catalog.plural);
 
 /** Set <html lang> to the page's language (?lang=, then localStorage, then the browser's) and return it. */
 export function chooseLanguage() {

@@ -22,7 +22,8 @@ export function svg(tag, attrs = {}, ...children) {
 export function build(el, attrs, children) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false || value == null) continue;
-    el.setAttribute(name, value === true ? "" : String(value));
+    if (name === "style") el.style.cssText = String(value); // through the CSSOM: the pages' CSP refuses style attributes
+    else el.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) { // nested lists of children (a term and its text per item) too
     if (child == null || child === false) continue;
