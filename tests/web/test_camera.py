@@ -185,7 +185,7 @@ def test_the_camera_page_in_chromium_reads_the_sample_board_in_english_and_germa
     assert page.get_attribute("#cam-status", "data-state") == "live"
     assert "field tiles" in (page.text_content("#cam-board-summary") or "")
     assert "Total" in (page.text_content("#cam-score") or "")
-    page.wait_for_function("document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
+    page.wait_for_function("() => document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
     page.screenshot(path=str(shots / "camera.png"), full_page=True)
     page.goto(f"http://127.0.0.1:{server}/camera?lang=de")
     page.wait_for_selector("#cam-score:not([hidden])", timeout=30000)
@@ -243,7 +243,7 @@ def test_the_camera_page_in_chromium_shows_the_whole_table_and_its_differences_i
         assert all(name in boards for name in ("Ann:", "Bo:", "Cy:"))
         assert "Event track: " + " ".join(table.snapshot["event_track"]) == page.text_content("#cam-table-track")
         assert "the event track shows" in (page.text_content("#cam-table-diff") or "")
-        page.wait_for_function("document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
+        page.wait_for_function("() => document.getElementById('cam-frame').naturalWidth > 0", timeout=30000)
         page.screenshot(path=str(shots / "camera-table.png"), full_page=True)
         page.goto(f"http://127.0.0.1:{port}/camera?lang=de&game={game_id}")
         page.wait_for_selector("#cam-table-diff li", timeout=60000)

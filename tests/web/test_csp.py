@@ -1,7 +1,10 @@
 """The pages' Content-Security-Policy and other security headers (docs/security.md): every page runs only this
 site's scripts and styles (no inline script or style, no eval), is framed by no site, posts forms only here, and
 still works under it in Chromium (no CSP violation on any page; the live updates, the join button and the camera's
-frames work)."""
+frames work).
+
+Browser tests wait with a function (``page.wait_for_function("() => ...")``): Playwright polls a bare expression
+with ``eval`` in the page, which the policy refuses once the expression is not true at once."""
 
 from __future__ import annotations
 

@@ -131,18 +131,18 @@ def test_the_station_field_in_chromium_names_a_typed_code_and_plays_a_move_namin
         label = harvest.split()[1]
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game['id']}")
-        page.wait_for_function(f"document.getElementById('cam-game').value === '{game['id']}'")
+        page.wait_for_function(f"() => document.getElementById('cam-game').value === '{game['id']}'")
         page.fill("#cam-scan", f"KEYDOM:2:KH:F:{label}:U")
         page.press("#cam-scan", "Enter")  # a scanner on the tablet ends each scan with Enter
         page.wait_for_selector(f"#cam-moves button[title='{harvest}']", timeout=30000)
         assert "(scanned)" in (page.text_content("#cam-station") or "") and page.input_value("#cam-scan") == ""
         page.screenshot(path=str(shots / "camera-station-scan.png"), full_page=True)
         page.click(f"#cam-moves button[title='{harvest}']")
-        page.wait_for_function("document.getElementById('cam-played').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('cam-played').textContent.length > 0")
         assert harvest in (page.text_content("#cam-played") or "")
         page.goto(f"http://127.0.0.1:{port}/camera?lang=de")
         page.fill("#cam-scan", "https://example.com/menu")
         page.press("#cam-scan", "Enter")
-        page.wait_for_function("document.getElementById('cam-station').textContent.includes('Nicht gelesen')")
+        page.wait_for_function("() => document.getElementById('cam-station').textContent.includes('Nicht gelesen')")
         assert "kein Aufkleber des Keydom Companion" in (page.text_content("#cam-station") or "")
         page.close()
