@@ -21,7 +21,7 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, make_respon
                    request, send_from_directory, url_for)
 
 from companion.core.errors import CompanionError, UnknownGameError
-from companion.core.messages import Message
+from companion.core.messages import Message, msg
 from companion.games import find_game, games, package_of
 from web.table import get_table
 
@@ -96,10 +96,14 @@ def seat(game_id: str, token: str) -> str | tuple[str, int]:
 def join_page(game_id: str, code: str) -> BaseResponse:
     """A seat's QR code leads here: whose seat it is and a button that claims it (``join``). Opening the link claims
     nothing, so a link preview, a prefetch or a phone's QR preview cannot use up the code. An unpaired phone comes
-    here after the pairing page; a used or unknown code gets the 404 page saying so."""
+    here after the pairing page; a used or unknown code gets the 404 page saying so, in the words the button's
+    refusal uses."""
     table = get_table()
     session = table.session(game_id)
-    seat = table.seat_of_claim(session, code)
+    try:
+        seat = table.seat_of_claim(session, code)
+    except UnknownGameError:
+        raise UnknownGameError(msg("core.seat.code_used")) from None
     page = render_template("join.html", game_id=game_id, code=code, seat=seat, name=session.players[seat],
                            game=session.game.name)
     return no_store(make_response(page))
