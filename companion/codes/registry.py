@@ -51,6 +51,12 @@ class Component:
     component_mm: float
     provisional: bool
 
+    @property
+    def piece(self) -> str:
+        """What one physical piece is: a two-sided tile whichever side is up, else its code (labourer A of set 2 is
+        not labourer A of set 1). A piece lies in one place, one face up."""
+        return f"{self.game}:{self.kind}:{self.key}" if self.side is not None else self.code
+
     def payload(self, prefix: str) -> str:
         """The text a QR code or a hand-held scanner carries."""
         return prefix + self.code

@@ -109,6 +109,11 @@ class TableReader(ABC):
     def differences(self, table: Mapping[str, Any], state: Any) -> list[Message]:
         """Every way the table's snapshot differs from the game in ``state``, in words (public information only)."""
 
+    def home(self, component: Component) -> Point | None:
+        """Where a tile lies on its board by the game's layout (the board's plane, in spaces), or None where it may
+        lie anywhere. None by default."""
+        return None
+
     def revealed(self, state: Any) -> dict[str, Mapping[str, Any]]:
         """What lies behind the screens in the game over in ``state``, by player name, as ``snapshot``'s ``hidden``
         takes it: public at the end, never seen by a camera (Key Harvest: the stones). Nothing by default."""
@@ -243,14 +248,14 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     if image is not None and reader is not None:
         from companion.vision.reader import worker_pool
 
-        seen = {_identity(c) for _, c in pieces}
+        seen = {c.piece for _, c in pieces}
 
         def again(group: list[int]) -> BoardRead:
             assert image is not None and reader is not None
             first = [pieces[i][0] for i in group]
             read, found = second_look(image, first, registry, boards, reader, SECOND_LOOK_PX_PER_PITCH)
             added = found[len(first):]  # a sticker elsewhere on the table, or the other side of a tile in view,
-            kept = _not_art(image, [d for d in added if _identity(registry.by_code(d.code)) not in seen], typical,
+            kept = _not_art(image, [d for d in added if registry.by_code(d.code).piece not in seen], typical,
                             registry)  # is not new; nor is small board art
             read = read if len(kept) == len(added) else read_board(first + kept, registry, boards)
             return _without_art(read, first + kept, image, registry, boards)
@@ -263,9 +268,9 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         if image is not None:
             reads = [_without_art(read, [pieces[i][0] for i in group], image, registry, boards)
                      for read, group in zip(reads, groups)]
-    on_boards = {_identity(registry.by_code(p.code)) for read in reads for p in read.pieces}
+    on_boards = {registry.by_code(p.code).piece for read in reads for p in read.pieces}
     for detection in shared_look.result() if shared_look is not None else ():
-        if _identity(registry.by_code(detection.code)) in on_boards:
+        if registry.by_code(detection.code).piece in on_boards:
             continue  # a board's tile near the shared board, found by both second looks: it lies on the board
         pieces.append((detection, registry.by_code(detection.code)))
         main.append(len(pieces) - 1)
@@ -308,10 +313,10 @@ def _not_art(image: npt.NDArray[np.uint8], detections: Sequence[Detection], typi
     """The ``detections`` less those smaller than ``SMALL_READ`` of the ``typical`` sticker side whose bits read
     only with corrections: board art taken for a marker reads small, and every sticker is printed one size. Every
     read counts this way, the first read's and each second look's."""
-    from companion.vision.reader import exact_bits
+    from companion.vision.reader import corrected_bits
 
     undersized = [d for d in detections if d.side_px < SMALL_READ * typical]
-    art = {id(d) for d, exact in zip(undersized, exact_bits(image, undersized, registry)) if not exact}
+    art = {id(d) for d, bits in zip(undersized, corrected_bits(image, undersized, registry)) if bits}
     return [d for d in detections if id(d) not in art]
 
 
@@ -320,7 +325,7 @@ def _without_art(read: BoardRead, detections: Sequence[Detection], image: npt.ND
     """The board without its tiles that lie off its lattice's spaces (``OFF_SPACE_CORRECTED``) and whose bits read
     only with corrections: board art taken for a sticker lies anywhere, a tile on a space (as the undersized reads
     ``SMALL_READ`` drops, they are no sticker and are not reported)."""
-    from companion.vision.reader import exact_bits
+    from companion.vision.reader import corrected_bits
 
     if read.lattice.to_image is None:
         return read
@@ -329,7 +334,7 @@ def _without_art(read: BoardRead, detections: Sequence[Detection], image: npt.ND
         return read
     off = [d for d, (_, misfit) in zip(tiles, read.lattice.locate([d.center for d in tiles]))
            if misfit > OFF_SPACE_CORRECTED]
-    art = {id(d) for d, exact in zip(off, exact_bits(image, off, registry)) if not exact}
+    art = {id(d) for d, bits in zip(off, corrected_bits(image, off, registry)) if bits}
     if not art:
         return read
     return read_board([d for d in detections if id(d) not in art], registry, boards)
@@ -337,21 +342,13 @@ def _without_art(read: BoardRead, detections: Sequence[Detection], image: npt.ND
 
 def _one_place(image: npt.NDArray[np.uint8], pieces: list[tuple[Detection, Component]],
                registry: CodeRegistry) -> list[tuple[Detection, Component]]:
-    """The pieces less the reads with corrected bits of a piece also read exactly elsewhere (one tile shows one side
-    in one place: the other read is board art); a piece read twice otherwise stays, for the board to report."""
-    from companion.vision.reader import exact_bits
+    """The pieces less the reads of a piece read elsewhere with fewer bits corrected (``worse_reads``: one tile shows
+    one face in one place, the other read is board art), over the first read and every second look."""
+    from companion.vision.reader import corrected_bits, worse_reads
 
-    places = Counter(_identity(c) for _, c in pieces)
-    twice = [d for d, c in pieces if places[_identity(c)] > 1]
-    exact = dict(zip(map(id, twice), exact_bits(image, twice, registry)))
-    sure = {_identity(c) for d, c in pieces if exact.get(id(d))}
-    return [(d, c) for d, c in pieces if id(d) not in exact or exact[id(d)] or _identity(c) not in sure]
-
-
-def _identity(component: Component) -> str:
-    """What one physical piece is: a two-sided tile whichever side is up, else its code (labourer A of set 2 is not
-    labourer A of set 1)."""
-    return f"{component.kind}:{component.key}" if component.side is not None else component.code
+    worse = {id(d) for d in worse_reads([d for d, _ in pieces], registry,
+                                        lambda reads: corrected_bits(image, reads, registry))}
+    return [(d, c) for d, c in pieces if id(d) not in worse]
 
 
 def _off_line(detections: Sequence[Detection]) -> float:
@@ -395,15 +392,59 @@ def _joinable(groups: list[list[int]], fragment: list[int], pieces: Sequence[tup
     ``limit`` of a space of the board's lattice, the two no larger than one board, no standing piece of another
     seat (the nearest board of those that fit best)."""
     best: tuple[float, list[int]] | None = None
+    labelled: tuple[float, list[int]] | None = None
     for group in sorted(groups, key=lambda g: _gap(g, fragment, pieces)):
         if _gap(group, fragment, pieces) > table.board_span * pitch:
             break
         if len(_seats(group + fragment, pieces, table)) > 1:
             continue
+        placed = _label_misfit(group, fragment, pieces, table)
+        if placed is not None and placed > LABEL_FAR:
+            continue  # its labels put the fragment's tiles elsewhere on this board: not its part
+        if placed is not None and placed <= LABEL_NEAR and (labelled is None or placed < labelled[0]):
+            labelled = (placed, group)
         misfit = _misfit(group, fragment, pieces, pitch, table, lattices)
         if misfit <= limit and (best is None or misfit < best[0] - 0.05):
             best = (misfit, group)
-    return best[1] if best is not None else None
+    chosen = labelled or best
+    return chosen[1] if chosen is not None else None
+
+
+LABEL_NEAR, LABEL_FAR = 0.5, 1.5
+"""Spaces: a fragment whose tiles all lie within ``LABEL_NEAR`` of their labelled spaces, as a board's own tiles place
+its layout, is that board's part; one with a tile beyond ``LABEL_FAR`` is not (``_label_misfit``)."""
+LAYOUT_TRUSTED = 0.4
+"""Spaces: a board's tiles all within this of their labelled spaces show that the layout is the board's."""
+
+
+def _label_misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detection, Component]],
+                  table: TableReader) -> float | None:
+    """How far (in spaces) the fragment's farthest tile lies from its labelled space, where the group's own tiles
+    place the layout (``TableReader.home``; a turn, scale and shift fitted on them), or None when that cannot tell: a
+    game without a layout, fewer than 3 labelled tiles on the board, or a layout the board's tiles do not follow (a
+    provisional layout not yet calibrated)."""
+    def homes(indices: Sequence[int]) -> tuple[list[Point], list[Point]]:
+        found = [(h, pieces[i][0].center) for i in indices if (h := table.home(pieces[i][1])) is not None]
+        return [h for h, _ in found], [c for _, c in found]
+
+    plan, seen = homes(group)
+    far_plan, far_seen = homes(fragment)
+    if len(plan) < 3 or not far_plan:
+        return None
+    fitted, _ = cv2.estimateAffinePartial2D(np.array(plan, np.float32), np.array(seen, np.float32))
+    if fitted is None:
+        return None
+    scale = math.sqrt(abs(float(np.linalg.det(fitted[:, :2]))))  # pixels a space
+    if scale <= 0:
+        return None
+
+    def off(points: list[Point], centers: list[Point]) -> float:
+        placed = np.array(points) @ fitted[:, :2].T + fitted[:, 2]
+        return float(np.max(np.linalg.norm(placed - np.array(centers), axis=1))) / scale
+
+    if off(plan, seen) > LAYOUT_TRUSTED:
+        return None
+    return off(far_plan, far_seen)
 
 
 def _misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detection, Component]], pitch: float,

@@ -9,7 +9,7 @@ import qrcode
 
 from companion.codes import load_registry
 from companion.core.errors import MalformedInputError
-from companion.vision.markers import marker_image
+from companion.vision.markers import marker_bits, marker_image
 from companion.vision.reader import CodeReader, read_codes
 from tests.vision.scenes import Decoy, Placement, random_scene, render_scene
 
@@ -107,7 +107,8 @@ def test_a_withdrawn_version_1_sticker_is_never_read_as_a_code() -> None:
 
 
 def _frame_with(markers: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
-    """A white frame with 45 px stickers in a row; a sticker's data bits may be given changed (1 = white)."""
+    """A white frame with 45 px stickers in a row; a sticker's data bits may be given changed (1 = white, a fraction:
+    that grey, as a smudge or blur leaves a cell)."""
     from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, sticker_modules
 
     frame = np.full((200, 80 + 90 * len(markers)), 255, dtype=np.uint8)
@@ -116,7 +117,7 @@ def _frame_with(markers: list[tuple[int, np.ndarray | None]]) -> np.ndarray:
         if bits is not None:
             module = 45 // sticker_modules()
             inner = (QUIET_ZONE_MODULES + BORDER_MODULES) * module
-            changed = np.kron(bits, np.ones((module, module), dtype=np.uint8)) * 255
+            changed = np.kron(bits, np.ones((module, module))) * 255
             art[inner:inner + changed.shape[0], inner:inner + changed.shape[1]] = changed
         frame[80:125, 40 + 90 * i:85 + 90 * i] = art
     return frame
@@ -126,14 +127,10 @@ def test_a_lone_sticker_of_another_game_counts_only_when_read_without_correction
     """A table plays one game: among Key Harvest stickers, one Keyper code read with two bits corrected is far
     likelier art or a damaged marker than a stray tile, and is dropped as implausible; read exactly, it counts.
     Alone in view (a tile held up to the scan station), the same damaged marker is read."""
-    from companion.vision.markers import marker_bits
-
     registry = load_registry()
     keyper = registry.for_game("keyper")[0]
     harvest = [c.marker_id for c in registry.for_game("key-harvest")[:4]]
-    damaged = marker_bits(keyper.marker_id).copy()
-    damaged[1, 1] ^= 1
-    damaged[3, 2] ^= 1
+    damaged = smudged(marker_bits(keyper.marker_id), (1, 1), (3, 2))
     reader = CodeReader(registry)
 
     clean = reader.read(_frame_with([(m, None) for m in harvest] + [(keyper.marker_id, None)]))
@@ -145,12 +142,64 @@ def test_a_lone_sticker_of_another_game_counts_only_when_read_without_correction
     assert [d.code for d in alone.detections] == [keyper.code]
 
 
+def smudged(bits: np.ndarray, *cells: tuple[int, int]) -> np.ndarray:
+    """Marker bits with ``cells`` turned just past grey, to the other side of the threshold (a smudge or blur)."""
+    changed = bits.astype(np.float64)
+    for cell in cells:
+        changed[cell] = 0.6 if bits[cell] == 0 else 0.4
+    return changed
+
+
+def plainly_changed(bits: np.ndarray, *cells: tuple[int, int]) -> np.ndarray:
+    """Marker bits with ``cells`` as plainly the other colour as the marker's own (a white mark on a black icon)."""
+    changed = bits.copy()
+    for cell in cells:
+        changed[cell] ^= 1
+    return changed
+
+
+def test_a_read_whose_corrected_cells_are_plainly_the_other_colour_is_art_on_a_busy_frame() -> None:
+    """Blur or a smudge leaves a wrong cell grey, near the threshold, and two such cells are corrected; a cell as plainly
+    white as the marker's whitest where the code has black is another picture (board art: a black icon with white
+    marks) and is dropped among a board's stickers. Held up alone, the same scratched sticker is read."""
+    registry = load_registry()
+    tile = registry.by_code("KH:F:C6:H")
+    rest = [registry.by_code(code).marker_id for code in ("KH:F:A1:U", "KH:F:B2:H", "KH:F:D3:U")]
+    reader = CodeReader(registry)
+
+    smudge = smudged(marker_bits(tile.marker_id), (0, 1), (4, 0))
+    blurred = reader.read(_frame_with([(m, None) for m in rest] + [(tile.marker_id, smudge)]))
+    assert tile.code in {d.code for d in blurred.detections}
+    icon = plainly_changed(marker_bits(tile.marker_id), (0, 1), (4, 0))
+    art = reader.read(_frame_with([(m, None) for m in rest] + [(tile.marker_id, icon)]))
+    assert tile.code not in {d.code for d in art.detections} and tile.code in {d.code for d in art.implausible}
+    assert [d.code for d in reader.read(_frame_with([(tile.marker_id, icon)])).detections] == [tile.code]
+
+
+def test_a_tile_shows_one_face_so_a_corrected_read_of_its_other_face_is_art() -> None:
+    """A field tile has a sticker on each face and shows one: a read of the other face's marker with two bits
+    corrected (art, or a reflection) is dropped, not reported as a second tile; both faces read equally well are both
+    kept, for the table to show as a conflict."""
+    registry = load_registry()
+    shown, other = registry.by_code("KH:F:C6:U"), registry.by_code("KH:F:C6:H")
+    rest = [registry.by_code(code).marker_id for code in ("KH:F:A1:U", "KH:F:B2:H", "KH:F:D3:U")]
+    art = smudged(marker_bits(other.marker_id), (0, 1), (4, 0))
+    reader = CodeReader(registry)
+
+    reading = reader.read(_frame_with([(m, None) for m in rest] + [(shown.marker_id, None), (other.marker_id, art)]))
+    assert shown.code in {d.code for d in reading.detections}
+    assert other.code not in {d.code for d in reading.detections}
+    assert other.code in {d.code for d in reading.implausible}
+    both = reader.read(_frame_with([(m, None) for m in rest] + [(shown.marker_id, None), (other.marker_id, None)]))
+    assert {shown.code, other.code} <= {d.code for d in both.detections}
+
+
 @pytest.mark.parametrize("turn", [0.0, 20.0, 45.0])
 def test_a_small_sticker_is_read_however_it_is_turned(turn: float) -> None:
     """Stickers of 29 px (a whole table in 4K: 22.6 px markers) turned 45 degrees were never looked at: OpenCV measures
     an outline by its pixels, and a turned square's diagonal steps are fewer pixels than its length."""
     registry = load_registry()
-    codes = registry.for_game("key-harvest")[:6]
+    codes = [c for c in registry.for_game("key-harvest") if c.side != "harvested"][:6]  # six tiles, one face each
     frame = np.full((200, 150 * len(codes) + 100), 110, dtype=np.uint8)  # a mid-grey table
     for i, component in enumerate(codes):
         big = np.full((224, 224), 110, dtype=np.uint8)  # drawn at four times the size, turned, area-averaged down

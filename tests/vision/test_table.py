@@ -242,6 +242,21 @@ def test_a_read_whose_bits_needed_correcting_counts_on_a_space_not_between_space
         assert (placed.get(code) == space) == kept and code not in reported
 
 
+def test_a_part_of_a_board_joins_the_board_whose_layout_places_its_tiles() -> None:
+    """Four boards, a hard photo: a part of a board that the first read cut off fits the lattices of two boards; the
+    tiles' printed labels (the layout's spaces, placed by each board's own tiles) show which board it belongs to, so
+    every board, its labourers with it, goes to its player (before, one board's labourers joined another board)."""
+    from companion.vision.qr import read_codes_and_qr
+
+    table = scene(4, "table-hard", 163)
+    detections = read_codes_and_qr(table.scene.image, REGISTRY)
+    found = TABLE.read(table.scene.image, detections, REGISTRY, read_codes_and_qr, 4)
+    assert sorted((b.seat, b.by) for b in found.boards) == [(seat, "workers") for seat in range(4)]
+    snapshot = TABLE.snapshot(found, REGISTRY, [p["name"] for p in table.snapshot["players"]])
+    for mine, true in zip(snapshot["players"], table.snapshot["players"]):
+        assert contents(mine) == contents(true), true["name"]
+
+
 def test_the_office_parted_by_missed_tiles_is_still_the_office() -> None:
     """Three events, and the first read misses two tiles in the middle of the land office (the detections handed over
     lack them): its far end lies more than two spaces from everything else on the shared board, a group of its own.

@@ -163,6 +163,14 @@ class KeyHarvestTable(TableReader):
     def seat_of(self, component: Component) -> int | None:
         return component.group - 1 if component.kind == "labourer" and component.group else None
 
+    def home(self, component: Component) -> tuple[float, float] | None:
+        """A field tile's labelled space on the layout (the board plane, in spaces)."""
+        index = self.boards.rules.layout.index.get(component.key) if component.kind == "field" else None
+        if index is None:
+            return None
+        q, r = self.boards.rules.layout.coords[index]
+        return (q + r / 2, r * 0.8660254)
+
     def snapshot(self, read: TableRead, registry: CodeRegistry, names: Sequence[str],
                  hidden: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
         """The table as a snapshot (docs/key-harvest-snapshot.md): each seat's board (empty when none was seen),
