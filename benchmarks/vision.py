@@ -11,8 +11,9 @@ reader (codes, boards, seats, each board read again straightened) and "boards" c
 tables whose every board went to the right player with exactly its tiles and workers; "assigned" counts apart
 the boards given to the right player with nothing of another's (a board short of a missed sticker still counts).
 The seeds are the HELD-OUT set (90 000 on; tables 95 000 on), never used while tuning; ``--tuning`` uses the tuning seeds
-(10 000 on for the levels, 0 on for tables) instead; ``--first-table N`` starts the tables at seed N (a fresh set:
-96 000 on was first run on 2026-11-24); ``--printed`` pastes each table sticker as ``companion stickers`` prints it,
+(10 000 on for the levels, 0 on for tables) instead; ``--first-table N`` starts the tables at seed N and
+``--first-scene N`` the 1080p scenes (a fresh set: tables 96 000-98 999 were first run on 2026-11-24, 99 000 on and
+scenes 80 000 on on 2026-11-25); ``--printed`` pastes each table sticker as ``companion stickers`` prints it,
 its QR code beside the marker. ``--v1`` adds the registry's version 1 (4x4 markers) read
 by the default detector, on frames rendered with 4x4 stickers. Last, tiles held up to the camera with their
 QR codes (``tests/vision/qr_scenes.py``, ``--qr-scenes`` per level): zxing-cpp, OpenCV's two QR detectors and the
@@ -187,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--v1", action="store_true", help="also the 4x4 markers of registry version 1, default detector")
     parser.add_argument("--printed", action="store_true",
                         help="table scenes of the stickers as printed (the marker and its QR code beside it)")
+    parser.add_argument("--first-scene", type=int, default=None,
+                        help=f"the first 1080p scene seed (default: the held-out {HELD_OUT}; with --tuning 10 000)")
     parser.add_argument("--first-table", type=int, default=None,
                         help=f"the first table seed (default: the held-out {TABLE_HELD_OUT}; with --tuning 0)")
     args = parser.parse_args(argv)
@@ -199,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'tuning' if args.tuning else 'held-out'} seeds{', printed stickers' if args.printed else ''}")
     first_table = args.first_table if args.first_table is not None else 0 if args.tuning else TABLE_HELD_OUT
     for difficulty in (d for d in levels if d in DIFFICULTIES):
-        frames = scenes_for(registry, difficulty, args.scenes, 10_000 if args.tuning else HELD_OUT)
+        first_scene = args.first_scene if args.first_scene is not None else 10_000 if args.tuning else HELD_OUT
+        frames = scenes_for(registry, difficulty, args.scenes, first_scene)
         print(f"{difficulty}: {sum(len(s.truth) for s in frames)} stickers, "
               f"{min(min(s.sticker_px.values()) for s in frames):.0f}-{max(max(s.sticker_px.values()) for s in frames):.0f} px across")
         print(measure(product_reader(registry), frames).line(f"product reader ({registry.marker_family})"))
