@@ -27,7 +27,7 @@ from companion.games.keyper.data import (
 from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve, with_tasks,
+    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, PLOTS_CACHE, Board, Plot, Player, State, Task, evolve, with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
 
@@ -799,21 +799,18 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     p = s.players[seat]
     if not p.unbuilt:
         return []
-    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    if how == "full":  # what each tile costs on a plot that is not free, remembered
+        payable, every = _full_payments(s, p)
+        if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
+            return []
+    open_, any_free = _open_plots(s, p, empty_only)
     out: list[tuple[str, str, str]] = []
-    most = 1 if s.options["overbuild"] == "once" else 2
-    free_over = s.options["plot_overbuild"] == "yes"
-    open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
-    any_free: dict[str, bool] = {}
-    for area in ("farm", "village"):
-        labels, plots = PLOT_LABELS[area], p.plots(area)
-        free = _free_in(s, area, plots)
-        open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
-                        bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
-                       for i, plot in enumerate(plots)
-                       if len(plot.tiles) <= most and not (empty_only and plot.keyples)]  # _spot_open
-        any_free[area] = bool(free) and any(is_free for _, _, is_free in open_[area])
-    pay_texts = _pay_table(s.options["payment"]) if how == "full" else None
+    if how == "full":
+        for tile, area, costs in every if any_free else payable:
+            out += [(tile, label, pay) for top, label, is_free in open_[area] if top != tile
+                    for pay in (FREE if is_free else costs)]
+        return out
+    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     paid: Sequence[str] = ()
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
@@ -821,17 +818,57 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         spots = open_[t.area]
         if not spots:
             continue
-        # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
-        if pay_texts is not None:
-            paid = pay_texts[t.cost].of(s, p)
-            if not paid and not any_free[t.area]:
-                continue
-        elif not all(is_free for top, _, is_free in spots if top != tile):
+        if not all(is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
             paid = (discount_texts(s, p, t.cost) if how == "discount" else
                     [joined(pay) for pay in build_costs(s, seat, tile, how, cache)])
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
                 for pay in (FREE if is_free else paid)]
     return out
+
+
+OpenPlots = tuple[dict[str, list[tuple[str, str, bool]]], bool]
+
+
+def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
+    """Per area (top tile, plot, free) of each plot a tile may be built on (``_spot_open``; ``empty_only``: without
+    keyples), and whether any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while
+    its plots are unchanged."""
+    memo: dict[object, OpenPlots] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    most = 1 if s.options["overbuild"] == "once" else 2
+    free_over = s.options["plot_overbuild"] == "yes"
+    key = (most, free_over, empty_only)
+    found = memo.get(key)
+    if found is None:
+        open_: dict[str, list[tuple[str, str, bool]]] = {}
+        for area in ("farm", "village"):
+            labels, plots = PLOT_LABELS[area], p.plots(area)
+            free = _free_in(s, area, plots)
+            open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
+                            bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                           for i, plot in enumerate(plots)
+                           if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+        found = memo[key] = (open_, any(is_free for spots in open_.values() for _, _, is_free in spots))
+    return found
+
+
+Payments = tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[tuple[str, str, tuple[str, ...]], ...]]
+
+
+def _full_payments(s: State, p: Player) -> Payments:
+    """(tile, area, payment texts) of each tile ``p`` has not built, in order, for building it on a plot that is not
+    free: those it can pay, and all. Remembered with the edition, by the tiles and the goods."""
+    memo: dict[object, Payments] | None = s.edition.derived.get("full_payments")
+    if memo is None:
+        memo = s.edition.derived["full_payments"] = Memo(20_000)
+    key = (p.unbuilt, p.goods, s.options["payment"])
+    found = memo.get(key)
+    if found is None:
+        table, tiles = _pay_table(s.options["payment"]), s.edition.tiles
+        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p)) for tile in sorted(set(p.unbuilt)))
+        found = memo[key] = (tuple(row for row in every if row[2]), every)
+    return found
 
 
 FREE = ("free",)
