@@ -43,6 +43,18 @@ TURN = tuple(Task("turn", seat) for seat in range(4))
 END_TURN = tuple(Task("end_turn", seat) for seat in range(4))
 DRAW, REFILL = Task("draw"), Task("refill")
 """Tasks made at nearly every turn, made once (tasks never change)."""
+
+
+def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "") -> Task:
+    """``Task(kind, seat, n, arg)``, each made once (tasks never change; a turn makes several)."""
+    key = (kind, seat, n, arg)
+    found = _TASKS.get(key)
+    if found is None:
+        found = _TASKS[key] = Task(kind, seat, n, arg)
+    return found
+
+
+_TASKS: dict[tuple[str, int, int, str], Task] = Memo(10_000)
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -388,7 +400,7 @@ def _resolve(s: State, top: Task) -> State:
     kind = _kind_at(s, leader, target)
     if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
-        return _push(s, *[Task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
+        return _push(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
     tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
         tasks.append(_use_task(s, follower, theirs, target))
@@ -411,7 +423,7 @@ def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
     """Tile picks in ``order`` (A 1st and 4th, the follower 2nd and 3rd, L543), then the refill (A19)."""
     tasks: list[Task] = []
     for seat in order:
-        tasks.append(Task("pick", seat, arg=target))
+        tasks.append(_task("pick", seat, arg=target))
         if s.options["follower_refill"] == "after_each":
             tasks.append(REFILL)
     if s.options["follower_refill"] == "after_all":
@@ -428,7 +440,7 @@ def _use_task(s: State, seat: int, n: int, target: str) -> Task:
     """``n`` units for ``seat`` on ``target``; on a boat the upgraded Merchant adds one (L998)."""
     if _kind_at(s, seat, target) == "river" and _owns(s, seat, "merchant", upgraded=True):
         n += 1
-    return Task("use", seat, n, target)
+    return _task("use", seat, n, target)
 
 
 def _owns(s: State, seat: int, tile: str, upgraded: bool | None = None) -> bool:
@@ -596,7 +608,8 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
         return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
-        return [(KPMove("boats", combo), 1) for combo in itertools.combinations(ids, 4)]
+        boats = BY_ARGS["boats"]
+        return [(boats[combo], 1) for combo in itertools.combinations(ids, 4)]
     if top.kind == "fair":
         return [(KPMove("fair", (str(top.seat + 1), f)), 1) for f in s.fair_stacks[top.n]]
     if top.kind == "ninth":
@@ -914,20 +927,26 @@ _PAY_TEXTS: dict[str, PayTable] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
-    return [_BUILDS[args] for args in build_options(s, seat, how)]  # not map(_BUILDS.__getitem__): slower on a subclass
+    builds = BY_ARGS["build"]
+    return [builds[args] for args in build_options(s, seat, how)]  # not map(builds.__getitem__): slower on a subclass
 
 
-class Builds(dict[tuple[str, str, str], KPMove]):
-    """``build TILE PLOT PAY`` by its arguments, each made once (when first asked for)."""
+class ByArgs(dict[tuple[str, ...], KPMove]):
+    """``VERB *ARGS`` by its arguments, each made once (when first asked for; forgotten past 50,000)."""
 
-    def __missing__(self, args: tuple[str, str, str]) -> KPMove:
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, args: tuple[str, ...]) -> KPMove:
         if len(self) >= 50_000:
             self.clear()
-        move = self[args] = KPMove("build", args)
+        move = self[args] = KPMove(self.verb, args)
         return move
 
 
-_BUILDS = Builds()
+BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold")}
+"""The moves of several arguments offered often, or many at a time (a keep tile's outcomes, the rests)."""
 
 
 def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
@@ -1212,7 +1231,7 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
         if up == 1 or one_or_both:
             out.append(ONE_ARG["lay"][target])
         if up == 2:
-            out.append(KPMove("lay", (target, "both")))
+            out.append(BY_ARGS["lay"][target, "both"])
     return out
 
 
@@ -1283,7 +1302,7 @@ def trade_moves(s: State, seat: int, kinds: Sequence[str], post: bool = False) -
             continue
         others = [k for k in kinds if same_ok or k != RAW_OF.get(give, give)]
         for pair in itertools.combinations_with_replacement(others, 2):
-            out.append(KPMove("trade", (give, joined(pair))))
+            out.append(BY_ARGS["trade"][give, joined(pair)])
     return out
 
 
@@ -1351,11 +1370,12 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
     (the order in which they were chosen does not matter)."""
-    colours = tuple(sorted(k.colour for k in s.players[top.seat].keep_tile[-top.n:]))
-    key = ("keep", colours)
+    choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
+    key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
     found: list[KPMove] | None = s.edition.derived.get(key)
-    if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
-        found = [KPMove("keep", kinds) for kinds in keep_outcomes([s.edition.keep_tile[c] for c in colours])]
+    if found is None:  # the same for all keyples offering the same resources: worked out once (kept if not huge)
+        keep = BY_ARGS["keep"]
+        found = [keep[kinds] for kinds in keep_outcomes(choices)]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
     return [*found, DONE]
@@ -1425,7 +1445,8 @@ def rest_moves(s: State, top: Task) -> list[KPMove]:
     counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
     found = _RESTS.get((counts, top.n))
     if found is None:
-        found = _RESTS[counts, top.n] = [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+        rest = BY_ARGS["rest"]
+        found = _RESTS[counts, top.n] = [rest[combo] for combo in _multisets(counts, top.n)]
     return found.copy()
 
 
@@ -1448,7 +1469,7 @@ def fold_moves(s: State) -> list[KPMove]:
     out = []
     for seat in fold_deciders(s):
         board = s.players[seat].claimed
-        out += [KPMove("fold", (str(seat + 1), lay.option))
+        out += [BY_ARGS["fold"][str(seat + 1), lay.option]
                 for lay in s.edition.options(board + 1, SEASONS[s.season])]
     return out
 
@@ -1531,7 +1552,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _push(s, Task("keeptile", seat, len(tile)), END_TURN[seat])
+            return _push(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
         return _push(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
@@ -1547,9 +1568,9 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
             joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
-            asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
+            asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _push(s, *asks, Task("resolve", seat, 0, target), END_TURN[seat])
+            return _push(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
