@@ -142,6 +142,11 @@ def _pop(s: State) -> State:
     return with_tasks(s, s.tasks[:-1])
 
 
+def _replace(s: State, *tasks: Task) -> State:
+    """``_push(_pop(s), *tasks)`` in one step."""
+    return with_tasks(s, s.tasks[:-1] + tasks[::-1])
+
+
 def _left_of(s: State, seat: int) -> list[int]:
     """The other seats clockwise from ``seat``'s left."""
     n = len(s.players)
@@ -311,7 +316,7 @@ def settle(s: State) -> State:
         elif kind == "end_turn":
             s = _end_turn(s, top.seat)
         elif kind == "resolve":
-            s = _resolve(_pop(s), top)
+            s = _resolve(s, top)
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
@@ -383,7 +388,8 @@ def _end_turn(s: State, seat: int) -> State:
 
 
 def _resolve(s: State, top: Task) -> State:
-    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus."""
+    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
+    place of the ``resolve`` task ``top`` on top of ``s``)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
     colour = target_colour(s, target)
@@ -393,18 +399,18 @@ def _resolve(s: State, top: Task) -> State:
     if _kind_at(s, leader, target) == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
         picks = _picks(s, order, target)
-        return _push(s, *picks)
+        return _replace(s, *picks)
     mine, theirs = n, n
     if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
         mine, theirs = shares(_in_supply(s, _param(s, target)), n)
     kind = _kind_at(s, leader, target)
     if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
-        return _push(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
+        return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
     tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
         tasks.append(_use_task(s, follower, theirs, target))
-    return _push(s, *tasks)
+    return _replace(s, *tasks)
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -1490,7 +1496,7 @@ def apply(s: State, move: KPMove) -> State:
         return settle(evolve(s, folds=tuple(folds)))
     seat = top.seat
     if top.kind == "turn":
-        s = _turn(_pop(s), seat, move)
+        s = _turn(s, seat, move)
     elif top.kind == "follow":
         s = _pop(s)
         if verb == "follow":
@@ -1544,6 +1550,7 @@ def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> Stat
 
 
 def _turn(s: State, seat: int, move: KPMove) -> State:
+    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
     verb, args = move.verb, move.args
     if verb == "keyper":
         board = int(args[0]) - 1
@@ -1552,25 +1559,25 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _push(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
-        return _push(s, END_TURN[seat])
+            return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
+        return _replace(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
         s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _push(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
+            return _replace(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
         if not here:
             s = _set_keyples(s, seat, target, (PK(colour),))
             if _kind_at(s, seat, target) == "plot":
-                return _push(s, _use_task(s, seat, 1, target), END_TURN[seat])
+                return _replace(s, _use_task(s, seat, 1, target), END_TURN[seat])
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
             joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _push(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
+            return _replace(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
@@ -1580,7 +1587,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _push(s, *_units(s, seat, n, target), END_TURN[seat])
+        return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1591,7 +1598,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
     n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
-    return _push(s, *_units(s, seat, n, target), END_TURN[seat])
+    return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
