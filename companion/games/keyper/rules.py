@@ -818,13 +818,14 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     p = s.players[seat]
     if not p.unbuilt:
         return []
-    if how == "full":  # what each tile costs on a plot that is not free, remembered
-        payable, every = _full_payments(s, p)
+    priced = how in ("full", "discount")
+    if priced:  # what each tile costs on a plot that is not free, remembered
+        payable, every = _tile_payments(s, p, how)
         if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
             return []
     open_, any_free = _open_plots(s, p, empty_only)
     out: list[tuple[str, str, str]] = []
-    if how == "full":
+    if priced:
         for tile, area, costs in every if any_free else payable:
             out += [(tile, label, pay) for top, label, is_free in open_[area] if top != tile
                     for pay in (FREE if is_free else costs)]
@@ -838,8 +839,7 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         if not spots:
             continue
         if not all(is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
-            paid = (discount_texts(s, p, t.cost) if how == "discount" else
-                    [joined(pay) for pay in build_costs(s, seat, tile, how, cache)])
+            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
                 for pay in (FREE if is_free else paid)]
     return out
@@ -875,17 +875,19 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
 Payments = tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[tuple[str, str, tuple[str, ...]], ...]]
 
 
-def _full_payments(s: State, p: Player) -> Payments:
+def _tile_payments(s: State, p: Player, how: str) -> Payments:
     """(tile, area, payment texts) of each tile ``p`` has not built, in order, for building it on a plot that is not
-    free: those it can pay, and all. Remembered with the edition, by the tiles and the goods."""
-    memo: dict[object, Payments] | None = s.edition.derived.get("full_payments")
+    free by ``how`` (``full`` or ``discount``, ``build_options``): those it can pay, and all. Remembered with the
+    edition, by the tiles and the goods."""
+    memo: dict[object, Payments] | None = s.edition.derived.get("tile payments")
     if memo is None:
-        memo = s.edition.derived["full_payments"] = Memo(20_000)
-    key = (p.unbuilt, p.goods, s.options["payment"])
+        memo = s.edition.derived["tile payments"] = Memo(20_000)
+    key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
         table, tiles = _pay_table(s.options["payment"]), s.edition.tiles
-        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p)) for tile in sorted(set(p.unbuilt)))
+        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p) if how == "full" else
+                       discount_texts(s, p, tiles[tile].cost)) for tile in sorted(set(p.unbuilt)))
         found = memo[key] = (tuple(row for row in every if row[2]), every)
     return found
 
