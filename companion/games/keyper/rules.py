@@ -1047,15 +1047,15 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
     key = (tuple(free_boats(s)), s.options["join_lying"])
     boards = [_board_memo(board, key) for board in s.boards]
-    plots = _plot_room(s, seat)
+    plots = _plot_rows(s, seat)
     for colour in sorted(set(p.keep)):
         for b, memo in enumerate(boards):
             found = memo.get(colour)
             if found is None:
                 found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
             out += found
-        if plots:
-            out += _plot_placements(plots, colour)
+        if plots.room:
+            out += plots[colour]
         if builds:
             out += [by_colour[colour] for by_colour in builds]
     return out
@@ -1113,6 +1113,33 @@ def _plot_room(s: State, seat: int) -> PlotRoom:
         out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
                 (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
     return out
+
+
+class PlotRows(dict[str, list[KPMove]]):
+    """By colour the placements of a keyple onto the buildings of ``room`` (``_plot_placements``), each list made
+    once (when first asked for)."""
+
+    def __init__(self, room: PlotRoom) -> None:
+        super().__init__()
+        self.room = room
+
+    def __missing__(self, colour: str) -> list[KPMove]:
+        found = self[colour] = _plot_placements(self.room, colour)
+        return found
+
+
+def _plot_rows(s: State, seat: int) -> PlotRows:
+    """``PlotRows`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots are
+    unchanged."""
+    p = s.players[seat]
+    memo: dict[object, PlotRows] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    key = ("rows", s.options["join_lying"])
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = PlotRows(_plot_room(s, seat))
+    return found
 
 
 def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
