@@ -327,7 +327,7 @@ def settle(s: State) -> State:
                 s = _pop(s)
         elif kind == "use" and top.n <= 0:
             s = _end_use(_pop(s), top)
-        elif kind == "follow" and not _follow_options(s, top):
+        elif kind == "follow" and legal_moves(s) == [PASS]:  # no keyple may follow (worked out once: ``follow_moves``)
             s = _pop(s)
         elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
