@@ -19,8 +19,8 @@ MOVES_CACHE = "_legal_moves"
 """Where ``rules.legal_moves`` memoises its answer on a state, and the placements onto a board's fields on the board
 (``evolve`` never copies it)."""
 PLOTS_CACHE = "_plots"
-"""Where ``rules`` remembers what a player's plots offer (where a tile may be built): ``evolve`` keeps it while the
-player's farm and village are unchanged."""
+"""Where ``rules`` remembers what a player's plots offer (where a tile may be built, the placements onto its
+buildings): ``evolve`` keeps it while the player's farm and village are unchanged."""
 
 GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 ANIMAL_INDEX = {a: i for i, a in enumerate(ANIMALS)}
