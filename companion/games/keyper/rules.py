@@ -27,7 +27,7 @@ from companion.games.keyper.data import (
 from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, Board, Plot, Player, State, Task, evolve, with_tasks,
+    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, PLOTS_CACHE, Board, Plot, Player, State, Task, evolve, with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
 
@@ -43,6 +43,18 @@ TURN = tuple(Task("turn", seat) for seat in range(4))
 END_TURN = tuple(Task("end_turn", seat) for seat in range(4))
 DRAW, REFILL = Task("draw"), Task("refill")
 """Tasks made at nearly every turn, made once (tasks never change)."""
+
+
+def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "") -> Task:
+    """``Task(kind, seat, n, arg)``, each made once (tasks never change; a turn makes several)."""
+    key = (kind, seat, n, arg)
+    found = _TASKS.get(key)
+    if found is None:
+        found = _TASKS[key] = Task(kind, seat, n, arg)
+    return found
+
+
+_TASKS: dict[tuple[str, int, int, str], Task] = Memo(10_000)
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -128,6 +140,11 @@ def _push(s: State, *tasks: Task) -> State:
 
 def _pop(s: State) -> State:
     return with_tasks(s, s.tasks[:-1])
+
+
+def _replace(s: State, *tasks: Task) -> State:
+    """``_push(_pop(s), *tasks)`` in one step."""
+    return with_tasks(s, s.tasks[:-1] + tasks[::-1])
 
 
 def _left_of(s: State, seat: int) -> list[int]:
@@ -299,7 +316,7 @@ def settle(s: State) -> State:
         elif kind == "end_turn":
             s = _end_turn(s, top.seat)
         elif kind == "resolve":
-            s = _resolve(_pop(s), top)
+            s = _resolve(s, top)
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
@@ -310,7 +327,7 @@ def settle(s: State) -> State:
                 s = _pop(s)
         elif kind == "use" and top.n <= 0:
             s = _end_use(_pop(s), top)
-        elif kind == "follow" and not _follow_options(s, top):
+        elif kind == "follow" and legal_moves(s) == [PASS]:  # no keyple may follow (worked out once: ``follow_moves``)
             s = _pop(s)
         elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
@@ -371,7 +388,8 @@ def _end_turn(s: State, seat: int) -> State:
 
 
 def _resolve(s: State, top: Task) -> State:
-    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus."""
+    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
+    place of the ``resolve`` task ``top`` on top of ``s``)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
     colour = target_colour(s, target)
@@ -381,18 +399,18 @@ def _resolve(s: State, top: Task) -> State:
     if _kind_at(s, leader, target) == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
         picks = _picks(s, order, target)
-        return _push(s, *picks)
+        return _replace(s, *picks)
     mine, theirs = n, n
     if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
         mine, theirs = shares(_in_supply(s, _param(s, target)), n)
     kind = _kind_at(s, leader, target)
     if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
-        return _push(s, *[Task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
+        return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
     tasks = [_use_task(s, leader, mine, target)]
     if follower >= 0:
         tasks.append(_use_task(s, follower, theirs, target))
-    return _push(s, *tasks)
+    return _replace(s, *tasks)
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -411,7 +429,7 @@ def _picks(s: State, order: Sequence[int], target: str) -> list[Task]:
     """Tile picks in ``order`` (A 1st and 4th, the follower 2nd and 3rd, L543), then the refill (A19)."""
     tasks: list[Task] = []
     for seat in order:
-        tasks.append(Task("pick", seat, arg=target))
+        tasks.append(_task("pick", seat, arg=target))
         if s.options["follower_refill"] == "after_each":
             tasks.append(REFILL)
     if s.options["follower_refill"] == "after_all":
@@ -428,7 +446,7 @@ def _use_task(s: State, seat: int, n: int, target: str) -> Task:
     """``n`` units for ``seat`` on ``target``; on a boat the upgraded Merchant adds one (L998)."""
     if _kind_at(s, seat, target) == "river" and _owns(s, seat, "merchant", upgraded=True):
         n += 1
-    return Task("use", seat, n, target)
+    return _task("use", seat, n, target)
 
 
 def _owns(s: State, seat: int, tile: str, upgraded: bool | None = None) -> bool:
@@ -596,7 +614,8 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
         return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
-        return [(KPMove("boats", combo), 1) for combo in itertools.combinations(ids, 4)]
+        boats = BY_ARGS["boats"]
+        return [(boats[combo], 1) for combo in itertools.combinations(ids, 4)]
     if top.kind == "fair":
         return [(KPMove("fair", (str(top.seat + 1), f)), 1) for f in s.fair_stacks[top.n]]
     if top.kind == "ninth":
@@ -799,21 +818,19 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
     p = s.players[seat]
     if not p.unbuilt:
         return []
-    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    priced = how in ("full", "discount")
+    if priced:  # what each tile costs on a plot that is not free, remembered
+        payable, every = _tile_payments(s, p, how)
+        if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
+            return []
+    open_, any_free = _open_plots(s, p, empty_only)
     out: list[tuple[str, str, str]] = []
-    most = 1 if s.options["overbuild"] == "once" else 2
-    free_over = s.options["plot_overbuild"] == "yes"
-    open_: dict[str, list[tuple[str, str, bool]]] = {}  # per area: (top tile, plot, free) of each plot one may build on
-    any_free: dict[str, bool] = {}
-    for area in ("farm", "village"):
-        labels, plots = PLOT_LABELS[area], p.plots(area)
-        free = _free_in(s, area, plots)
-        open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
-                        bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
-                       for i, plot in enumerate(plots)
-                       if len(plot.tiles) <= most and not (empty_only and plot.keyples)]  # _spot_open
-        any_free[area] = bool(free) and any(is_free for _, _, is_free in open_[area])
-    pay_texts = _pay_table(s.options["payment"]) if how == "full" else None
+    if priced:
+        for tile, area, costs in every if any_free else payable:
+            out += [(tile, label, pay) for top, label, is_free in open_[area] if top != tile
+                    for pay in (FREE if is_free else costs)]
+        return out
+    cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     paid: Sequence[str] = ()
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
@@ -821,17 +838,58 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> li
         spots = open_[t.area]
         if not spots:
             continue
-        # what it costs on a plot that is not free (on any such plot; remembered for ``full``, else only if needed)
-        if pay_texts is not None:
-            paid = pay_texts[t.cost].of(s, p)
-            if not paid and not any_free[t.area]:
-                continue
-        elif not all(is_free for top, _, is_free in spots if top != tile):
-            paid = (discount_texts(s, p, t.cost) if how == "discount" else
-                    [joined(pay) for pay in build_costs(s, seat, tile, how, cache)])
+        if not all(is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
+            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
         out += [(tile, label, pay) for top, label, is_free in spots if top != tile
                 for pay in (FREE if is_free else paid)]
     return out
+
+
+OpenPlots = tuple[dict[str, list[tuple[str, str, bool]]], bool]
+
+
+def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
+    """Per area (top tile, plot, free) of each plot a tile may be built on (``_spot_open``; ``empty_only``: without
+    keyples), and whether any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while
+    its plots are unchanged."""
+    memo: dict[object, OpenPlots] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    most = 1 if s.options["overbuild"] == "once" else 2
+    free_over = s.options["plot_overbuild"] == "yes"
+    key = (most, free_over, empty_only)
+    found = memo.get(key)
+    if found is None:
+        open_: dict[str, list[tuple[str, str, bool]]] = {}
+        for area in ("farm", "village"):
+            labels, plots = PLOT_LABELS[area], p.plots(area)
+            free = _free_in(s, area, plots)
+            open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
+                            bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                           for i, plot in enumerate(plots)
+                           if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+        found = memo[key] = (open_, any(is_free for spots in open_.values() for _, _, is_free in spots))
+    return found
+
+
+Payments = tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[tuple[str, str, tuple[str, ...]], ...]]
+
+
+def _tile_payments(s: State, p: Player, how: str) -> Payments:
+    """(tile, area, payment texts) of each tile ``p`` has not built, in order, for building it on a plot that is not
+    free by ``how`` (``full`` or ``discount``, ``build_options``): those it can pay, and all. Remembered with the
+    edition, by the tiles and the goods."""
+    memo: dict[object, Payments] | None = s.edition.derived.get("tile payments")
+    if memo is None:
+        memo = s.edition.derived["tile payments"] = Memo(20_000)
+    key = (how, p.unbuilt, p.goods, s.options["payment"])
+    found = memo.get(key)
+    if found is None:
+        table, tiles = _pay_table(s.options["payment"]), s.edition.tiles
+        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p) if how == "full" else
+                       discount_texts(s, p, tiles[tile].cost)) for tile in sorted(set(p.unbuilt)))
+        found = memo[key] = (tuple(row for row in every if row[2]), every)
+    return found
 
 
 FREE = ("free",)
@@ -877,20 +935,26 @@ _PAY_TEXTS: dict[str, PayTable] = {}
 
 
 def build_moves(s: State, seat: int, how: str) -> list[KPMove]:
-    return [_BUILDS[args] for args in build_options(s, seat, how)]  # not map(_BUILDS.__getitem__): slower on a subclass
+    builds = BY_ARGS["build"]
+    return [builds[args] for args in build_options(s, seat, how)]  # not map(builds.__getitem__): slower on a subclass
 
 
-class Builds(dict[tuple[str, str, str], KPMove]):
-    """``build TILE PLOT PAY`` by its arguments, each made once (when first asked for)."""
+class ByArgs(dict[tuple[str, ...], KPMove]):
+    """``VERB *ARGS`` by its arguments, each made once (when first asked for; forgotten past 50,000)."""
 
-    def __missing__(self, args: tuple[str, str, str]) -> KPMove:
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, args: tuple[str, ...]) -> KPMove:
         if len(self) >= 50_000:
             self.clear()
-        move = self[args] = KPMove("build", args)
+        move = self[args] = KPMove(self.verb, args)
         return move
 
 
-_BUILDS = Builds()
+BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold")}
+"""The moves of several arguments offered often, or many at a time (a keep tile's outcomes, the rests)."""
 
 
 def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]:
@@ -983,15 +1047,15 @@ def turn_moves(s: State, top: Task) -> list[KPMove]:
     builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
     key = (tuple(free_boats(s)), s.options["join_lying"])
     boards = [_board_memo(board, key) for board in s.boards]
-    plots = _plot_room(s, seat)
+    plots = _plot_rows(s, seat)
     for colour in sorted(set(p.keep)):
         for b, memo in enumerate(boards):
             found = memo.get(colour)
             if found is None:
                 found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
             out += found
-        if plots:
-            out += _plot_placements(plots, colour)
+        if plots.room:
+            out += plots[colour]
         if builds:
             out += [by_colour[colour] for by_colour in builds]
     return out
@@ -1049,6 +1113,33 @@ def _plot_room(s: State, seat: int) -> PlotRoom:
         out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
                 (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
     return out
+
+
+class PlotRows(dict[str, list[KPMove]]):
+    """By colour the placements of a keyple onto the buildings of ``room`` (``_plot_placements``), each list made
+    once (when first asked for)."""
+
+    def __init__(self, room: PlotRoom) -> None:
+        super().__init__()
+        self.room = room
+
+    def __missing__(self, colour: str) -> list[KPMove]:
+        found = self[colour] = _plot_placements(self.room, colour)
+        return found
+
+
+def _plot_rows(s: State, seat: int) -> PlotRows:
+    """``PlotRows`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots are
+    unchanged."""
+    p = s.players[seat]
+    memo: dict[object, PlotRows] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    key = ("rows", s.options["join_lying"])
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = PlotRows(_plot_room(s, seat))
+    return found
 
 
 def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
@@ -1175,7 +1266,7 @@ def lay_moves(s: State, seat: int) -> list[KPMove]:
         if up == 1 or one_or_both:
             out.append(ONE_ARG["lay"][target])
         if up == 2:
-            out.append(KPMove("lay", (target, "both")))
+            out.append(BY_ARGS["lay"][target, "both"])
     return out
 
 
@@ -1246,7 +1337,7 @@ def trade_moves(s: State, seat: int, kinds: Sequence[str], post: bool = False) -
             continue
         others = [k for k in kinds if same_ok or k != RAW_OF.get(give, give)]
         for pair in itertools.combinations_with_replacement(others, 2):
-            out.append(KPMove("trade", (give, joined(pair))))
+            out.append(BY_ARGS["trade"][give, joined(pair)])
     return out
 
 
@@ -1314,11 +1405,12 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
 def keeptile_moves(s: State, top: Task) -> list[KPMove]:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
     (the order in which they were chosen does not matter)."""
-    colours = tuple(sorted(k.colour for k in s.players[top.seat].keep_tile[-top.n:]))
-    key = ("keep", colours)
+    choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
+    key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
     found: list[KPMove] | None = s.edition.derived.get(key)
-    if found is None:  # the same for every keep tile of these colours: worked out once (kept if not huge)
-        found = [KPMove("keep", kinds) for kinds in keep_outcomes([s.edition.keep_tile[c] for c in colours])]
+    if found is None:  # the same for all keyples offering the same resources: worked out once (kept if not huge)
+        keep = BY_ARGS["keep"]
+        found = [keep[kinds] for kinds in keep_outcomes(choices)]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
     return [*found, DONE]
@@ -1388,7 +1480,8 @@ def rest_moves(s: State, top: Task) -> list[KPMove]:
     counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
     found = _RESTS.get((counts, top.n))
     if found is None:
-        found = _RESTS[counts, top.n] = [KPMove("rest", combo) for combo in _multisets(counts, top.n)]
+        rest = BY_ARGS["rest"]
+        found = _RESTS[counts, top.n] = [rest[combo] for combo in _multisets(counts, top.n)]
     return found.copy()
 
 
@@ -1411,7 +1504,7 @@ def fold_moves(s: State) -> list[KPMove]:
     out = []
     for seat in fold_deciders(s):
         board = s.players[seat].claimed
-        out += [KPMove("fold", (str(seat + 1), lay.option))
+        out += [BY_ARGS["fold"][str(seat + 1), lay.option]
                 for lay in s.edition.options(board + 1, SEASONS[s.season])]
     return out
 
@@ -1432,7 +1525,7 @@ def apply(s: State, move: KPMove) -> State:
         return settle(evolve(s, folds=tuple(folds)))
     seat = top.seat
     if top.kind == "turn":
-        s = _turn(_pop(s), seat, move)
+        s = _turn(s, seat, move)
     elif top.kind == "follow":
         s = _pop(s)
         if verb == "follow":
@@ -1486,6 +1579,7 @@ def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> Stat
 
 
 def _turn(s: State, seat: int, move: KPMove) -> State:
+    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
     verb, args = move.verb, move.args
     if verb == "keyper":
         board = int(args[0]) - 1
@@ -1494,25 +1588,25 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         tile = s.players[seat].keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _push(s, Task("keeptile", seat, len(tile)), END_TURN[seat])
-        return _push(s, END_TURN[seat])
+            return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
+        return _replace(s, END_TURN[seat])
     if verb == "place":
         colour, target = args[0], args[1]
         s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _push(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
+            return _replace(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
         if not here:
             s = _set_keyples(s, seat, target, (PK(colour),))
             if _kind_at(s, seat, target) == "plot":
-                return _push(s, _use_task(s, seat, 1, target), END_TURN[seat])
+                return _replace(s, _use_task(s, seat, 1, target), END_TURN[seat])
             if len(args) == 4:
                 s = s.board(parse_target(target)[1], boat=args[3])
             joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
-            asks = [Task("follow", other, arg=target) for other in _left_of(s, seat)
+            asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _push(s, *asks, Task("resolve", seat, 0, target), END_TURN[seat])
+            return _replace(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
@@ -1522,7 +1616,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
         s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _push(s, *_units(s, seat, n, target), END_TURN[seat])
+        return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1533,7 +1627,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
     n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
     s = _set_keyples(s, seat, target, tuple(placed))
-    return _push(s, *_units(s, seat, n, target), END_TURN[seat])
+    return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:

@@ -18,6 +18,9 @@ T = TypeVar("T")
 MOVES_CACHE = "_legal_moves"
 """Where ``rules.legal_moves`` memoises its answer on a state, and the placements onto a board's fields on the board
 (``evolve`` never copies it)."""
+PLOTS_CACHE = "_plots"
+"""Where ``rules`` remembers what a player's plots offer (where a tile may be built, the placements onto its
+buildings): ``evolve`` keeps it while the player's farm and village are unchanged."""
 
 GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 ANIMAL_INDEX = {a: i for i, a in enumerate(ANIMALS)}
@@ -58,7 +61,8 @@ class Board:
 
 @dataclass(frozen=True)
 class Player:
-    """A seat's pieces (not slotted: ``evolve`` copies a player, changed at nearly every step, as one dict)."""
+    """A seat's pieces (not slotted: ``evolve`` copies a player, changed at nearly every step, as one dict; ``rules``
+    remembers what its plots offer on it, under ``PLOTS_CACHE``)."""
     name: str
     keyper_home: bool = True
     keep: tuple[str, ...] = ()
@@ -159,7 +163,8 @@ _set = object.__setattr__
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of one of the frozen dataclasses here with some fields changed: ``dataclasses.replace`` without
-    re-running ``__init__`` (the engine's most frequent step). A state's memoised legal moves are not copied."""
+    re-running ``__init__`` (the engine's most frequent step). A state's memoised legal moves are not copied, nor a
+    player's plots' (``PLOTS_CACHE``) once its farm or village changes."""
     cls = type(obj)
     if not changes.keys() <= FIELDS[cls]:
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - FIELDS[cls]))}")
@@ -171,6 +176,8 @@ def evolve(obj: T, **changes: Any) -> T:
     else:
         fresh = held.copy()
         fresh.pop(MOVES_CACHE, None)
+        if PLOTS_CACHE in fresh and ("farm" in changes or "village" in changes):
+            del fresh[PLOTS_CACHE]
         fresh.update(changes)
         _set(new, "__dict__", fresh)
     return new
