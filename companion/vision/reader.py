@@ -73,6 +73,8 @@ MAX_SKEW = 2.0
 SECOND_LOOK_BITS = 1
 """Wrong bits the second look allows."""
 SECOND_LOOK_CELL_PX = 6
+CORNER_DRIFT_PX = 0.25
+"""How far refining an outline's corners may move them before the second look also tries them as found."""
 SHARPEN = 1.0
 SHARPEN_SIGMA = 0.5
 """The second look also reads the straightened marker sharpened (unsharp mask: this much of the difference
@@ -286,15 +288,20 @@ class CodeReader:
         """The registry sticker whose outline is ``quad`` (clockwise corners), or None.
 
         The outline may be the marker's black border, or the sticker paper's edge (the white quiet
-        zone standing out against a dark tile): both are tried.
+        zone standing out against a dark tile): both are tried. Its corners are refined to sub-pixel first; on a
+        small blurred marker the refinement can drift by a third of a cell, so the marker's border is also tried
+        with the corners as found when they moved more than ``CORNER_DRIFT_PX``.
         """
         refined = quad.reshape(4, 1, 2).copy()
         cv2.cornerSubPix(grey, refined, (3, 3), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05))
-        for quiet in (0, QUIET_ZONE_MODULES):
+        attempts = [(refined.reshape(4, 2), 0), (refined.reshape(4, 2), QUIET_ZONE_MODULES)]
+        if float(np.abs(refined.reshape(4, 2) - quad.reshape(4, 2)).max()) > CORNER_DRIFT_PX:
+            attempts.append((quad.reshape(4, 2), 0))
+        for corners, quiet in attempts:
             cell, n = SECOND_LOOK_CELL_PX, self._size
             side = (n + 2 * quiet) * cell
             square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
-            to_square = np.asarray(cv2.getPerspectiveTransform(refined.reshape(4, 2), square), dtype=np.float64)
+            to_square = np.asarray(cv2.getPerspectiveTransform(corners, square), dtype=np.float64)
             canonical = cv2.warpPerspective(grey, to_square, (side, side)).astype(np.float32)
             detection = self._decode_cells(canonical, to_square, quiet)
             if detection is None:
