@@ -28,6 +28,7 @@ scenes (``benchmarks/vision.py``; the reasons are in ``docs/camera.md``, "Readin
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import statistics
@@ -135,6 +136,19 @@ class CodeReader:
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
+        self._within_second_look_bits: dict[bytes, tuple[int, int]] = {}
+        """Every reading of the data bits at most ``SECOND_LOOK_BITS`` from a registry marker turned (the IDs are at
+        least 7 bits apart, so it names one): the marker's row and turn."""
+        size = self._patterns.shape[2]
+        flips = np.zeros((0, size), dtype=np.uint8)
+        for wrong in range(SECOND_LOOK_BITS + 1):
+            for flipped in itertools.combinations(range(size), wrong):
+                flip = np.zeros((1, size), dtype=np.uint8)
+                flip[0, list(flipped)] = 1
+                flips = np.concatenate([flips, flip])
+        readings = self._patterns[:, :, None, :] ^ flips  # (row, turn, flip, bits)
+        for (row, turn, _), reading in zip(np.ndindex(readings.shape[:3]), readings.reshape(-1, size)):
+            self._within_second_look_bits[reading.tobytes()] = (row, turn)
 
     def __call__(self, image: npt.NDArray[np.uint8], registry: CodeRegistry,
                  sides: Sides | None = None) -> list[Detection]:
@@ -328,11 +342,10 @@ class CodeReader:
         threshold = (black + white) / 2
         if int((border > threshold).sum()) > 1:
             return None
-        bits = (data > threshold).astype(np.uint8).ravel()
-        distances = (self._patterns != bits).sum(axis=2)
-        best, turn = np.unravel_index(int(distances.argmin()), distances.shape)
-        if int(distances[best, turn]) > SECOND_LOOK_BITS:
+        near = self._within_second_look_bits.get((data > threshold).astype(np.uint8).tobytes())
+        if near is None:
             return None
+        best, turn = near
         component = self.registry.by_marker(self._ids[int(best)])
         edge = quiet * cell
         marker = np.array([[edge, edge], [side - edge, edge], [side - edge, side - edge], [edge, side - edge]], dtype=np.float32)
