@@ -242,13 +242,17 @@ site only, no inline script or style and no eval, no plugins, no ``<base>`` else
 site frames a page (X-Frame-Options for older browsers)."""
 
 
+SECURITY_HEADERS = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Referrer-Policy": "same-origin",
+                    "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff"}
+"""No seat link leaves in a Referer to another site; no page is framed by another site or runs another site's or
+injected script (``CONTENT_SECURITY_POLICY``); no answer is read as another type than it says. On every answer,
+Flask's and the live streams' (web/streams.py)."""
+
+
 def add_headers(response: BaseResponse) -> BaseResponse:
-    """No seat link leaves in a Referer to another site; no page is framed by another site or runs another site's
-    or injected script (``CONTENT_SECURITY_POLICY``); no answer is read as another type than it says."""
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    """``SECURITY_HEADERS`` on a Flask answer."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 

@@ -28,6 +28,7 @@ from werkzeug.http import parse_cookie
 
 from companion.core.errors import CompanionError
 from web.messages import dumps
+from web.security import SECURITY_HEADERS
 from web.table import EXTENSION as TABLE, Table
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,10 @@ BACKLOG = 32
 each update's log is a delta from the one before, see ``Table.delta``)."""
 GAME_STREAM = re.compile(r"/api/games/([^/]+)/stream")
 PANEL_STREAM = "/api/panel/stream"
+SECURITY = [(name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()]
+"""The headers of every answer (web/security.py) on the answers served here, outside Flask."""
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
-           (b"x-accel-buffering", b"no")]
+           (b"x-accel-buffering", b"no"), *SECURITY]
 CLOSE = b""
 """Queued on a stream to end it (evicted by a newer stream of its device, or the server stops)."""
 
@@ -324,5 +327,6 @@ async def send_head(send: Send) -> None:
 async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
     data = dumps(body).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+                            *SECURITY]})
     await send({"type": "http.response.body", "body": data})

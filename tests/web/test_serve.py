@@ -25,6 +25,8 @@ def test_serve_plays_a_move_and_streams_it_live(server: int) -> None:
     response = stream.getresponse()
     assert response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream")
     assert response.getheader("Server") == "keydom"  # companion serve, not Flask's development server
+    assert response.getheader("X-Content-Type-Options") == "nosniff"  # served outside Flask, with its headers
+    assert "frame-ancestors 'none'" in response.getheader("Content-Security-Policy", "")
 
     def next_event() -> dict[str, object]:
         while True:
