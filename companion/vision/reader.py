@@ -136,19 +136,14 @@ class CodeReader:
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
                                    for i in self._ids], dtype=np.uint8).reshape(len(self._ids), 4, -1)
-        self._within_second_look_bits: dict[bytes, tuple[int, int]] = {}
+        size = self._patterns.shape[2]
+        flips = np.array([np.isin(np.arange(size), flipped) for wrong in range(SECOND_LOOK_BITS + 1)
+                          for flipped in itertools.combinations(range(size), wrong)], dtype=np.uint8)
+        readings = self._patterns[:, :, None, :] ^ flips  # (row, turn, flip, bits)
+        self._within_second_look_bits = {reading.tobytes(): (row, turn) for (row, turn, _), reading
+                                         in zip(np.ndindex(readings.shape[:3]), readings.reshape(-1, size))}
         """Every reading of the data bits at most ``SECOND_LOOK_BITS`` from a registry marker turned (the IDs are at
         least 7 bits apart, so it names one): the marker's row and turn."""
-        size = self._patterns.shape[2]
-        flips = np.zeros((0, size), dtype=np.uint8)
-        for wrong in range(SECOND_LOOK_BITS + 1):
-            for flipped in itertools.combinations(range(size), wrong):
-                flip = np.zeros((1, size), dtype=np.uint8)
-                flip[0, list(flipped)] = 1
-                flips = np.concatenate([flips, flip])
-        readings = self._patterns[:, :, None, :] ^ flips  # (row, turn, flip, bits)
-        for (row, turn, _), reading in zip(np.ndindex(readings.shape[:3]), readings.reshape(-1, size)):
-            self._within_second_look_bits[reading.tobytes()] = (row, turn)
 
     def __call__(self, image: npt.NDArray[np.uint8], registry: CodeRegistry,
                  sides: Sides | None = None) -> list[Detection]:
@@ -175,27 +170,25 @@ class CodeReader:
         wrong_size = [d for d in found if sides is not None and not sides[0] <= d.side_px <= sides[1]]
         kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
         implausible += wrong_size  # another size is something else)
-        strays = self._strays(grey, kept)
+        wrong, plainest = self._bit_reads(grey, kept)
+        corrected = {id(d): int(bits) for d, bits in zip(kept, wrong)}
+        strays = self._strays(kept, corrected)
+        if len(kept) - len(strays) >= BUSY_FRAME or sides is not None:  # a board or a table, or a part of one
+            strays += [d for d, bits, plain in zip(kept, wrong, plainest)
+                       if bits and plain > PLAIN_WRONG_BIT and d not in strays]
         kept = [d for d in kept if d not in strays]
-        if len(kept) >= BUSY_FRAME or sides is not None:  # a board or a table, or a part of one
-            wrong, plainest = self._bit_reads(grey, kept)
-            strays += [d for d, bad, plain in zip(kept, wrong, plainest) if bad and plain > PLAIN_WRONG_BIT]
-            kept = [d for d in kept if d not in strays]
-        worse = worse_reads(kept, self.registry, lambda reads: [self._corrections(grey, d) for d in reads])
+        worse = worse_reads(kept, self.registry, lambda reads: [corrected[id(d)] for d in reads])
         return FrameReading([d for d in kept if d not in worse], implausible + strays + worse)
 
-    def _strays(self, grey: npt.NDArray[np.uint8], kept: Sequence[Detection]) -> list[Detection]:
-        """Lone stickers of another game among a game's stickers whose bits needed correcting: a table plays one
-        game, so such a read is far likelier board art or a damaged marker taken for a code (the more games the
-        registry holds, the likelier) than a stray tile. One read exactly is kept."""
+    def _strays(self, kept: Sequence[Detection], corrected: dict[int, int]) -> list[Detection]:
+        """Lone stickers of another game among a game's stickers whose bits needed correcting (``corrected``: the
+        bits each read needed, by ``id``): a table plays one game, so such a read is far likelier board art or a
+        damaged marker taken for a code (the more games the registry holds, the likelier) than a stray tile. One read
+        exactly is kept."""
         games = Counter(self.registry.by_marker(d.marker_id).game for d in kept)
         if len(games) < 2:
             return []
-        return [d for d in kept if games[self.registry.by_marker(d.marker_id).game] == 1 and not self._exact(grey, d)]
-
-    def _exact(self, grey: npt.NDArray[np.uint8], detection: Detection) -> bool:
-        """Whether every data bit of ``detection``'s marker reads as printed (no correction needed)."""
-        return self._corrections(grey, detection) == 0
+        return [d for d in kept if games[self.registry.by_marker(d.marker_id).game] == 1 and corrected[id(d)]]
 
     def _corrections(self, grey: npt.NDArray[np.uint8], detection: Detection) -> int:
         """How many data bits of ``detection``'s marker read otherwise than printed."""

@@ -51,6 +51,7 @@ from companion.core.errors import UnsupportedError
 from companion.core.messages import Message
 from companion.vision.board import (
     BoardRead,
+    axial_to_plane,
     SECOND_LOOK_SIDES,
     LatticeFit,
     fit_lattice,
@@ -465,7 +466,7 @@ def _misfit(group: list[int], fragment: list[int], pieces: Sequence[tuple[Detect
     else:  # too few stickers for a mapping: the two measured together
         both = fit_lattice([pieces[i][0] for i in known + tiles], pitch)
         coords, misfit = list(both.coords), max(both.residuals)
-    plane = np.array([(q + r / 2, r * math.sqrt(3) / 2) for q, r in coords])
+    plane = axial_to_plane(np.array(coords, dtype=np.float64))
     if float(np.max(np.linalg.norm(plane[:, None] - plane[None, :], axis=2))) > table.board_span:
         return math.inf
     return misfit

@@ -18,11 +18,14 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Calibration
 from companion.core.errors import MalformedInputError, UnknownCodeError
 from companion.core.messages import Message, msg, render
 from companion.games.key_harvest.board import LAYOUT_SECTION, Crop, Layout, pack_of_layout
+from companion.vision.board import axial_to_plane
 from companion.vision.calibrate import align
 from companion.vision.table import TableRead, TableReader
 
@@ -156,9 +159,9 @@ class KeyHarvestTable(TableReader):
 
     def __init__(self, boards: KeyHarvestBoards) -> None:
         self.boards = boards
-        coords = boards.rules.layout.coords
-        points = [(q + r / 2, r * 0.8660254) for q, r in coords]
-        self.board_span = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 for a in points for b in points) + 1.0
+        self._spaces = axial_to_plane(np.array(boards.rules.layout.coords, dtype=np.float64))
+        """Each layout space on the board plane, in spaces (in the layout's order)."""
+        self.board_span = float(np.max(np.linalg.norm(self._spaces[:, None] - self._spaces[None, :], axis=2))) + 1.0
 
     def seat_of(self, component: Component) -> int | None:
         return component.group - 1 if component.kind == "labourer" and component.group else None
@@ -168,8 +171,8 @@ class KeyHarvestTable(TableReader):
         index = self.boards.rules.layout.index.get(component.key) if component.kind == "field" else None
         if index is None:
             return None
-        q, r = self.boards.rules.layout.coords[index]
-        return (q + r / 2, r * 0.8660254)
+        x, y = self._spaces[index]
+        return float(x), float(y)
 
     def snapshot(self, read: TableRead, registry: CodeRegistry, names: Sequence[str],
                  hidden: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
