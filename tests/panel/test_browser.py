@@ -38,7 +38,7 @@ def test_the_virtual_panel_in_the_browser(server: int, browser: Any, shots: Path
 
     page.click("button[data-button='NEXT']")  # ends the turn: the other seat lights up
     other = page.locator(f".panel-light[data-seat='{1 - mover}']")
-    page.wait_for_function(f"document.querySelector(\".panel-light[data-seat='{1 - mover}']\")"
+    page.wait_for_function(f"() => document.querySelector(\".panel-light[data-seat='{1 - mover}']\")"
                            f".dataset.colour === '{['#ff0000', '#0000ff'][1 - mover]}'")
     assert other.get_attribute("data-colour") == ["#ff0000", "#0000ff"][1 - mover]
 
@@ -52,7 +52,7 @@ def test_the_virtual_panel_in_the_browser(server: int, browser: Any, shots: Path
     page.wait_for_timeout(1300)
     page.mouse.up()
     page.locator("#panel-message", has_text="End your turn (end)").wait_for()
-    page.wait_for_function(f"document.querySelector(\".panel-light[data-seat='{mover}']\")"
+    page.wait_for_function(f"() => document.querySelector(\".panel-light[data-seat='{mover}']\")"
                            f".dataset.colour === '{['#ff0000', '#0000ff'][mover]}'")
     page.screenshot(path=str(shots / "panel-03-undone.png"), full_page=True)
 
@@ -71,7 +71,7 @@ def test_the_virtual_panel_on_the_table_page_plays_on_the_table(server: int, bro
     page.locator("#turn", has_text=names[1 - mover]).wait_for()
     lit = SEAT_COLOURS[1 - mover]
     page.wait_for_function(
-        f"document.querySelector(\"#virtual-panel .panel-light[data-seat='{1 - mover}']\").dataset.colour === '{lit}'")
+        f"() => document.querySelector(\"#virtual-panel .panel-light[data-seat='{1 - mover}']\").dataset.colour === '{lit}'")
     page.locator("#virtual-panel").screenshot(path=str(shots / "panel-04-on-table.png"))
 
 
