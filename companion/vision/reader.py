@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
+from companion.vision import blur
 from companion.core.errors import MalformedInputError
 from companion.vision.detection import Detection, Sides
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
@@ -62,6 +63,10 @@ OUTLINE_PIXELS_PER_SIDE = 2 * math.sqrt(2)
 """OpenCV measures an outline by its pixels, and a square turned 45 degrees has only 1/sqrt(2) as many as its
 length (diagonal steps): the smallest outline looked at is this many pixels per side, so a marker of the smallest
 side is looked at however it is turned (with 4 and 17 px, a 21 px marker turned 45 degrees was never looked at)."""
+POLYGON_ACCURACY = 0.03 * math.sqrt(2)
+"""How far an outline may stray from its four-cornered polygon, per pixel of the outline (OpenCV: 0.03). OpenCV counts
+an outline's pixels, and a square turned 45 degrees has 1/sqrt(2) as many as its length (diagonal steps): at 0.03 the
+rounded corners of a small blurred marker turned so were too far from the polygon and the outline was lost."""
 CELL_MARGIN = 0.3
 """The part of each cell's edge left out when reading its bit."""
 CELL_PX = 8
@@ -96,8 +101,14 @@ a code. On the dev scenes (table-hard 140-239, boards hard/harder/hardest 600-63
 cell (0.50-0.64) and 3 of about 1600 true corrected reads did (0.47-0.62). Only in a ``BUSY_FRAME`` or a part of a
 table: a tile held up alone, its sticker scratched, is still read."""
 BUSY_FRAME = 3
+BLUR_FIT_ROUNDS = 2
+"""Fits of a blurred sticker: the second starts from the corners the first put it at."""
 """Stickers in a frame that shows a board or a table (board art about, the stickers' size known); fewer: a tile held
 up to the camera."""
+
+
+Attempt = tuple[npt.NDArray[np.float32], int]
+"""An outline's corners tried, and how many modules outside the marker's border they lie (0: they are the border's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +127,7 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
     params.adaptiveThreshConstant = THRESHOLD_CONSTANT
+    params.polygonalApproxAccuracyRate = POLYGON_ACCURACY
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -140,6 +152,7 @@ class CodeReader:
         flips = np.array([np.isin(np.arange(size), flipped) for wrong in range(SECOND_LOOK_BITS + 1)
                           for flipped in itertools.combinations(range(size), wrong)], dtype=np.uint8)
         readings = self._patterns[:, :, None, :] ^ flips  # (row, turn, flip, bits)
+        self._blurred = blur.BlurredSticker(family.markerSize, BORDER_MODULES, QUIET_ZONE_MODULES)
         self._within_second_look_bits = {reading.tobytes(): (row, turn) for (row, turn, _), reading
                                          in zip(np.ndindex(readings.shape[:3]), readings.reshape(-1, size))}
         """Every reading of the data bits at most ``SECOND_LOOK_BITS`` from a registry marker turned (the IDs are at
@@ -274,25 +287,33 @@ class CodeReader:
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
                      found: list[Detection], sides: Sides | None = None) -> list[Detection]:
-        """Stickers among the outlines the detector rejected (only when ``sides`` or a busy frame gives the size)."""
+        """Stickers among the outlines the detector rejected (only when ``sides`` or a busy frame gives the size):
+        each read from its cells (``_decode``), and those that do not read so fitted blurred (``_read_blurred``)."""
         if not rejected or len(found) < BUSY_FRAME and sides is None:
             return []
         typical = math.sqrt(sides[0] * sides[1]) if sides is not None else statistics.median(d.side_px for d in found)
         seen = {d.code for d in found}
         extra: list[Detection] = []
+        unread: list[list[Attempt]] = []
         for outline in rejected:
             quad = outline.reshape(4, 2).astype(np.float32)
             edges = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
             if not 1 / SIZE_TOLERANCE <= float(edges.mean()) / typical <= SIZE_TOLERANCE or edges.max() > MAX_SKEW * edges.min():
                 continue
-            detection = self._decode(grey, quad)
-            if detection is not None and detection.code not in seen:
+            detection, attempts = self._decode(grey, quad)
+            if detection is None:
+                unread.append(attempts)
+            elif detection.code not in seen:
+                seen.add(detection.code)
+                extra.append(detection)
+        for detection in self._read_blurred(grey, unread):
+            if detection.code not in seen:
                 seen.add(detection.code)
                 extra.append(detection)
         return extra
 
-    def _decode(self, grey: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> Detection | None:
-        """The registry sticker whose outline is ``quad`` (clockwise corners), or None.
+    def _decode(self, grey: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> tuple[Detection | None, list[Attempt]]:
+        """The registry sticker whose outline is ``quad`` (clockwise corners), or None; and the outlines tried.
 
         The outline may be the marker's black border, or the sticker paper's edge (the white quiet
         zone standing out against a dark tile): both are tried. Its corners are refined to sub-pixel first; on a
@@ -315,8 +336,51 @@ class CodeReader:
                 sharpened = canonical + SHARPEN * (canonical - cv2.GaussianBlur(canonical, (0, 0), SHARPEN_SIGMA * cell))
                 detection = self._decode_cells(sharpened, to_square, quiet)
             if detection is not None:
-                return detection
-        return None
+                return detection, attempts
+        return None, attempts
+
+    def _read_blurred(self, grey: npt.NDArray[np.uint8], outlines: Sequence[Sequence[Attempt]]) -> list[Detection]:
+        """The stickers of ``outlines`` (each: the attempts ``_decode`` made) read by fitting them blurred
+        (``blur.BlurredSticker``), all at once: kept at most one bit from a registry code, that bit's module near the
+        threshold (``PLAIN_WRONG_BIT``). A fit that does not read moves the corners to where it puts them and is
+        fitted again, ``BLUR_FIT_ROUNDS`` in all."""
+        px, edge = blur.PX_PER_MODULE, QUIET_ZONE_MODULES
+        side = (self._size + 2 * edge) * px
+
+        def square(near: float) -> npt.NDArray[np.float32]:
+            far = side - 1 - near
+            return np.array([[near, near], [far, near], [far, far], [near, far]], dtype=np.float32)
+
+        canvas = square(-0.5)  # pixel centres are whole numbers: the sticker's edge lies half a pixel out
+        tries = [(index, np.asarray(cv2.getPerspectiveTransform(corners, square((edge - quiet) * px - 0.5)),
+                                    dtype=np.float64))
+                 for index, attempts in enumerate(outlines) for corners, quiet in attempts]
+        read: dict[int, Detection] = {}
+        for _ in range(BLUR_FIT_ROUNDS):
+            tries = [(index, to_square) for index, to_square in tries if index not in read]
+            if not tries:
+                break
+            fits = self._blurred.fit(np.stack([cv2.warpPerspective(grey, to_square, (side, side))
+                                               for _, to_square in tries]).astype(np.float32))
+            for (index, to_square), values, contrast in zip(tries, fits.values, fits.contrast):
+                bits = values > 0.5
+                found = self._within_second_look_bits.get(bits.astype(np.uint8).tobytes())
+                if index in read or contrast < MIN_CONTRAST or found is None:
+                    continue
+                row, turn = found
+                wrong = self._patterns[row, turn].reshape(bits.shape) != bits
+                if not wrong.any() or float(np.abs(values[wrong] - 0.5).max()) <= PLAIN_WRONG_BIT:
+                    read[index] = self._detection(row, turn, to_square, edge * px - 0.5, side - edge * px - 0.5)
+            tries = [(index, self._moved(to_square, canvas, moves)) for (index, to_square), moves
+                     in zip(tries, fits.corner_moves)]
+        return [read[index] for index in sorted(read)]
+
+    @staticmethod
+    def _moved(to_square: npt.NDArray[np.float64], canvas: npt.NDArray[np.float32],
+               moves: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """``to_square`` changed so that the points ``canvas + moves`` of the square it gives go to ``canvas``."""
+        moved = cv2.perspectiveTransform((canvas + moves.astype(np.float32)).reshape(4, 1, 2), np.linalg.inv(to_square))
+        return np.asarray(cv2.getPerspectiveTransform(moved.reshape(4, 2), canvas), dtype=np.float64)
 
     def _decode_cells(self, canonical: npt.NDArray[np.float32], to_square: npt.NDArray[np.float64],
                       quiet: int) -> Detection | None:
@@ -339,9 +403,13 @@ class CodeReader:
         if near is None:
             return None
         best, turn = near
-        component = self.registry.by_marker(self._ids[int(best)])
-        edge = quiet * cell
-        marker = np.array([[edge, edge], [side - edge, edge], [side - edge, side - edge], [edge, side - edge]], dtype=np.float32)
+        return self._detection(best, turn, to_square, quiet * cell, side - quiet * cell)
+
+    def _detection(self, row: int, turn: int, to_square: npt.NDArray[np.float64], near: float, far: float) -> Detection:
+        """The read of the registry's marker ``row`` turned ``turn`` times, whose border lies from ``near`` to ``far``
+        in the square ``to_square`` straightened its outline into."""
+        component = self.registry.by_marker(self._ids[int(row)])
+        marker = np.array([[near, near], [far, near], [far, far], [near, far]], dtype=np.float32)
         corners = cv2.perspectiveTransform(marker.reshape(4, 1, 2), np.linalg.inv(to_square)).reshape(4, 2)
         start = (4 - int(turn)) % 4  # the outline corner that is the marker's own top-left
         points = [(float(corners[(start + i) % 4][0]), float(corners[(start + i) % 4][1])) for i in range(4)]
