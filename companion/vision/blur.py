@@ -69,10 +69,11 @@ class BlurredSticker:
                     columns.append(blurred(single, 0.0)[lo:hi, lo:hi].ravel())
             designs.append(np.stack(columns, axis=1))
         self._unknowns = designs[0].shape[1]
-        self._solve = np.concatenate([np.linalg.pinv(design) for design in designs]).astype(np.float32)
-        """Every blur's least-squares solution at once: (blurs x unknowns) by pixels."""
         self._gram = np.stack([design.T @ design for design in designs])
         """How much of a sticker a blur's fit ``x`` explains: x . gram x (the misfit is |seen|^2 less that)."""
+        self._solve = np.concatenate([np.linalg.solve(gram, design.T) for gram, design in zip(self._gram, designs)],
+                                     dtype=np.float32)
+        """Every blur's least-squares solution at once (the normal equations): (blurs x unknowns) by pixels."""
 
     def fit(self, stickers: npt.NDArray[np.float32]) -> ModuleFit:
         """The data modules of each of ``stickers`` (stacked): a sticker straightened at ``PX_PER_MODULE``, quiet zone

@@ -184,6 +184,8 @@ class CodeReader:
         kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
         implausible += wrong_size  # another size is something else)
         wrong, plainest = self._bit_reads(grey, kept)
+        kept, wrong, plainest, contradicted = self._second_opinion(grey, kept, wrong, plainest)
+        implausible += contradicted
         corrected = {id(d): int(bits) for d, bits in zip(kept, wrong)}
         strays = self._strays(kept, corrected)
         if len(kept) - len(strays) >= BUSY_FRAME or sides is not None:  # a board or a table, or a part of one
@@ -192,6 +194,25 @@ class CodeReader:
         kept = [d for d in kept if d not in strays]
         worse = worse_reads(kept, self.registry, lambda reads: [corrected[id(d)] for d in reads])
         return FrameReading([d for d in kept if d not in worse], implausible + strays + worse)
+
+    def _second_opinion(self, grey: npt.NDArray[np.uint8], kept: list[Detection], wrong: npt.NDArray[np.int_],
+                        plainest: npt.NDArray[np.float64]) -> tuple[list[Detection], npt.NDArray[np.int_],
+                                                                   npt.NDArray[np.float64], list[Detection]]:
+        """``kept`` with their bit reads (``_bit_reads``), less the reads this reader's own sampling finds more than
+        ``CORRECTED_BITS`` wrong that the blurred fit reads as another code (a marker smeared by motion can come near
+        another code): those are replaced by the blurred fit's read, unless that code is read elsewhere, and returned
+        last."""
+        doubtful = [i for i, bits in enumerate(wrong) if bits > CORRECTED_BITS]
+        blurred = self._read_blurred(grey, [[(np.array(kept[i].corners, dtype=np.float32), 0)] for i in doubtful])
+        contradicted = {doubtful[n]: read for n, read in blurred.items() if read.code != kept[doubtful[n]].code}
+        if not contradicted:
+            return kept, wrong, plainest, []
+        staying = [i for i in range(len(kept)) if i not in contradicted]
+        codes = {kept[i].code for i in staying}
+        instead = list({read.code: read for read in contradicted.values() if read.code not in codes}.values())
+        more_wrong, more_plain = self._bit_reads(grey, instead)
+        return ([kept[i] for i in staying] + instead, np.concatenate([wrong[staying], more_wrong]),
+                np.concatenate([plainest[staying], more_plain]), [kept[i] for i in contradicted])
 
     def _strays(self, kept: Sequence[Detection], corrected: dict[int, int]) -> list[Detection]:
         """Lone stickers of another game among a game's stickers whose bits needed correcting (``corrected``: the
@@ -306,7 +327,7 @@ class CodeReader:
             elif detection.code not in seen:
                 seen.add(detection.code)
                 extra.append(detection)
-        for detection in self._read_blurred(grey, unread):
+        for detection in self._read_blurred(grey, unread).values():
             if detection.code not in seen:
                 seen.add(detection.code)
                 extra.append(detection)
@@ -339,8 +360,8 @@ class CodeReader:
                 return detection, attempts
         return None, attempts
 
-    def _read_blurred(self, grey: npt.NDArray[np.uint8], outlines: Sequence[Sequence[Attempt]]) -> list[Detection]:
-        """The stickers of ``outlines`` (each: the attempts ``_decode`` made) read by fitting them blurred
+    def _read_blurred(self, grey: npt.NDArray[np.uint8], outlines: Sequence[Sequence[Attempt]]) -> dict[int, Detection]:
+        """The stickers of ``outlines`` (each: the attempts ``_decode`` made), by their index, read by fitting them blurred
         (``blur.BlurredSticker``), all at once: kept at most one bit from a registry code, that bit's module near the
         threshold (``PLAIN_WRONG_BIT``). A fit that does not read moves the corners to where it puts them and is
         fitted again, ``BLUR_FIT_ROUNDS`` in all."""
@@ -373,7 +394,7 @@ class CodeReader:
                     read[index] = self._detection(row, turn, to_square, edge * px - 0.5, side - edge * px - 0.5)
             tries = [(index, self._moved(to_square, canvas, moves)) for (index, to_square), moves
                      in zip(tries, fits.corner_moves)]
-        return [read[index] for index in sorted(read)]
+        return {index: read[index] for index in sorted(read)}
 
     @staticmethod
     def _moved(to_square: npt.NDArray[np.float64], canvas: npt.NDArray[np.float32],

@@ -10,6 +10,7 @@ import qrcode
 from companion.codes import load_registry
 from companion.core.errors import MalformedInputError
 from companion.vision.markers import marker_bits, marker_image
+from companion.vision import reader
 from companion.vision.reader import CodeReader, read_codes
 from tests.vision.scenes import Decoy, Placement, random_scene, render_scene
 
@@ -219,3 +220,41 @@ def test_a_small_sticker_is_read_however_it_is_turned(turn: float) -> None:
         frame[72:128, 100 + 150 * i:156 + 150 * i] = cv2.resize(turned, (56, 56), interpolation=cv2.INTER_AREA)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
     assert {d.code for d in CodeReader(registry).read(frame).detections} == {c.code for c in codes}
+
+
+@pytest.mark.parametrize("seed, tiles, code", [(10017, 12, "KH:L:3:B"), (10072, 25, "KH:F:G2:U")])
+def test_the_outline_of_a_small_blurred_marker_turned_45_degrees_is_kept(seed: int, tiles: int, code: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 29-33 px sticker on a "harder" board turned about 45 degrees: its blurred corners are round, and at OpenCV's
+    polygon accuracy (0.03 of the outline's pixels, which a turned square has 1/sqrt 2 as many of) its outline was not
+    taken for a four-cornered one, so it was never read."""
+    registry = load_registry()
+    scene = random_scene(registry, tiles, "harder", seed=seed)
+    outcome = scene.score(CodeReader(registry).read(scene.image).detections)
+    assert code in outcome.found and outcome.false_reads == []
+    monkeypatch.setattr(reader, "POLYGON_ACCURACY", 0.03)
+    assert code in scene.score(CodeReader(registry).read(scene.image).detections).missed
+
+
+@pytest.mark.parametrize("seed, tiles, code", [(10095, 30, "KH:F:C1:U"), (10178, 50, "KH:F:D6:U")])
+def test_a_sticker_too_blurred_for_its_cells_is_read_by_fitting_it_blurred(seed: int, tiles: int, code: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 33-37 px sticker on a "harder" board (blur 1-1.5 px on 3.5 px modules): its outline is found, but its cells'
+    middles read 3 or more bits wrong from every corner tried; fitted as the printed sticker blurred, it reads right."""
+    registry = load_registry()
+    scene = random_scene(registry, tiles, "harder", seed=seed)
+    outcome = scene.score(CodeReader(registry).read(scene.image).detections)
+    assert code in outcome.found and outcome.false_reads == []
+    monkeypatch.setattr(CodeReader, "_read_blurred", lambda self, grey, outlines: {})
+    assert code in scene.score(CodeReader(registry).read(scene.image).detections).missed
+
+
+def test_a_read_the_blurred_fit_contradicts_is_replaced_by_the_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a "hardest" board (motion blur, JPEG at quality 60), OpenCV read a smeared ``KH:F:C3:H`` as ``KH:F:G3:U``
+    (6 bits wrong by this reader's own sampling): a false read. The blurred fit reads it as printed."""
+    registry = load_registry()
+    scene = random_scene(registry, 28, "hardest", seed=70043)
+    outcome = scene.score(CodeReader(registry).read(scene.image).detections)
+    assert "KH:F:C3:H" in outcome.found and outcome.false_reads == []
+    monkeypatch.setattr(CodeReader, "_read_blurred", lambda self, grey, outlines: {})
+    assert [d.code for d in scene.score(CodeReader(registry).read(scene.image).detections).false_reads] == ["KH:F:G3:U"]
