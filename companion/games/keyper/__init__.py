@@ -6,6 +6,7 @@ by best assignment, ``snapshot.py`` the table snapshot scorer, ``rules.py`` the 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -79,6 +80,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
 
     def legal_moves(self, state: State) -> list[KPMove]:
         return rules.legal_moves(state)
+
+    def random_move(self, state: State, rng: random.Random) -> KPMove:
+        return rules.random_move(state, rng)
 
     def validate(self, state: State, move: KPMove) -> IllegalMoveError | None:
         return rules.validate(state, move)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Protocol
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -327,9 +329,9 @@ def settle(s: State) -> State:
                 s = _pop(s)
         elif kind == "use" and top.n <= 0:
             s = _end_use(_pop(s), top)
-        elif kind == "follow" and legal_moves(s) == [PASS]:  # no keyple may follow (worked out once: ``follow_moves``)
+        elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow (``follow_moves``)
             s = _pop(s)
-        elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
+        elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
             # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
             s = _push(_pop(s), END_TURN[top.seat])
         elif kind == "season_end":
@@ -1014,147 +1016,216 @@ ONE_ARG = {verb: OneArg(verb) for verb in ("lay", "follow", "take", "process", "
 # ------------------------------------------------------------------ the moves of each task
 
 
+class Part(Protocol):
+    """A run of legal moves: a list, or moves made only when read (``TurnPlacements``)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> KPMove: ...
+
+    def __iter__(self) -> Iterator[KPMove]: ...
+
+
+class Moves:
+    """The legal moves of a state as the runs they are listed in, in order, joined only when asked for: a random
+    pick (``rng.choice``) reads the length and one move, which spares making a turn's hundreds of moves."""
+
+    __slots__ = ("parts", "size", "_joined")
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts, self.size = parts, sum(map(len, parts))
+        self._joined: list[KPMove] | None = None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> KPMove:
+        """The move at ``index`` (0 to ``len - 1``) of the joined list."""
+        for part in self.parts:
+            if index < len(part):
+                return part[index]
+            index -= len(part)
+        raise IndexError(index)
+
+    def joined(self) -> list[KPMove]:
+        """Every move in one list (made once; never handed out)."""
+        if self._joined is None:
+            self._joined = [move for part in self.parts for move in part]
+        return self._joined
+
+
+def moves_of(s: State) -> Moves:
+    """The legal moves of ``s``; worked out once per (immutable) state."""
+    found: Moves | None = s.__dict__.get(MOVES_CACHE)
+    if found is None:
+        found = s.__dict__[MOVES_CACHE] = Moves(generate(s))
+    return found
+
+
 def legal_moves(s: State) -> list[KPMove]:
-    """Every legal move; worked out once per (immutable) state."""
-    cached: list[KPMove] | None = s.__dict__.get(MOVES_CACHE)
-    if cached is None:
-        cached = s.__dict__[MOVES_CACHE] = generate(s)  # a fresh list, never handed out
-    return cached.copy()
+    """Every legal move."""
+    return moves_of(s).joined().copy()
 
 
-def generate(s: State) -> list[KPMove]:
-    """Every legal move, worked out."""
+def random_move(s: State, rng: random.Random) -> KPMove:
+    """``rng.choice(legal_moves(s))`` without joining the moves."""
+    return rng.choice(moves_of(s))
+
+
+def generate(s: State) -> list[Part]:
+    """Every legal move, worked out, in runs."""
     top = s.top
     if top is None or s.over:
         return []
     if top.kind in CHANCE_KINDS:
-        return [m for m, w in chance_outcomes(s) if w > 0]
+        return [[m for m, w in chance_outcomes(s) if w > 0]]
     if top.kind == "fold":
-        return fold_moves(s)
-    return {"turn": turn_moves, "follow": follow_moves, "use": use_moves, "pick": pick_moves,
-            "keeptile": keeptile_moves, "fairs": fairs_moves, "house": house_moves, "rest": rest_moves,
-            }[top.kind](s, top)
+        return [fold_moves(s)]
+    if top.kind == "turn":
+        return turn_moves(s, top)
+    if top.kind == "keeptile":
+        return [keeptile_outcomes(s, top), [DONE]]
+    return [{"follow": follow_moves, "use": use_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves,
+             "rest": rest_moves}[top.kind](s, top)]
 
 
-def turn_moves(s: State, top: Task) -> list[KPMove]:
-    """A turn: the Keyper onto a free keep field, then per colour in the keep area every placement onto a field (in
-    board and field order), onto one of the seat's buildings, onto a tile it builds (4.8 (v)); or the lay-downs."""
+def turn_moves(s: State, top: Task) -> list[Part]:
+    """A turn: the Keyper onto a free keep field, then the placements (``TurnPlacements``); or the lay-downs."""
     seat = top.seat
     p = s.players[seat]
     if p.pieces_home == 0:
-        return lay_moves(s, seat)
-    out = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
-    builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
+        return [lay_moves(s, seat)]
+    keyper = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
     key = (tuple(free_boats(s)), s.options["join_lying"])
-    boards = [_board_memo(board, key) for board in s.boards]
-    plots = _plot_rows(s, seat)
-    for colour in sorted(set(p.keep)):
-        for b, memo in enumerate(boards):
-            found = memo.get(colour)
-            if found is None:
-                found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
-            out += found
-        if plots.room:
-            out += plots[colour]
-        if builds:
-            out += [by_colour[colour] for by_colour in builds]
-    return out
+    places = [_field_places(s, b, key) for b in range(len(s.boards))]
+    places.append(_plot_places(s, seat))
+    builds = build_options(s, seat, "full", empty_only=True)
+    return [keyper, TurnPlacements(sorted(set(p.keep)), places, builds)]
 
 
 KEYPER_MOVES = tuple(KPMove("keyper", (str(b + 1),)) for b in range(4))
 
 
-def _board_memo(board: Board, key: tuple[tuple[str, ...], str]) -> dict[str, list[KPMove]]:
-    """Where the placements onto ``board``'s fields are remembered by colour, for the free boats and the
-    ``join_lying`` flag of ``key``: on the board itself, so they last while it is unchanged (``evolve`` drops them)."""
-    memo: dict[tuple[tuple[str, ...], str], dict[str, list[KPMove]]] | None = board.__dict__.get(MOVES_CACHE)
+class TurnPlacements:
+    """A turn's placements, in order: per colour in the keep area, onto each board's fields (in board and field
+    order), onto one of the seat's buildings, onto a tile it builds there (4.8 (v), ``builds``: (tile, plot,
+    payment)). Counted without being made; each made when read."""
+
+    __slots__ = ("colours", "places", "builds", "size")
+
+    def __init__(self, colours: list[str], places: list[Places], builds: list[tuple[str, str, str]]) -> None:
+        self.colours, self.places, self.builds = colours, places, builds
+        self.size = sum(where.counts[colour] for colour in colours for where in places) + len(builds) * len(colours)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> KPMove:
+        for colour in self.colours:
+            for where in self.places:
+                n = where.counts[colour]
+                if index < n:
+                    return where.move(colour, index)
+                index -= n
+            if index < len(self.builds):
+                return _BUILD_PLACEMENTS[self.builds[index]][colour]
+            index -= len(self.builds)
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[KPMove]:
+        for colour in self.colours:
+            for where in self.places:
+                yield from where.moves(colour)
+            for build in self.builds:
+                yield _BUILD_PLACEMENTS[build][colour]
+
+
+Place = tuple[str, str, tuple[tuple[str, ...], ...]]
+"""A place with room for a keyple (``Places``)."""
+PLAIN: tuple[tuple[str, ...], ...] = ((),)
+STANDING: tuple[tuple[str, ...], ...] = ((), ("lay",))
+"""The words after the label of the placements onto an empty place or beside a lying keyple; beside a standing one."""
+
+
+class Places:
+    """The places with room on one board's fields or among one seat's buildings, in order, as (label, who may go
+    there, the words after the label of each placement there: ``PLAIN``, ``STANDING``, a boat each), and how many
+    placements each colour has. ``who``: ``*`` anyone (an empty place too), else the one colour that may join the
+    keyple there besides white (``joiner``)."""
+
+    __slots__ = ("places", "counts")
+
+    def __init__(self, places: list[Place]) -> None:
+        self.places = places
+        anyone, by_who = 0, dict.fromkeys(KEYPLE_COLOURS, 0)
+        for _, who, tails in places:
+            if who == "*":
+                anyone += len(tails)
+            else:
+                by_who[who] = by_who.get(who, 0) + len(tails)
+        joined = sum(by_who.values())
+        self.counts = {colour: anyone + (joined if colour == "white" else n) for colour, n in by_who.items()}
+
+    def move(self, colour: str, index: int) -> KPMove:
+        """The ``index``-th placement of a ``colour`` keyple here."""
+        for label, who, tails in self.places:
+            if who == "*" or colour == "white" or who == colour:
+                if index < len(tails):
+                    return _placements(colour, tails[index])[label]
+                index -= len(tails)
+        raise IndexError(index)
+
+    def moves(self, colour: str) -> Iterator[KPMove]:
+        """Every placement of a ``colour`` keyple here."""
+        for label, who, tails in self.places:
+            if who == "*" or colour == "white" or who == colour:
+                for tail in tails:
+                    yield _placements(colour, tail)[label]
+
+
+def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
+    """The ``Places`` of board ``b``'s fields (but keep fields) with room, for the free boats and the ``join_lying``
+    flag of ``key``: an empty one (a river field with each free boat), one with a keyple to join (also laying it down
+    if standing). Remembered on the board, while it is unchanged (``evolve`` drops it)."""
+    board = s.boards[b]
+    memo: dict[tuple[tuple[str, ...], str], Places] | None = board.__dict__.get(MOVES_CACHE)
     if memo is None:
         memo = board.__dict__[MOVES_CACHE] = {}
     found = memo.get(key)
     if found is None:
-        found = memo[key] = {}
+        labels, fields = FIELD_LABELS[b], board.fields
+        river = tuple(("boat", boat) for boat in key[0])
+        out: list[Place] = []
+        for i, kind, colour in layout_fields(s.edition, board.layout):
+            here = fields[i]
+            if not here:
+                out.append((labels[i], "*", river if kind == "river" else PLAIN))
+            elif len(here) == 1:
+                out.append((labels[i], joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
+        found = memo[key] = Places(out)
     return found
 
 
-def _field_placements(s: State, b: int, colour: str, boats: Sequence[str], join_any: bool) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple onto a field of board ``b`` (but keep fields) with room: an empty one
-    (a river field with each free boat), or beside a keyple it may join (``join_ok``, inlined; ``join_any``: the
-    ``join_lying`` flag is ``any``), also laying that one down if standing."""
-    board = s.boards[b]
-    labels, fields = FIELD_LABELS[b], board.fields
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    white = colour == "white"
-    out: list[KPMove] = []
-    for i, kind, field_colour in layout_fields(s.edition, board.layout):
-        here = fields[i]
-        if not here:
-            if kind == "river":
-                out += [_placements(colour, ("boat", boat))[labels[i]] for boat in boats]
-            else:
-                out.append(simple[labels[i]])
-        elif len(here) == 1:
-            first = here[0]
-            if white or (join_any and not first.standing) or colour == eff(first.colour, field_colour):
-                out.append(simple[labels[i]])
-                if first.standing:
-                    out.append(lays[labels[i]])
-    return out
-
-
-PlotRoom = list[tuple[str, PK | None, str]]
-
-
-def _plot_room(s: State, seat: int) -> PlotRoom:
-    """(plot, its keyple or None, who may join it: ``joiner``) of each of ``seat``'s buildings with room."""
+def _plot_places(s: State, seat: int) -> Places:
+    """The ``Places`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots
+    are unchanged."""
     p = s.players[seat]
-    out: PlotRoom = []
-    for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
-                (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
-    return out
-
-
-class PlotRows(dict[str, list[KPMove]]):
-    """By colour the placements of a keyple onto the buildings of ``room`` (``_plot_placements``), each list made
-    once (when first asked for)."""
-
-    def __init__(self, room: PlotRoom) -> None:
-        super().__init__()
-        self.room = room
-
-    def __missing__(self, colour: str) -> list[KPMove]:
-        found = self[colour] = _plot_placements(self.room, colour)
-        return found
-
-
-def _plot_rows(s: State, seat: int) -> PlotRows:
-    """``PlotRows`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots are
-    unchanged."""
-    p = s.players[seat]
-    memo: dict[object, PlotRows] | None = p.__dict__.get(PLOTS_CACHE)
+    memo: dict[object, Places] | None = p.__dict__.get(PLOTS_CACHE)
     if memo is None:
         memo = p.__dict__[PLOTS_CACHE] = {}
-    key = ("rows", s.options["join_lying"])
+    key = ("places", s.options["join_lying"])
     found = memo.get(key)
     if found is None:
-        found = memo[key] = PlotRows(_plot_room(s, seat))
+        out: list[Place] = []
+        for area in ("farm", "village"):
+            labels = PLOT_LABELS[area]
+            for i, plot in enumerate(p.plots(area)):
+                if plot.tiles and len(plot.keyples) < 2:
+                    first = plot.keyples[0] if plot.keyples else None
+                    out.append((labels[i], "*", PLAIN) if first is None else
+                               (labels[i], joiner(s, first, "none"), STANDING if first.standing else PLAIN))
+        found = memo[key] = Places(out)
     return found
-
-
-def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple onto one of the buildings of ``room`` (``_plot_room``)."""
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    white = colour == "white"
-    out = []
-    for label, first, joins in room:
-        if first is None:
-            out.append(simple[label])
-        elif white or joins == colour or joins == "*":
-            out.append(simple[label])
-            if first.standing:
-                out.append(lays[label])
-    return out
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -1402,9 +1473,9 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
     return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
-def keeptile_moves(s: State, top: Task) -> list[KPMove]:
+def keeptile_outcomes(s: State, top: Task) -> list[KPMove]:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
-    (the order in which they were chosen does not matter)."""
+    (the order in which they were chosen does not matter); then ``done`` (not listed here)."""
     choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
     key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
     found: list[KPMove] | None = s.edition.derived.get(key)
@@ -1413,7 +1484,7 @@ def keeptile_moves(s: State, top: Task) -> list[KPMove]:
         found = [keep[kinds] for kinds in keep_outcomes(choices)]
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
-    return [*found, DONE]
+    return found
 
 
 KEEP_MEMO_MOST = 5000
@@ -1476,13 +1547,13 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 
 def rest_moves(s: State, top: Task) -> list[KPMove]:
     """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted);
-    the same for the same keep area, so worked out once."""
+    the same for the same keep area, so worked out once (the list remembered: not to be changed)."""
     counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
     found = _RESTS.get((counts, top.n))
     if found is None:
         rest = BY_ARGS["rest"]
         found = _RESTS[counts, top.n] = [rest[combo] for combo in _multisets(counts, top.n)]
-    return found.copy()
+    return found
 
 
 _RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = Memo(2000)
@@ -1699,8 +1770,7 @@ def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
 
 def validate(s: State, move: KPMove) -> IllegalMoveError | None:
     """``None`` if ``move`` is legal now, else the first item of checklist 4.11 it fails, with its reason."""
-    legal = s.__dict__.get(MOVES_CACHE)
-    if move in (legal_moves(s) if legal is None else legal):
+    if move in moves_of(s).joined():
         return None
     return diagnose(s, move)
 
