@@ -1083,10 +1083,34 @@ def generate(s: State) -> list[Part]:
         return [fold_moves(s)]
     if top.kind == "turn":
         return turn_moves(s, top)
+    if top.kind == "use":
+        return use_moves(s, top)
     if top.kind == "keeptile":
-        return [keeptile_outcomes(s, top), [DONE]]
-    return [{"follow": follow_moves, "use": use_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves,
-             "rest": rest_moves}[top.kind](s, top)]
+        return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), [DONE]]
+    if top.kind == "rest":
+        counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
+        return [Made(rest_choices(counts, top.n), BY_ARGS["rest"])]
+    return [{"follow": follow_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves}[top.kind](s, top)]
+
+
+class Made:
+    """The moves of one verb whose arguments are ``args``, each made when read (``ByArgs``): the builds of a build
+    field, the keep tile's outcomes, the rests, which can be hundreds."""
+
+    __slots__ = ("args", "make")
+
+    def __init__(self, args: Sequence[tuple[str, ...]], make: ByArgs) -> None:
+        self.args, self.make = args, make
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+    def __getitem__(self, index: int) -> KPMove:
+        return self.make[self.args[index]]
+
+    def __iter__(self) -> Iterator[KPMove]:
+        make = self.make
+        return (make[args] for args in self.args)
 
 
 def turn_moves(s: State, top: Task) -> list[Part]:
@@ -1354,7 +1378,8 @@ def follow_moves(s: State, top: Task) -> list[KPMove]:
     return [follow[c] for c in _follow_options(s, top)] + [PASS]
 
 
-def use_moves(s: State, top: Task) -> list[KPMove]:
+def use_moves(s: State, top: Task) -> list[Part]:
+    """One unit of what a keyple yields on ``top.arg``, or ``done``."""
     seat, target = top.seat, top.arg
     p = s.players[seat]
     kind = _kind_at(s, seat, target)
@@ -1371,10 +1396,8 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
             out.append(ONE_ARG["process"][param])
     elif kind in ("trade_raw", "trade_fin"):
         out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
-    elif kind == "build":
-        out = build_moves(s, seat, "full")
-    elif kind == "discount":
-        out = build_moves(s, seat, "discount")
+    elif kind in ("build", "discount"):
+        return [Made(build_options(s, seat, "full" if kind == "build" else "discount"), BY_ARGS["build"]), [DONE]]
     elif kind == "upgrade":
         out = upgrade_moves(s, seat, "cost")
     elif kind == "river":
@@ -1389,7 +1412,7 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
                 fin = FIN_OF.get(x)  # L499: a finished good may always go as the raw material of its colour
                 if fin is not None and fin not in types and p.good(fin) > 0:
                     out.append(ONE_ARG["ship"][fin])
-    return out + [DONE]
+    return [out, [DONE]]
 
 
 def _param(s: State, target: str) -> str:
@@ -1473,15 +1496,14 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
     return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
-def keeptile_outcomes(s: State, top: Task) -> list[KPMove]:
+def keeptile_outcomes(s: State, top: Task) -> list[tuple[str, ...]]:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
-    (the order in which they were chosen does not matter); then ``done`` (not listed here)."""
+    (the order in which they were chosen does not matter), its arguments; then ``done`` (not listed here)."""
     choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
     key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
-    found: list[KPMove] | None = s.edition.derived.get(key)
+    found: list[tuple[str, ...]] | None = s.edition.derived.get(key)
     if found is None:  # the same for all keyples offering the same resources: worked out once (kept if not huge)
-        keep = BY_ARGS["keep"]
-        found = [keep[kinds] for kinds in keep_outcomes(choices)]
+        found = keep_outcomes(choices)
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
     return found
@@ -1545,30 +1567,17 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
     return [KPMove("release", combo) for combo in release_options(s, top.seat, top.n)]
 
 
-def rest_moves(s: State, top: Task) -> list[KPMove]:
-    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted);
-    the same for the same keep area, so worked out once (the list remembered: not to be changed)."""
-    counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
-    found = _RESTS.get((counts, top.n))
-    if found is None:
-        rest = BY_ARGS["rest"]
-        found = _RESTS[counts, top.n] = [rest[combo] for combo in _multisets(counts, top.n)]
-    return found
-
-
-_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = Memo(2000)
-
-
 @functools.lru_cache(maxsize=4096)
-def _multisets(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
-    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order (the choices from each
-    tail of ``counts`` are remembered: without, they are worked out again for every choice of the head)."""
+def rest_choices(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
+    """Every distinct choice of ``n`` keyples to rest on the keep tile from a keep area of ``counts`` (colour, how
+    many; sorted), sorted: the arguments of the rests. Remembered (the choices from each tail of ``counts`` too:
+    without, they are worked out again for every choice of the head)."""
     if n == 0:
         return ((),)
     if not counts or sum(k for _, k in counts) < n:
         return ()
     (item, k), rest = counts[0], counts[1:]
-    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used))
+    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in rest_choices(rest, n - used))
 
 
 def fold_moves(s: State) -> list[KPMove]:
