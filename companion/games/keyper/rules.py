@@ -308,8 +308,8 @@ def fold_deciders(s: State) -> tuple[int, ...]:
 
 def settle(s: State) -> State:
     """Run automatic steps until a decision or a draw is due."""
-    while not s.over and s.top is not None:
-        top = s.top
+    while not s.over and s.tasks:
+        top = s.tasks[-1]
         kind = top.kind
         if kind == "begin_play":
             s = _pop(s)

@@ -174,11 +174,11 @@ def evolve(obj: T, **changes: Any) -> T:
         for name in cls.__slots__:  # type: ignore[attr-defined]
             _set(new, name, changes[name] if name in changes else getattr(obj, name))
     else:
-        fresh = held.copy()
-        fresh.pop(MOVES_CACHE, None)
+        fresh = held | changes
+        if MOVES_CACHE in fresh:
+            del fresh[MOVES_CACHE]
         if PLOTS_CACHE in fresh and ("farm" in changes or "village" in changes):
             del fresh[PLOTS_CACHE]
-        fresh.update(changes)
         _set(new, "__dict__", fresh)
     return new
 
@@ -186,7 +186,8 @@ def evolve(obj: T, **changes: Any) -> T:
 def with_tasks(s: State, tasks: tuple[Task, ...]) -> State:
     """``evolve(s, tasks=tasks)``, faster (a state's tasks change at nearly every step)."""
     fresh = s.__dict__.copy()
-    fresh.pop(MOVES_CACHE, None)
+    if MOVES_CACHE in fresh:
+        del fresh[MOVES_CACHE]
     fresh["tasks"] = tasks
     new = _new(State)
     _set(new, "__dict__", fresh)
