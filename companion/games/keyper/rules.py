@@ -47,16 +47,16 @@ DRAW, REFILL = Task("draw"), Task("refill")
 """Tasks made at nearly every turn, made once (tasks never change)."""
 
 
-def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "") -> Task:
-    """``Task(kind, seat, n, arg)``, each made once (tasks never change; a turn makes several)."""
-    key = (kind, seat, n, arg)
+def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "", used: int = 0, shipped: int = 0) -> Task:
+    """``Task(kind, seat, n, arg, used, shipped)``, each made once (tasks never change; a turn makes several)."""
+    key = (kind, seat, n, arg, used, shipped)
     found = _TASKS.get(key)
     if found is None:
-        found = _TASKS[key] = Task(kind, seat, n, arg)
+        found = _TASKS[key] = Task(kind, seat, n, arg, used, shipped)
     return found
 
 
-_TASKS: dict[tuple[str, int, int, str], Task] = Memo(10_000)
+_TASKS: dict[tuple[str, int, int, str, int, int], Task] = Memo(10_000)
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
 
@@ -1612,9 +1612,8 @@ def apply(s: State, move: KPMove) -> State:
             s = _follow(s, seat, top.arg, args[0])
     elif top.kind == "use":
         if verb != "done":
-            used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            if verb == "build" and args[1] == top.arg:  # built over, the tile in use is dead (L643, L790)
-                used = evolve(used, n=0)
+            dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
+            used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
             s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move, top.arg)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(_pop(s), top)
@@ -1722,7 +1721,7 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     here = occupants(s, seat, target) or ()
     s = _set_keyples(s, seat, target, (*here, PK(colour)))
     tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [evolve(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
+    tasks = [_task(t.kind, t.seat, seat + 1, t.arg) if t.kind == "resolve" and t.arg == target else t for t in tasks]
     s = evolve(s, tasks=tuple(tasks))
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
