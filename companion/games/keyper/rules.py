@@ -15,7 +15,7 @@ import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
@@ -814,40 +814,74 @@ def discount_texts(s: State, p: Player, cost: tuple[str, ...]) -> tuple[str, ...
 _DISCOUNTED: dict[tuple[tuple[str, ...], object, str, int], tuple[str, ...]] = Memo(20_000)
 
 
-def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
+def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Builds:
     """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
     keyples, for a keyple placed on the tile it builds)."""
     p = s.players[seat]
     if not p.unbuilt:
-        return []
+        return NO_BUILDS
     priced = how in ("full", "discount")
     if priced:  # what each tile costs on a plot that is not free, remembered
         payable, every = _tile_payments(s, p, how)
         if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
-            return []
+            return NO_BUILDS
     open_, any_free = _open_plots(s, p, empty_only)
-    out: list[tuple[str, str, str]] = []
     if priced:
-        for tile, area, costs in every if any_free else payable:
-            out += [(tile, label, pay) for top, label, is_free in open_[area] if top != tile
-                    for pay in (FREE if is_free else costs)]
-        return out
+        return Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    paid: Sequence[str] = ()
+    rows: list[tuple[str, Spots, Sequence[str]]] = []
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
-        t = tiles[tile]
-        spots = open_[t.area]
-        if not spots:
-            continue
-        if not all(is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
-            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
-        out += [(tile, label, pay) for top, label, is_free in spots if top != tile
-                for pay in (FREE if is_free else paid)]
-    return out
+        spots = open_[tiles[tile].area]
+        if any(not is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
+            rows.append((tile, spots, [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]))
+        elif spots:
+            rows.append((tile, spots, ()))
+    return Builds(rows)
 
 
-OpenPlots = tuple[dict[str, list[tuple[str, str, bool]]], bool]
+Spots = list[tuple[str, str, bool]]
+"""(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``)."""
+
+
+class Builds:
+    """The builds (tile, plot, payment) of ``build_options``, in order: per tile, each of its ``Spots`` that does not
+    show the tile already, free or paid in each of its payments. Counted without being listed, each made when read
+    (a turn can offer hundreds)."""
+
+    __slots__ = ("rows", "sizes", "size")
+
+    def __init__(self, rows: list[tuple[str, Spots, Sequence[str]]]) -> None:
+        self.rows = rows
+        self.sizes = [sum(1 if is_free else len(pays) for top, _, is_free in spots if top != tile)
+                      for tile, spots, pays in rows]
+        self.size = sum(self.sizes)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> tuple[str, str, str]:
+        for (tile, spots, pays), size in zip(self.rows, self.sizes):
+            if index < size:
+                for top, label, is_free in spots:
+                    if top != tile:
+                        n = 1 if is_free else len(pays)
+                        if index < n:
+                            return tile, label, FREE[0] if is_free else pays[index]
+                        index -= n
+            index -= size
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        for tile, spots, pays in self.rows:
+            for top, label, is_free in spots:
+                if top != tile:
+                    for pay in FREE if is_free else pays:
+                        yield tile, label, pay
+
+
+NO_BUILDS = Builds([])
+OpenPlots = tuple[dict[str, Spots], bool]
 
 
 def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
@@ -862,7 +896,7 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
     key = (most, free_over, empty_only)
     found = memo.get(key)
     if found is None:
-        open_: dict[str, list[tuple[str, str, bool]]] = {}
+        open_: dict[str, Spots] = {}
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
             free = _free_in(s, area, plots)
@@ -1016,14 +1050,21 @@ ONE_ARG = {verb: OneArg(verb) for verb in ("lay", "follow", "take", "process", "
 # ------------------------------------------------------------------ the moves of each task
 
 
-class Part(Protocol):
-    """A run of legal moves: a list, or moves made only when read (``TurnPlacements``)."""
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Run(Protocol[T_co]):
+    """A run of items: a list, or items made only when read (``TurnPlacements``, ``Builds``, ``Made``)."""
 
     def __len__(self) -> int: ...
 
-    def __getitem__(self, index: int, /) -> KPMove: ...
+    def __getitem__(self, index: int, /) -> T_co: ...
 
-    def __iter__(self) -> Iterator[KPMove]: ...
+    def __iter__(self) -> Iterator[T_co]: ...
+
+
+Part = Run[KPMove]
+"""A run of legal moves."""
 
 
 class Moves:
@@ -1099,7 +1140,7 @@ class Made:
 
     __slots__ = ("args", "make")
 
-    def __init__(self, args: Sequence[tuple[str, ...]], make: ByArgs) -> None:
+    def __init__(self, args: Run[tuple[str, ...]], make: ByArgs) -> None:
         self.args, self.make = args, make
 
     def __len__(self) -> int:
@@ -1137,9 +1178,9 @@ class TurnPlacements:
 
     __slots__ = ("colours", "places", "builds", "size")
 
-    def __init__(self, colours: list[str], places: list[Places], builds: list[tuple[str, str, str]]) -> None:
+    def __init__(self, colours: list[str], places: list[Places], builds: Builds) -> None:
         self.colours, self.places, self.builds = colours, places, builds
-        self.size = sum(where.counts[colour] for colour in colours for where in places) + len(builds) * len(colours)
+        self.size = sum(where.counts[colour] for colour in colours for where in places) + builds.size * len(colours)
 
     def __len__(self) -> int:
         return self.size
@@ -1151,9 +1192,9 @@ class TurnPlacements:
                 if index < n:
                     return where.move(colour, index)
                 index -= n
-            if index < len(self.builds):
+            if index < self.builds.size:
                 return _BUILD_PLACEMENTS[self.builds[index]][colour]
-            index -= len(self.builds)
+            index -= self.builds.size
         raise IndexError(index)
 
     def __iter__(self) -> Iterator[KPMove]:
