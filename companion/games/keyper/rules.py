@@ -149,6 +149,11 @@ def _replace(s: State, *tasks: Task) -> State:
     return with_tasks(s, s.tasks[:-1] + tasks[::-1])
 
 
+def _replaced(s: State, *tasks: Task) -> tuple[Task, ...]:
+    """The tasks of ``_replace(s, *tasks)`` (for a copy that changes more)."""
+    return s.tasks[:-1] + tasks[::-1]
+
+
 def _left_of(s: State, seat: int) -> list[int]:
     """The other seats clockwise from ``seat``'s left."""
     n = len(s.players)
@@ -177,17 +182,18 @@ def _in_supply(s: State, kind: str) -> int:
     return s.supply[_supply_index(kind)] if _limited(s) else 99
 
 
-def _gain(s: State, seat: int, kind: str, n: int = 1) -> State:
-    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2)."""
+def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
+    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
+    change in the same copy."""
     n = min(n, _in_supply(s, kind))
     if n <= 0:
-        return s
+        return evolve(s, **changes) if changes else s
     supply = list(s.supply)
     if _limited(s):
         supply[_supply_index(kind)] -= n
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
-    return evolve(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
@@ -268,15 +274,33 @@ def bonus(first: str, colour: str) -> int:
     return 1 if colour != "none" and eff(first, colour) == colour else 0
 
 
-def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> State:
+def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...], take: str = "", boat: str = "",
+                 **changes: object) -> State:
+    """``target`` (a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names the colour of a keyple
+    ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the state's fields
+    ``changes`` change in the same copy (a turn is one copy)."""
     kind, board, index = parse_target(target)
+    p = s.players[seat]
+    mine: dict[str, object] = {}
+    if take:
+        keep = list(p.keep)
+        keep.remove(take)
+        mine["keep"] = tuple(keep)
     if kind == "field":
-        fields = list(s.boards[board].fields)
+        boards = list(s.boards)
+        fields = list(boards[board].fields)
         fields[index] = keyples
-        return s.board(board, fields=tuple(fields))
-    plots = list(s.players[seat].plots(kind))
-    plots[index] = evolve(plots[index], keyples=keyples)
-    return s.player(seat, **{kind: tuple(plots)})
+        boards[board] = evolve(boards[board], fields=tuple(fields), **({"boat": boat} if boat else {}))
+        changes["boards"] = tuple(boards)
+    else:
+        plots = list(p.plots(kind))
+        plots[index] = evolve(plots[index], keyples=keyples)
+        mine[kind] = tuple(plots)
+    if mine:
+        players = list(s.players)
+        players[seat] = evolve(p, **mine)
+        changes["players"] = tuple(players)
+    return evolve(s, **changes)
 
 
 def claimed_board(s: State, seat: int) -> int:
@@ -1648,14 +1672,12 @@ def apply(s: State, move: KPMove) -> State:
     if top.kind == "turn":
         s = _turn(s, seat, move)
     elif top.kind == "follow":
-        s = _pop(s)
-        if verb == "follow":
-            s = _follow(s, seat, top.arg, args[0])
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _pop(s)
     elif top.kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
-            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move, top.arg)
+            s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
         else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(_pop(s), top)
             s = with_tasks(s, tuple(t for t in s.tasks
@@ -1689,15 +1711,6 @@ def apply(s: State, move: KPMove) -> State:
     return settle(s)
 
 
-def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> State:
-    """``seat`` takes a ``colour`` keyple from its keep area (and the state's fields ``changes`` change too)."""
-    keep = list(s.players[seat].keep)
-    keep.remove(colour)
-    players = list(s.players)
-    players[seat] = evolve(players[seat], keep=tuple(keep))
-    return evolve(s, players=tuple(players), **changes)
-
-
 def _turn(s: State, seat: int, move: KPMove) -> State:
     """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
     verb, args = move.verb, move.args
@@ -1710,23 +1723,23 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
             return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
         return _replace(s, END_TURN[seat])
-    if verb == "place":
+    if verb == "place":  # what follows is worked out first, then the state changes in one copy
         colour, target = args[0], args[1]
-        s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _replace(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
+            return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
+                                tasks=_replaced(s, END_TURN[seat]))
         if not here:
-            s = _set_keyples(s, seat, target, (PK(colour),))
             if _kind_at(s, seat, target) == "plot":
-                return _replace(s, _use_task(s, seat, 1, target), END_TURN[seat])
-            if len(args) == 4:
-                s = s.board(parse_target(target)[1], boat=args[3])
+                return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
+                                    tasks=_replaced(s, _use_task(s, seat, 1, target), END_TURN[seat]))
             joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _replace(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
+            return _set_keyples(s, seat, target, (PK(colour),), colour, args[3] if len(args) == 4 else "",
+                                last_placer=seat, tasks=_replaced(s, *asks, _task("resolve", seat, 0, target),
+                                                                  END_TURN[seat]))
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
@@ -1735,8 +1748,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         alone = not first.standing and s.options["join_lying"] == "any"
         b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
-        s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
+        return _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)), colour,
+                            last_placer=seat, tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1746,8 +1759,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         placed[i] = PK(placed[i].colour, False)
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
     n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
-    s = _set_keyples(s, seat, target, tuple(placed))
-    return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
+    return _set_keyples(s, seat, target, tuple(placed), tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
@@ -1757,23 +1769,25 @@ def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
 
 
 def _follow(s: State, seat: int, target: str, colour: str) -> State:
-    """4.3: the follower's keyple joins; no one else is asked; the result counts for both."""
-    s = _take_from_keep(s, seat, colour)
+    """4.3: the follower's keyple joins; no one else is asked (the offer on top of ``s`` goes too); the result counts
+    for both."""
     here = occupants(s, seat, target) or ()
-    s = _set_keyples(s, seat, target, (*here, PK(colour)))
     tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
     tasks = [_task(t.kind, t.seat, seat + 1, t.arg) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = evolve(s, tasks=tuple(tasks))
+    s = _set_keyples(s, seat, target, (*here, PK(colour)), colour, tasks=tuple(tasks))
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
     return s
 
 
-def _unit(s: State, seat: int, move: KPMove, target: str) -> State:
-    """One unit of a yield on ``target``."""
+def _unit(s: State, seat: int, move: KPMove, target: str, tasks: tuple[Task, ...]) -> State:
+    """One unit of a yield on ``target``, and the state's tasks become ``tasks``."""
     verb, args = move.verb, move.args
     if verb == "take":
-        return _gain(s, seat, args[0])
+        return _gain(s, seat, args[0], tasks=tasks)
+    if verb == "work":
+        return _gain(s, seat, args[0], tasks=tasks, gained=s.gained | {(seat, args[0])})
+    s = with_tasks(s, tasks)
     if verb == "process":
         return _gain(_spend(s, seat, (RAW_OF[args[0]],)), seat, args[0])
     if verb in ("trade", "convert"):
@@ -1785,8 +1799,6 @@ def _unit(s: State, seat: int, move: KPMove, target: str) -> State:
         return _build(s, seat, args[0], args[1], pieces(args[2]))
     if verb == "upgrade":
         return _upgrade(s, seat, args[0], pieces(args[1]))
-    if verb == "work":
-        return evolve(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
