@@ -477,18 +477,29 @@ def _use_task(s: State, seat: int, n: int, target: str) -> Task:
 
 def _owns(s: State, seat: int, tile: str, upgraded: bool | None = None) -> bool:
     """Whether ``seat`` has ``tile`` built on top of a plot (upgraded, if asked)."""
-    for plot in (*s.players[seat].farm, *s.players[seat].village):
-        if plot.top == tile and (upgraded is None or plot.upgraded == upgraded):
-            return True
-    return False
+    sides = _tops(s.players[seat]).get(tile, ())
+    return bool(sides) and (upgraded is None or upgraded in sides)
 
 
 def _side(s: State, seat: int, tile: str) -> int:
-    """-1 if not built on top, else 0 (base) or 1 (upgraded)."""
-    for plot in (*s.players[seat].farm, *s.players[seat].village):
-        if plot.top == tile:
-            return 1 if plot.upgraded else 0
-    return -1
+    """-1 if not built on top, else 0 (base) or 1 (upgraded) (its first plot's, farm then village)."""
+    sides = _tops(s.players[seat]).get(tile)
+    return -1 if sides is None else int(sides[0])
+
+
+def _tops(p: Player) -> dict[str, tuple[bool, ...]]:
+    """The tiles on top of ``p``'s plots, each with whether it is upgraded on each plot (farm then village, in order);
+    remembered on ``p`` (``PLOTS_CACHE``) while its plots are unchanged."""
+    memo: dict[object, dict[str, tuple[bool, ...]]] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    found = memo.get("tops")
+    if found is None:
+        found = memo["tops"] = {}
+        for plot in (*p.farm, *p.village):
+            if plot.tiles:
+                found[plot.tiles[-1]] = (*found.get(plot.tiles[-1], ()), plot.upgraded)
+    return found
 
 
 def _end_use(s: State, top: Task) -> State:
