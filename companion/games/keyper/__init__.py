@@ -93,6 +93,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
     def chance_outcomes(self, state: State) -> list[tuple[KPMove, int]]:
         return rules.chance_outcomes(state)
 
+    def sample_chance(self, state: State, rng: random.Random) -> KPMove:
+        return rules.sample_chance(state, rng)
+
     def deciders(self, state: State) -> tuple[int, ...]:
         """The seats still to fold their board at the start of a season (in secret), else whoever decides: the
         active player, or a player asked out of turn (a follower offer, a follower's yield, a fair, housing)."""

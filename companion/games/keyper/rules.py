@@ -21,6 +21,7 @@ from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.memo import Memo
+from companion.core.rng import weighted_choice
 from companion.core.messages import Message, msg
 from companion.core.options import Options
 from companion.games.keyper.data import (
@@ -648,7 +649,7 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
+        return [(_draw(tile), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         boats = BY_ARGS["boats"]
@@ -666,6 +667,18 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
 
 _DRAWS: dict[str, KPMove] = {}
 """``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
+
+
+def _draw(tile: str) -> KPMove:
+    return _DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,)))
+
+
+def sample_chance(s: State, rng: random.Random) -> KPMove:
+    """``weighted_choice(rng, chance_outcomes(s))``; a draw picks its tile from the bag's (tile, count) pairs, in the
+    order of its outcomes, so the same random number gives the same tile without making every outcome."""
+    if s.tasks[-1].kind == "draw":
+        return _draw(weighted_choice(rng, s.bag.outcomes()))
+    return weighted_choice(rng, chance_outcomes(s))
 
 
 def _chance(s: State, move: KPMove) -> State:
