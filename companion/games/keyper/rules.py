@@ -969,10 +969,24 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
     key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
-        table, tiles = _pay_table(s.options["payment"]), s.edition.tiles
-        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p) if how == "full" else
-                       discount_texts(s, p, tiles[tile].cost)) for tile in sorted(set(p.unbuilt)))
-        found = memo[key] = (tuple(row for row in every if row[2]), every)
+        rows, every = _tile_rows(s, how), []
+        for tile in sorted(set(p.unbuilt)):
+            area, texts = rows[tile]
+            every.append((tile, area, texts(s, p)))
+        found = memo[key] = (tuple(row for row in every if row[2]), tuple(every))
+    return found
+
+
+def _tile_rows(s: State, how: str) -> dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]]:
+    """Per tile its area and what gives the texts of its payments by ``how`` (``_tile_payments``), for the
+    ``payment`` flag; made once with the edition."""
+    key = ("tile rows", how, s.options["payment"])
+    found: dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]] | None = s.edition.derived.get(key)
+    if found is None:
+        table = _pay_table(s.options["payment"])
+        found = s.edition.derived[key] = {
+            tile: (t.area, table[t.cost].of if how == "full" else functools.partial(discount_texts, cost=t.cost))
+            for tile, t in s.edition.tiles.items()}
     return found
 
 
