@@ -60,6 +60,8 @@ def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "", used: int = 0, s
 _TASKS: dict[tuple[str, int, int, str, int, int], Task] = Memo(10_000)
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
+WAITING = DECISIONS | CHANCE_KINDS | {"fold"}
+"""The tasks that wait for a seat or a draw (the others are steps the companion makes: ``settle``)."""
 
 # ------------------------------------------------------------------ what a tile converts (spec 7, a keyple's unit)
 
@@ -336,7 +338,23 @@ def settle(s: State) -> State:
     while not s.over and s.tasks:
         top = s.tasks[-1]
         kind = top.kind
-        if kind == "begin_play":
+        if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
+            if kind == "use" and top.n <= 0:
+                s = _end_use(_pop(s), top)
+            elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow
+                s = _pop(s)
+            elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
+                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
+                s = _push(_pop(s), END_TURN[top.seat])
+            elif kind == "draw" and len(s.bag) == 0:
+                s = _recycle(s)
+                if len(s.bag) == 0:  # A23: the bag and the pile are both empty
+                    s = _pop(s)
+            elif kind == "fold" and not fold_deciders(s):
+                s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+            else:
+                break
+        elif kind == "begin_play":
             s = _pop(s)
             s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, TURN[s.start])
@@ -348,17 +366,6 @@ def settle(s: State) -> State:
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
                 s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
-        elif kind == "draw" and len(s.bag) == 0:
-            s = _recycle(s)
-            if len(s.bag) == 0:  # A23: the bag and the pile are both empty
-                s = _pop(s)
-        elif kind == "use" and top.n <= 0:
-            s = _end_use(_pop(s), top)
-        elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow (``follow_moves``)
-            s = _pop(s)
-        elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
-            # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-            s = _push(_pop(s), END_TURN[top.seat])
         elif kind == "season_end":
             s = _season_end(_pop(s))
         elif kind == "housing":
@@ -367,8 +374,6 @@ def settle(s: State) -> State:
             s = _collect(_pop(s))
         elif kind == "next_season":
             s = _next_season(_pop(s))
-        elif kind == "fold" and not fold_deciders(s):
-            s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
         elif kind == "team_cap":
             s = _pop(s)
             s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
@@ -1193,7 +1198,7 @@ def generate(s: State) -> list[Part]:
     if top.kind == "rest":
         counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
         return [Made(rest_choices(counts, top.n), BY_ARGS["rest"])]
-    return [{"follow": follow_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves}[top.kind](s, top)]
+    return [LISTED[top.kind](s, top)]
 
 
 class Made:
@@ -1980,3 +1985,8 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
     if verb in ("take", "process") and _limited(s) and args[0] in SUPPLY and _in_supply(s, args[0]) <= 0:
         return _err("4.11-7", "supply", move, kind=piece(args[0]))
     return _err("4.11-7", "not_this_field", move, target=top.arg)
+
+
+LISTED: dict[str, Callable[[State, Task], list[KPMove]]] = {
+    "follow": follow_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves}
+"""The tasks whose moves are one list, and what lists them (``generate``)."""
