@@ -1722,9 +1722,8 @@ def apply(s: State, move: KPMove) -> State:
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
             s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(_pop(s), top)
-            s = with_tasks(s, tuple(t for t in s.tasks
-                                    if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
+            s = _end_use(with_tasks(s, tuple(t for t in s.tasks[:-1]
+                                             if not (t.kind == "use" and t.seat == seat and t.arg == top.arg))), top)
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":
