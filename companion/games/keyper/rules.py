@@ -410,7 +410,7 @@ def _end_turn(s: State, seat: int) -> State:
             changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
-    if all(p.pieces_home == 0 for p in s.players):
+    if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
         s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
@@ -424,18 +424,18 @@ def _resolve(s: State, top: Task) -> State:
     place of the ``resolve`` task ``top`` on top of ``s``)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
-    colour = target_colour(s, target)
-    b = bonus(keyples[0].colour, colour)
+    place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
+    b = bonus(keyples[0].colour, place.colour)
     follower = top.n - 1 if len(keyples) == 2 else -1
     n = (2 if follower >= 0 else 1) + b
-    if _kind_at(s, leader, target) == "tiles":
+    kind = place.kind
+    if kind == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
         picks = _picks(s, order, target)
         return _replace(s, *picks)
     mine, theirs = n, n
-    if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
-        mine, theirs = shares(_in_supply(s, _param(s, target)), n)
-    kind = _kind_at(s, leader, target)
+    if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
+        mine, theirs = shares(_in_supply(s, place.param), n)
     if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
         return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
@@ -1773,10 +1773,12 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
                                 tasks=_replaced(s, END_TURN[seat]))
         if not here:
-            if _kind_at(s, seat, target) == "plot":
+            kind, board, index = parse_target(target)
+            if kind != "field":
                 return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
                                     tasks=_replaced(s, _use_task(s, seat, 1, target), END_TURN[seat]))
-            joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
+            # who may follow (``_follow_options``): ``joiner`` of a standing keyple
+            joins = eff(colour, field_of(s, board, index).colour)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
             return _set_keyples(s, seat, target, (PK(colour),), colour, args[3] if len(args) == 4 else "",
