@@ -689,10 +689,10 @@ def sample_chance(s: State, rng: random.Random) -> KPMove:
 def _chance(s: State, move: KPMove) -> State:
     top = s.top
     assert top is not None
-    s = _pop(s)
     verb, args = move.verb, move.args
-    if verb == "draw":
-        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+    if verb == "draw":  # the most frequent: one copy
+        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
+    s = _pop(s)
     if verb == "boats":
         return evolve(s, boats=tuple(args))
     if verb == "fair":
