@@ -314,11 +314,9 @@ def claimed_board(s: State, seat: int) -> int:
 
 
 def actor(s: State) -> int:
-    if s.over:
+    if s.over or not s.tasks:
         return TERMINAL
-    top = s.top
-    if top is None:
-        return TERMINAL
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return CHANCE
     if top.kind == "fold":
@@ -1490,16 +1488,16 @@ def use_moves(s: State, top: Task) -> list[Part]:
     """One unit of what a keyple yields on ``top.arg``, or ``done``."""
     seat, target = top.seat, top.arg
     p = s.players[seat]
-    kind = _kind_at(s, seat, target)
+    area, board, index = parse_target(target)
+    place = field_of(s, board, index) if area == "field" else None  # the field read once (``_kind_at``, ``_param``)
+    kind, param = (place.kind, place.param) if place is not None else ("plot", "")
     out: list[KPMove] = []
     if kind == "plot":
         out = plot_moves(s, seat, target)
     elif kind in ("res", "gem", "animal"):
-        param = _param(s, target)
         if _in_supply(s, param) > 0:
             out.append(ONE_ARG["take"][param])
     elif kind == "process":
-        param = _param(s, target)
         if p.good(RAW_OF[param]) > 0 and _in_supply(s, param) > 0:
             out.append(ONE_ARG["process"][param])
     elif kind in ("trade_raw", "trade_fin"):
@@ -1509,7 +1507,6 @@ def use_moves(s: State, top: Task) -> list[Part]:
     elif kind == "upgrade":
         out = upgrade_moves(s, seat, "cost")
     elif kind == "river":
-        board = parse_target(target)[1]
         types = s.edition.boats[s.boards[board].boat][SEASONS[s.season]]
         for x in types:
             if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
