@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/keyper_playouts.py`` (one process, so one core). Prints, per player count, the
 games per second of all games over the whole time, and the best and median over several rounds of seeded games
-(chance by weight, player moves uniformly from ``legal_moves``; the issue's goal is >= 100 four-player games/s) and
+(chance by weight, player moves uniformly from ``legal_moves``, picked by ``Game.random_move``: the move
+``rng.choice(legal_moves)`` would pick, without making them all; the issue's goal is >= 100 four-player games/s) and
 the moves per game; docs/benchmarks.md
 records them. ``--fingerprint SEEDS PLAYERS`` prints the fingerprints tests/games/keyper/test_fingerprints.py
 holds; ``--profile PLAYERS`` prints a cProfile of 20 games. ``--playouts N`` only plays N seeded 4-player games (no

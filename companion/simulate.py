@@ -1,8 +1,8 @@
 """Seeded random playouts of any game, checking every move, every invariant and the replay.
 
 Chance steps are picked as the session picks them, with ``step_rng``; a player's move is
-picked uniformly from ``legal_moves`` with a generator seeded the same way, so a run is
-fully determined by its seed and can be repeated to chase a failure.
+picked uniformly from ``legal_moves`` (``Game.random_move``) with a generator seeded the same
+way, so a run is fully determined by its seed and can be repeated to chase a failure.
 """
 
 from __future__ import annotations
@@ -100,7 +100,8 @@ class SimulationResult:
 
 def random_playout(game: Game[Any, Any], players: int, seed: int, validate: bool = False) -> tuple[Any, int]:
     """One bare random game for benchmarks (no invariants, no log): chance by weight, player moves
-    uniformly from ``legal_moves``, each validated too if ``validate``. Its final state and move count."""
+    uniformly from ``legal_moves`` (``Game.random_move``), each validated too if ``validate``. Its final
+    state and move count."""
     rng = random.Random(seed)
     state = game.setup([f"P{n}" for n in range(players)], game.options())
     moves = 0
@@ -108,7 +109,7 @@ def random_playout(game: Game[Any, Any], players: int, seed: int, validate: bool
         if who == CHANCE:
             move = game.sample_chance(state, rng)
         else:
-            move = rng.choice(game.legal_moves(state))
+            move = game.random_move(state, rng)
             if validate:
                 assert game.validate(state, move) is None
         state = game.apply(state, move)
@@ -198,7 +199,7 @@ class _Run:
                     if not legal:
                         self.fail(index, ply, None, f"seat {player} has no legal move but the game is not over")
                         return
-                    move = step_rng(game_seed, ply).choice(legal)
+                    move = game.random_move(state, step_rng(game_seed, ply))
                     error = game.validate(state, move)
                     if error is not None:
                         self.fail(index, ply, move, f"generated move refused: {error}")

@@ -144,6 +144,14 @@ class Game(ABC, Generic[S, M]):
     def legal_moves(self, state: S) -> list[M]:
         """Every legal move now (chance outcomes when ``current_player`` is ``CHANCE``)."""
 
+    def random_move(self, state: S, rng: random.Random) -> M:
+        """A legal move of whoever decides now, picked uniformly with ``rng`` (random playouts).
+
+        The same as ``rng.choice(legal_moves(state))``; a game may do it faster (without making every move) but must
+        draw the same random numbers and map them to the same move.
+        """
+        return rng.choice(self.legal_moves(state))
+
     @abstractmethod
     def validate(self, state: S, move: M) -> IllegalMoveError | None:
         """Why ``move`` is illegal now (rule ID and reason), or ``None`` if it is legal."""

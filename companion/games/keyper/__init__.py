@@ -6,6 +6,7 @@ by best assignment, ``snapshot.py`` the table snapshot scorer, ``rules.py`` the 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -80,6 +81,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
     def legal_moves(self, state: State) -> list[KPMove]:
         return rules.legal_moves(state)
 
+    def random_move(self, state: State, rng: random.Random) -> KPMove:
+        return rules.random_move(state, rng)
+
     def validate(self, state: State, move: KPMove) -> IllegalMoveError | None:
         return rules.validate(state, move)
 
@@ -88,6 +92,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
 
     def chance_outcomes(self, state: State) -> list[tuple[KPMove, int]]:
         return rules.chance_outcomes(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> KPMove:
+        return rules.sample_chance(state, rng)
 
     def deciders(self, state: State) -> tuple[int, ...]:
         """The seats still to fold their board at the start of a season (in secret), else whoever decides: the

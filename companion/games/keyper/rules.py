@@ -12,13 +12,16 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from companion.core.bag import Bag
 from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.memo import Memo
+from companion.core.rng import weighted_choice
 from companion.core.messages import Message, msg
 from companion.core.options import Options
 from companion.games.keyper.data import (
@@ -45,18 +48,20 @@ DRAW, REFILL = Task("draw"), Task("refill")
 """Tasks made at nearly every turn, made once (tasks never change)."""
 
 
-def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "") -> Task:
-    """``Task(kind, seat, n, arg)``, each made once (tasks never change; a turn makes several)."""
-    key = (kind, seat, n, arg)
+def _task(kind: str, seat: int = -1, n: int = 0, arg: str = "", used: int = 0, shipped: int = 0) -> Task:
+    """``Task(kind, seat, n, arg, used, shipped)``, each made once (tasks never change; a turn makes several)."""
+    key = (kind, seat, n, arg, used, shipped)
     found = _TASKS.get(key)
     if found is None:
-        found = _TASKS[key] = Task(kind, seat, n, arg)
+        found = _TASKS[key] = Task(kind, seat, n, arg, used, shipped)
     return found
 
 
-_TASKS: dict[tuple[str, int, int, str], Task] = Memo(10_000)
+_TASKS: dict[tuple[str, int, int, str, int, int], Task] = Memo(10_000)
 CHANCE_KINDS = frozenset({"draw", "boats", "fair", "ninth", "start", "reveal"})
 DECISIONS = frozenset({"turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest"})
+WAITING = DECISIONS | CHANCE_KINDS | {"fold"}
+"""The tasks that wait for a seat or a draw (the others are steps the companion makes: ``settle``)."""
 
 # ------------------------------------------------------------------ what a tile converts (spec 7, a keyple's unit)
 
@@ -147,6 +152,11 @@ def _replace(s: State, *tasks: Task) -> State:
     return with_tasks(s, s.tasks[:-1] + tasks[::-1])
 
 
+def _replaced(s: State, *tasks: Task) -> tuple[Task, ...]:
+    """The tasks of ``_replace(s, *tasks)`` (for a copy that changes more)."""
+    return s.tasks[:-1] + tasks[::-1]
+
+
 def _left_of(s: State, seat: int) -> list[int]:
     """The other seats clockwise from ``seat``'s left."""
     n = len(s.players)
@@ -175,17 +185,18 @@ def _in_supply(s: State, kind: str) -> int:
     return s.supply[_supply_index(kind)] if _limited(s) else 99
 
 
-def _gain(s: State, seat: int, kind: str, n: int = 1) -> State:
-    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2)."""
+def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
+    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
+    change in the same copy."""
     n = min(n, _in_supply(s, kind))
     if n <= 0:
-        return s
+        return evolve(s, **changes) if changes else s
     supply = list(s.supply)
     if _limited(s):
         supply[_supply_index(kind)] -= n
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
-    return evolve(s, supply=tuple(supply), players=tuple(players))
+    return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
@@ -266,15 +277,33 @@ def bonus(first: str, colour: str) -> int:
     return 1 if colour != "none" and eff(first, colour) == colour else 0
 
 
-def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...]) -> State:
+def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...], take: str = "", boat: str = "",
+                 **changes: object) -> State:
+    """``target`` (a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names the colour of a keyple
+    ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the state's fields
+    ``changes`` change in the same copy (a turn is one copy)."""
     kind, board, index = parse_target(target)
+    p = s.players[seat]
+    mine: dict[str, object] = {}
+    if take:
+        keep = list(p.keep)
+        keep.remove(take)
+        mine["keep"] = tuple(keep)
     if kind == "field":
-        fields = list(s.boards[board].fields)
+        boards = list(s.boards)
+        fields = list(boards[board].fields)
         fields[index] = keyples
-        return s.board(board, fields=tuple(fields))
-    plots = list(s.players[seat].plots(kind))
-    plots[index] = evolve(plots[index], keyples=keyples)
-    return s.player(seat, **{kind: tuple(plots)})
+        boards[board] = evolve(boards[board], fields=tuple(fields), **({"boat": boat} if boat else {}))
+        changes["boards"] = tuple(boards)
+    else:
+        plots = list(p.plots(kind))
+        plots[index] = evolve(plots[index], keyples=keyples)
+        mine[kind] = tuple(plots)
+    if mine:
+        players = list(s.players)
+        players[seat] = evolve(p, **mine)
+        changes["players"] = tuple(players)
+    return evolve(s, **changes)
 
 
 def claimed_board(s: State, seat: int) -> int:
@@ -285,11 +314,9 @@ def claimed_board(s: State, seat: int) -> int:
 
 
 def actor(s: State) -> int:
-    if s.over:
+    if s.over or not s.tasks:
         return TERMINAL
-    top = s.top
-    if top is None:
-        return TERMINAL
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return CHANCE
     if top.kind == "fold":
@@ -306,10 +333,26 @@ def fold_deciders(s: State) -> tuple[int, ...]:
 
 def settle(s: State) -> State:
     """Run automatic steps until a decision or a draw is due."""
-    while not s.over and s.top is not None:
-        top = s.top
+    while not s.over and s.tasks:
+        top = s.tasks[-1]
         kind = top.kind
-        if kind == "begin_play":
+        if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
+            if kind == "use" and top.n <= 0:
+                s = _end_use(_pop(s), top)
+            elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow
+                s = _pop(s)
+            elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
+                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
+                s = _push(_pop(s), END_TURN[top.seat])
+            elif kind == "draw" and len(s.bag) == 0:
+                s = _recycle(s)
+                if len(s.bag) == 0:  # A23: the bag and the pile are both empty
+                    s = _pop(s)
+            elif kind == "fold" and not fold_deciders(s):
+                s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+            else:
+                break
+        elif kind == "begin_play":
             s = _pop(s)
             s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, TURN[s.start])
@@ -321,17 +364,6 @@ def settle(s: State) -> State:
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
                 s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
-        elif kind == "draw" and len(s.bag) == 0:
-            s = _recycle(s)
-            if len(s.bag) == 0:  # A23: the bag and the pile are both empty
-                s = _pop(s)
-        elif kind == "use" and top.n <= 0:
-            s = _end_use(_pop(s), top)
-        elif kind == "follow" and legal_moves(s) == [PASS]:  # no keyple may follow (worked out once: ``follow_moves``)
-            s = _pop(s)
-        elif kind == "turn" and not legal_moves(s) and s.options["no_target"] == "skip":
-            # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-            s = _push(_pop(s), END_TURN[top.seat])
         elif kind == "season_end":
             s = _season_end(_pop(s))
         elif kind == "housing":
@@ -340,8 +372,6 @@ def settle(s: State) -> State:
             s = _collect(_pop(s))
         elif kind == "next_season":
             s = _next_season(_pop(s))
-        elif kind == "fold" and not fold_deciders(s):
-            s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
         elif kind == "team_cap":
             s = _pop(s)
             s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
@@ -378,7 +408,7 @@ def _end_turn(s: State, seat: int) -> State:
             changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
-    if all(p.pieces_home == 0 for p in s.players):
+    if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
         last = s.last_placer if s.last_placer >= 0 else seat
         s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
@@ -392,18 +422,18 @@ def _resolve(s: State, top: Task) -> State:
     place of the ``resolve`` task ``top`` on top of ``s``)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
-    colour = target_colour(s, target)
-    b = bonus(keyples[0].colour, colour)
+    place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
+    b = bonus(keyples[0].colour, place.colour)
     follower = top.n - 1 if len(keyples) == 2 else -1
     n = (2 if follower >= 0 else 1) + b
-    if _kind_at(s, leader, target) == "tiles":
+    kind = place.kind
+    if kind == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
         picks = _picks(s, order, target)
         return _replace(s, *picks)
     mine, theirs = n, n
-    if follower >= 0 and _kind_at(s, leader, target) in ("res", "gem", "animal") and _limited(s):
-        mine, theirs = shares(_in_supply(s, _param(s, target)), n)
-    kind = _kind_at(s, leader, target)
+    if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
+        mine, theirs = shares(_in_supply(s, place.param), n)
     if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
         return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
@@ -451,18 +481,29 @@ def _use_task(s: State, seat: int, n: int, target: str) -> Task:
 
 def _owns(s: State, seat: int, tile: str, upgraded: bool | None = None) -> bool:
     """Whether ``seat`` has ``tile`` built on top of a plot (upgraded, if asked)."""
-    for plot in (*s.players[seat].farm, *s.players[seat].village):
-        if plot.top == tile and (upgraded is None or plot.upgraded == upgraded):
-            return True
-    return False
+    sides = _tops(s.players[seat]).get(tile, ())
+    return bool(sides) and (upgraded is None or upgraded in sides)
 
 
 def _side(s: State, seat: int, tile: str) -> int:
-    """-1 if not built on top, else 0 (base) or 1 (upgraded)."""
-    for plot in (*s.players[seat].farm, *s.players[seat].village):
-        if plot.top == tile:
-            return 1 if plot.upgraded else 0
-    return -1
+    """-1 if not built on top, else 0 (base) or 1 (upgraded) (its first plot's, farm then village)."""
+    sides = _tops(s.players[seat]).get(tile)
+    return -1 if sides is None else int(sides[0])
+
+
+def _tops(p: Player) -> dict[str, tuple[bool, ...]]:
+    """The tiles on top of ``p``'s plots, each with whether it is upgraded on each plot (farm then village, in order);
+    remembered on ``p`` (``PLOTS_CACHE``) while its plots are unchanged."""
+    memo: dict[object, dict[str, tuple[bool, ...]]] | None = p.__dict__.get(PLOTS_CACHE)
+    if memo is None:
+        memo = p.__dict__[PLOTS_CACHE] = {}
+    found = memo.get("tops")
+    if found is None:
+        found = memo["tops"] = {}
+        for plot in (*p.farm, *p.village):
+            if plot.tiles:
+                found[plot.tiles[-1]] = (*found.get(plot.tiles[-1], ()), plot.upgraded)
+    return found
 
 
 def _end_use(s: State, top: Task) -> State:
@@ -611,7 +652,7 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(_DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,))), n) for tile, n in s.bag.outcomes()]
+        return [(_draw(tile), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         boats = BY_ARGS["boats"]
@@ -631,13 +672,25 @@ _DRAWS: dict[str, KPMove] = {}
 """``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
 
 
+def _draw(tile: str) -> KPMove:
+    return _DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,)))
+
+
+def sample_chance(s: State, rng: random.Random) -> KPMove:
+    """``weighted_choice(rng, chance_outcomes(s))``; a draw picks its tile from the bag's (tile, count) pairs, in the
+    order of its outcomes, so the same random number gives the same tile without making every outcome."""
+    if s.tasks[-1].kind == "draw":
+        return _draw(weighted_choice(rng, s.bag.outcomes()))
+    return weighted_choice(rng, chance_outcomes(s))
+
+
 def _chance(s: State, move: KPMove) -> State:
     top = s.top
     assert top is not None
-    s = _pop(s)
     verb, args = move.verb, move.args
-    if verb == "draw":
-        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+    if verb == "draw":  # the most frequent: one copy
+        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
+    s = _pop(s)
     if verb == "boats":
         return evolve(s, boats=tuple(args))
     if verb == "fair":
@@ -812,40 +865,74 @@ def discount_texts(s: State, p: Player, cost: tuple[str, ...]) -> tuple[str, ...
 _DISCOUNTED: dict[tuple[tuple[str, ...], object, str, int], tuple[str, ...]] = Memo(20_000)
 
 
-def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> list[tuple[str, str, str]]:
+def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Builds:
     """(tile, plot, payment) of every build ``seat`` can make by ``how`` (``empty_only``: on plots without
     keyples, for a keyple placed on the tile it builds)."""
     p = s.players[seat]
     if not p.unbuilt:
-        return []
+        return NO_BUILDS
     priced = how in ("full", "discount")
     if priced:  # what each tile costs on a plot that is not free, remembered
         payable, every = _tile_payments(s, p, how)
         if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
-            return []
+            return NO_BUILDS
     open_, any_free = _open_plots(s, p, empty_only)
-    out: list[tuple[str, str, str]] = []
     if priced:
-        for tile, area, costs in every if any_free else payable:
-            out += [(tile, label, pay) for top, label, is_free in open_[area] if top != tile
-                    for pay in (FREE if is_free else costs)]
-        return out
+        return Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    paid: Sequence[str] = ()
+    rows: list[tuple[str, Spots, Sequence[str]]] = []
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
-        t = tiles[tile]
-        spots = open_[t.area]
-        if not spots:
-            continue
-        if not all(is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
-            paid = [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]
-        out += [(tile, label, pay) for top, label, is_free in spots if top != tile
-                for pay in (FREE if is_free else paid)]
-    return out
+        spots = open_[tiles[tile].area]
+        if any(not is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
+            rows.append((tile, spots, [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]))
+        elif spots:
+            rows.append((tile, spots, ()))
+    return Builds(rows)
 
 
-OpenPlots = tuple[dict[str, list[tuple[str, str, bool]]], bool]
+Spots = list[tuple[str, str, bool]]
+"""(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``)."""
+
+
+class Builds:
+    """The builds (tile, plot, payment) of ``build_options``, in order: per tile, each of its ``Spots`` that does not
+    show the tile already, free or paid in each of its payments. Counted without being listed, each made when read
+    (a turn can offer hundreds)."""
+
+    __slots__ = ("rows", "sizes", "size")
+
+    def __init__(self, rows: list[tuple[str, Spots, Sequence[str]]]) -> None:
+        self.rows = rows
+        self.sizes = [sum(1 if is_free else len(pays) for top, _, is_free in spots if top != tile)
+                      for tile, spots, pays in rows]
+        self.size = sum(self.sizes)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> tuple[str, str, str]:
+        for (tile, spots, pays), size in zip(self.rows, self.sizes):
+            if index < size:
+                for top, label, is_free in spots:
+                    if top != tile:
+                        n = 1 if is_free else len(pays)
+                        if index < n:
+                            return tile, label, FREE[0] if is_free else pays[index]
+                        index -= n
+            index -= size
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        for tile, spots, pays in self.rows:
+            for top, label, is_free in spots:
+                if top != tile:
+                    for pay in FREE if is_free else pays:
+                        yield tile, label, pay
+
+
+NO_BUILDS = Builds([])
+OpenPlots = tuple[dict[str, Spots], bool]
 
 
 def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
@@ -860,7 +947,7 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
     key = (most, free_over, empty_only)
     found = memo.get(key)
     if found is None:
-        open_: dict[str, list[tuple[str, str, bool]]] = {}
+        open_: dict[str, Spots] = {}
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
             free = _free_in(s, area, plots)
@@ -885,10 +972,24 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
     key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
-        table, tiles = _pay_table(s.options["payment"]), s.edition.tiles
-        every = tuple((tile, tiles[tile].area, table[tiles[tile].cost].of(s, p) if how == "full" else
-                       discount_texts(s, p, tiles[tile].cost)) for tile in sorted(set(p.unbuilt)))
-        found = memo[key] = (tuple(row for row in every if row[2]), every)
+        rows, every = _tile_rows(s, how), []
+        for tile in sorted(set(p.unbuilt)):
+            area, texts = rows[tile]
+            every.append((tile, area, texts(s, p)))
+        found = memo[key] = (tuple(row for row in every if row[2]), tuple(every))
+    return found
+
+
+def _tile_rows(s: State, how: str) -> dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]]:
+    """Per tile its area and what gives the texts of its payments by ``how`` (``_tile_payments``), for the
+    ``payment`` flag; made once with the edition."""
+    key = ("tile rows", how, s.options["payment"])
+    found: dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]] | None = s.edition.derived.get(key)
+    if found is None:
+        table = _pay_table(s.options["payment"])
+        found = s.edition.derived[key] = {
+            tile: (t.area, table[t.cost].of if how == "full" else functools.partial(discount_texts, cost=t.cost))
+            for tile, t in s.edition.tiles.items()}
     return found
 
 
@@ -1014,147 +1115,247 @@ ONE_ARG = {verb: OneArg(verb) for verb in ("lay", "follow", "take", "process", "
 # ------------------------------------------------------------------ the moves of each task
 
 
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Run(Protocol[T_co]):
+    """A run of items: a list, or items made only when read (``TurnPlacements``, ``Builds``, ``Made``)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> T_co: ...
+
+    def __iter__(self) -> Iterator[T_co]: ...
+
+
+Part = Run[KPMove]
+"""A run of legal moves."""
+
+
+class Moves:
+    """The legal moves of a state as the runs they are listed in, in order, joined only when asked for: a random
+    pick (``rng.choice``) reads the length and one move, which spares making a turn's hundreds of moves."""
+
+    __slots__ = ("parts", "size", "_joined")
+
+    def __init__(self, parts: list[Part]) -> None:
+        self.parts, self.size = parts, sum(map(len, parts))
+        self._joined: list[KPMove] | None = None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> KPMove:
+        """The move at ``index`` (0 to ``len - 1``) of the joined list."""
+        for part in self.parts:
+            if index < len(part):
+                return part[index]
+            index -= len(part)
+        raise IndexError(index)
+
+    def joined(self) -> list[KPMove]:
+        """Every move in one list (made once; never handed out)."""
+        if self._joined is None:
+            self._joined = [move for part in self.parts for move in part]
+        return self._joined
+
+
+def moves_of(s: State) -> Moves:
+    """The legal moves of ``s``; worked out once per (immutable) state."""
+    found: Moves | None = s.__dict__.get(MOVES_CACHE)
+    if found is None:
+        found = s.__dict__[MOVES_CACHE] = Moves(generate(s))
+    return found
+
+
 def legal_moves(s: State) -> list[KPMove]:
-    """Every legal move; worked out once per (immutable) state."""
-    cached: list[KPMove] | None = s.__dict__.get(MOVES_CACHE)
-    if cached is None:
-        cached = s.__dict__[MOVES_CACHE] = generate(s)  # a fresh list, never handed out
-    return cached.copy()
+    """Every legal move."""
+    return moves_of(s).joined().copy()
 
 
-def generate(s: State) -> list[KPMove]:
-    """Every legal move, worked out."""
+def random_move(s: State, rng: random.Random) -> KPMove:
+    """``rng.choice(legal_moves(s))`` without joining the moves."""
+    return rng.choice(moves_of(s))
+
+
+def generate(s: State) -> list[Part]:
+    """Every legal move, worked out, in runs."""
     top = s.top
     if top is None or s.over:
         return []
     if top.kind in CHANCE_KINDS:
-        return [m for m, w in chance_outcomes(s) if w > 0]
+        return [[m for m, w in chance_outcomes(s) if w > 0]]
     if top.kind == "fold":
-        return fold_moves(s)
-    return {"turn": turn_moves, "follow": follow_moves, "use": use_moves, "pick": pick_moves,
-            "keeptile": keeptile_moves, "fairs": fairs_moves, "house": house_moves, "rest": rest_moves,
-            }[top.kind](s, top)
+        return [fold_moves(s)]
+    if top.kind == "turn":
+        return turn_moves(s, top)
+    if top.kind == "use":
+        return use_moves(s, top)
+    if top.kind == "keeptile":
+        return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), [DONE]]
+    if top.kind == "rest":
+        counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
+        return [Made(rest_choices(counts, top.n), BY_ARGS["rest"])]
+    return [LISTED[top.kind](s, top)]
 
 
-def turn_moves(s: State, top: Task) -> list[KPMove]:
-    """A turn: the Keyper onto a free keep field, then per colour in the keep area every placement onto a field (in
-    board and field order), onto one of the seat's buildings, onto a tile it builds (4.8 (v)); or the lay-downs."""
+class Made:
+    """The moves of one verb whose arguments are ``args``, each made when read (``ByArgs``): the builds of a build
+    field, the keep tile's outcomes, the rests, which can be hundreds."""
+
+    __slots__ = ("args", "make")
+
+    def __init__(self, args: Run[tuple[str, ...]], make: ByArgs) -> None:
+        self.args, self.make = args, make
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+    def __getitem__(self, index: int) -> KPMove:
+        return self.make[self.args[index]]
+
+    def __iter__(self) -> Iterator[KPMove]:
+        make = self.make
+        return (make[args] for args in self.args)
+
+
+def turn_moves(s: State, top: Task) -> list[Part]:
+    """A turn: the Keyper onto a free keep field, then the placements (``TurnPlacements``); or the lay-downs."""
     seat = top.seat
     p = s.players[seat]
     if p.pieces_home == 0:
-        return lay_moves(s, seat)
-    out = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
-    builds = [_BUILD_PLACEMENTS[args] for args in build_options(s, seat, "full", empty_only=True)]
+        return [lay_moves(s, seat)]
+    keyper = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
     key = (tuple(free_boats(s)), s.options["join_lying"])
-    boards = [_board_memo(board, key) for board in s.boards]
-    plots = _plot_rows(s, seat)
-    for colour in sorted(set(p.keep)):
-        for b, memo in enumerate(boards):
-            found = memo.get(colour)
-            if found is None:
-                found = memo[colour] = _field_placements(s, b, colour, key[0], key[1] == "any")
-            out += found
-        if plots.room:
-            out += plots[colour]
-        if builds:
-            out += [by_colour[colour] for by_colour in builds]
-    return out
+    places = [_field_places(s, b, key) for b in range(len(s.boards))]
+    places.append(_plot_places(s, seat))
+    builds = build_options(s, seat, "full", empty_only=True)
+    return [keyper, TurnPlacements(sorted(set(p.keep)), places, builds)]
 
 
 KEYPER_MOVES = tuple(KPMove("keyper", (str(b + 1),)) for b in range(4))
 
 
-def _board_memo(board: Board, key: tuple[tuple[str, ...], str]) -> dict[str, list[KPMove]]:
-    """Where the placements onto ``board``'s fields are remembered by colour, for the free boats and the
-    ``join_lying`` flag of ``key``: on the board itself, so they last while it is unchanged (``evolve`` drops them)."""
-    memo: dict[tuple[tuple[str, ...], str], dict[str, list[KPMove]]] | None = board.__dict__.get(MOVES_CACHE)
+class TurnPlacements:
+    """A turn's placements, in order: per colour in the keep area, onto each board's fields (in board and field
+    order), onto one of the seat's buildings, onto a tile it builds there (4.8 (v), ``builds``: (tile, plot,
+    payment)). Counted without being made; each made when read."""
+
+    __slots__ = ("colours", "places", "builds", "size")
+
+    def __init__(self, colours: list[str], places: list[Places], builds: Builds) -> None:
+        self.colours, self.places, self.builds = colours, places, builds
+        self.size = sum(where.counts[colour] for colour in colours for where in places) + builds.size * len(colours)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> KPMove:
+        for colour in self.colours:
+            for where in self.places:
+                n = where.counts[colour]
+                if index < n:
+                    return where.move(colour, index)
+                index -= n
+            if index < self.builds.size:
+                return _BUILD_PLACEMENTS[self.builds[index]][colour]
+            index -= self.builds.size
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[KPMove]:
+        for colour in self.colours:
+            for where in self.places:
+                yield from where.moves(colour)
+            for build in self.builds:
+                yield _BUILD_PLACEMENTS[build][colour]
+
+
+Place = tuple[str, str, tuple[tuple[str, ...], ...]]
+"""A place with room for a keyple (``Places``)."""
+PLAIN: tuple[tuple[str, ...], ...] = ((),)
+STANDING: tuple[tuple[str, ...], ...] = ((), ("lay",))
+"""The words after the label of the placements onto an empty place or beside a lying keyple; beside a standing one."""
+
+
+class Places:
+    """The places with room on one board's fields or among one seat's buildings, in order, as (label, who may go
+    there, the words after the label of each placement there: ``PLAIN``, ``STANDING``, a boat each), and how many
+    placements each colour has. ``who``: ``*`` anyone (an empty place too), else the one colour that may join the
+    keyple there besides white (``joiner``)."""
+
+    __slots__ = ("places", "counts")
+
+    def __init__(self, places: list[Place]) -> None:
+        self.places = places
+        anyone, by_who = 0, dict.fromkeys(KEYPLE_COLOURS, 0)
+        for _, who, tails in places:
+            if who == "*":
+                anyone += len(tails)
+            else:
+                by_who[who] = by_who.get(who, 0) + len(tails)
+        joined = sum(by_who.values())
+        self.counts = {colour: anyone + (joined if colour == "white" else n) for colour, n in by_who.items()}
+
+    def move(self, colour: str, index: int) -> KPMove:
+        """The ``index``-th placement of a ``colour`` keyple here."""
+        for label, who, tails in self.places:
+            if who == "*" or colour == "white" or who == colour:
+                if index < len(tails):
+                    return _placements(colour, tails[index])[label]
+                index -= len(tails)
+        raise IndexError(index)
+
+    def moves(self, colour: str) -> Iterator[KPMove]:
+        """Every placement of a ``colour`` keyple here."""
+        for label, who, tails in self.places:
+            if who == "*" or colour == "white" or who == colour:
+                for tail in tails:
+                    yield _placements(colour, tail)[label]
+
+
+def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
+    """The ``Places`` of board ``b``'s fields (but keep fields) with room, for the free boats and the ``join_lying``
+    flag of ``key``: an empty one (a river field with each free boat), one with a keyple to join (also laying it down
+    if standing). Remembered on the board, while it is unchanged (``evolve`` drops it)."""
+    board = s.boards[b]
+    memo: dict[tuple[tuple[str, ...], str], Places] | None = board.__dict__.get(MOVES_CACHE)
     if memo is None:
         memo = board.__dict__[MOVES_CACHE] = {}
     found = memo.get(key)
     if found is None:
-        found = memo[key] = {}
+        labels, fields = FIELD_LABELS[b], board.fields
+        river = tuple(("boat", boat) for boat in key[0])
+        out: list[Place] = []
+        for i, kind, colour in layout_fields(s.edition, board.layout):
+            here = fields[i]
+            if not here:
+                out.append((labels[i], "*", river if kind == "river" else PLAIN))
+            elif len(here) == 1:
+                out.append((labels[i], joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
+        found = memo[key] = Places(out)
     return found
 
 
-def _field_placements(s: State, b: int, colour: str, boats: Sequence[str], join_any: bool) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple onto a field of board ``b`` (but keep fields) with room: an empty one
-    (a river field with each free boat), or beside a keyple it may join (``join_ok``, inlined; ``join_any``: the
-    ``join_lying`` flag is ``any``), also laying that one down if standing."""
-    board = s.boards[b]
-    labels, fields = FIELD_LABELS[b], board.fields
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    white = colour == "white"
-    out: list[KPMove] = []
-    for i, kind, field_colour in layout_fields(s.edition, board.layout):
-        here = fields[i]
-        if not here:
-            if kind == "river":
-                out += [_placements(colour, ("boat", boat))[labels[i]] for boat in boats]
-            else:
-                out.append(simple[labels[i]])
-        elif len(here) == 1:
-            first = here[0]
-            if white or (join_any and not first.standing) or colour == eff(first.colour, field_colour):
-                out.append(simple[labels[i]])
-                if first.standing:
-                    out.append(lays[labels[i]])
-    return out
-
-
-PlotRoom = list[tuple[str, PK | None, str]]
-
-
-def _plot_room(s: State, seat: int) -> PlotRoom:
-    """(plot, its keyple or None, who may join it: ``joiner``) of each of ``seat``'s buildings with room."""
+def _plot_places(s: State, seat: int) -> Places:
+    """The ``Places`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots
+    are unchanged."""
     p = s.players[seat]
-    out: PlotRoom = []
-    for area in ("farm", "village"):
-        labels = PLOT_LABELS[area]
-        out += [(labels[i], plot.keyples[0], joiner(s, plot.keyples[0], "none")) if plot.keyples else
-                (labels[i], None, "") for i, plot in enumerate(p.plots(area)) if plot.tiles and len(plot.keyples) < 2]
-    return out
-
-
-class PlotRows(dict[str, list[KPMove]]):
-    """By colour the placements of a keyple onto the buildings of ``room`` (``_plot_placements``), each list made
-    once (when first asked for)."""
-
-    def __init__(self, room: PlotRoom) -> None:
-        super().__init__()
-        self.room = room
-
-    def __missing__(self, colour: str) -> list[KPMove]:
-        found = self[colour] = _plot_placements(self.room, colour)
-        return found
-
-
-def _plot_rows(s: State, seat: int) -> PlotRows:
-    """``PlotRows`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots are
-    unchanged."""
-    p = s.players[seat]
-    memo: dict[object, PlotRows] | None = p.__dict__.get(PLOTS_CACHE)
+    memo: dict[object, Places] | None = p.__dict__.get(PLOTS_CACHE)
     if memo is None:
         memo = p.__dict__[PLOTS_CACHE] = {}
-    key = ("rows", s.options["join_lying"])
+    key = ("places", s.options["join_lying"])
     found = memo.get(key)
     if found is None:
-        found = memo[key] = PlotRows(_plot_room(s, seat))
+        out: list[Place] = []
+        for area in ("farm", "village"):
+            labels = PLOT_LABELS[area]
+            for i, plot in enumerate(p.plots(area)):
+                if plot.tiles and len(plot.keyples) < 2:
+                    first = plot.keyples[0] if plot.keyples else None
+                    out.append((labels[i], "*", PLAIN) if first is None else
+                               (labels[i], joiner(s, first, "none"), STANDING if first.standing else PLAIN))
+        found = memo[key] = Places(out)
     return found
-
-
-def _plot_placements(room: PlotRoom, colour: str) -> list[KPMove]:
-    """Every placement of a ``colour`` keyple onto one of the buildings of ``room`` (``_plot_room``)."""
-    simple, lays = _placements(colour, ()), _placements(colour, ("lay",))
-    white = colour == "white"
-    out = []
-    for label, first, joins in room:
-        if first is None:
-            out.append(simple[label])
-        elif white or joins == colour or joins == "*":
-            out.append(simple[label])
-            if first.standing:
-                out.append(lays[label])
-    return out
 
 
 def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], ...]:
@@ -1283,31 +1484,29 @@ def follow_moves(s: State, top: Task) -> list[KPMove]:
     return [follow[c] for c in _follow_options(s, top)] + [PASS]
 
 
-def use_moves(s: State, top: Task) -> list[KPMove]:
+def use_moves(s: State, top: Task) -> list[Part]:
+    """One unit of what a keyple yields on ``top.arg``, or ``done``."""
     seat, target = top.seat, top.arg
     p = s.players[seat]
-    kind = _kind_at(s, seat, target)
+    area, board, index = parse_target(target)
+    place = field_of(s, board, index) if area == "field" else None  # the field read once (``_kind_at``, ``_param``)
+    kind, param = (place.kind, place.param) if place is not None else ("plot", "")
     out: list[KPMove] = []
     if kind == "plot":
         out = plot_moves(s, seat, target)
     elif kind in ("res", "gem", "animal"):
-        param = _param(s, target)
         if _in_supply(s, param) > 0:
             out.append(ONE_ARG["take"][param])
     elif kind == "process":
-        param = _param(s, target)
         if p.good(RAW_OF[param]) > 0 and _in_supply(s, param) > 0:
             out.append(ONE_ARG["process"][param])
     elif kind in ("trade_raw", "trade_fin"):
         out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
-    elif kind == "build":
-        out = build_moves(s, seat, "full")
-    elif kind == "discount":
-        out = build_moves(s, seat, "discount")
+    elif kind in ("build", "discount"):
+        return [Made(build_options(s, seat, "full" if kind == "build" else "discount"), BY_ARGS["build"]), [DONE]]
     elif kind == "upgrade":
         out = upgrade_moves(s, seat, "cost")
     elif kind == "river":
-        board = parse_target(target)[1]
         types = s.edition.boats[s.boards[board].boat][SEASONS[s.season]]
         for x in types:
             if _in_supply(s, x) > 0 and (seat, x) not in s.shipped:
@@ -1318,7 +1517,7 @@ def use_moves(s: State, top: Task) -> list[KPMove]:
                 fin = FIN_OF.get(x)  # L499: a finished good may always go as the raw material of its colour
                 if fin is not None and fin not in types and p.good(fin) > 0:
                     out.append(ONE_ARG["ship"][fin])
-    return out + [DONE]
+    return [out, [DONE]]
 
 
 def _param(s: State, target: str) -> str:
@@ -1402,18 +1601,17 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
     return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
-def keeptile_moves(s: State, top: Task) -> list[KPMove]:
+def keeptile_outcomes(s: State, top: Task) -> list[tuple[str, ...]]:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
-    (the order in which they were chosen does not matter)."""
+    (the order in which they were chosen does not matter), its arguments; then ``done`` (not listed here)."""
     choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
     key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
-    found: list[KPMove] | None = s.edition.derived.get(key)
+    found: list[tuple[str, ...]] | None = s.edition.derived.get(key)
     if found is None:  # the same for all keyples offering the same resources: worked out once (kept if not huge)
-        keep = BY_ARGS["keep"]
-        found = [keep[kinds] for kinds in keep_outcomes(choices)]
+        found = keep_outcomes(choices)
         if len(found) <= KEEP_MEMO_MOST:
             s.edition.derived[key] = found
-    return [*found, DONE]
+    return found
 
 
 KEEP_MEMO_MOST = 5000
@@ -1474,30 +1672,17 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
     return [KPMove("release", combo) for combo in release_options(s, top.seat, top.n)]
 
 
-def rest_moves(s: State, top: Task) -> list[KPMove]:
-    """Every distinct choice of ``top.n`` keyples of the keep area to rest on the keep tile (by colour, sorted);
-    the same for the same keep area, so worked out once."""
-    counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
-    found = _RESTS.get((counts, top.n))
-    if found is None:
-        rest = BY_ARGS["rest"]
-        found = _RESTS[counts, top.n] = [rest[combo] for combo in _multisets(counts, top.n)]
-    return found.copy()
-
-
-_RESTS: dict[tuple[tuple[tuple[str, int], ...], int], list[KPMove]] = Memo(2000)
-
-
 @functools.lru_cache(maxsize=4096)
-def _multisets(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
-    """Every sorted choice of ``n`` items from ``counts`` (item, how many), in sorted order (the choices from each
-    tail of ``counts`` are remembered: without, they are worked out again for every choice of the head)."""
+def rest_choices(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
+    """Every distinct choice of ``n`` keyples to rest on the keep tile from a keep area of ``counts`` (colour, how
+    many; sorted), sorted: the arguments of the rests. Remembered (the choices from each tail of ``counts`` too:
+    without, they are worked out again for every choice of the head)."""
     if n == 0:
         return ((),)
     if not counts or sum(k for _, k in counts) < n:
         return ()
     (item, k), rest = counts[0], counts[1:]
-    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in _multisets(rest, n - used))
+    return tuple((item,) * used + tail for used in range(min(k, n), -1, -1) for tail in rest_choices(rest, n - used))
 
 
 def fold_moves(s: State) -> list[KPMove]:
@@ -1527,19 +1712,15 @@ def apply(s: State, move: KPMove) -> State:
     if top.kind == "turn":
         s = _turn(s, seat, move)
     elif top.kind == "follow":
-        s = _pop(s)
-        if verb == "follow":
-            s = _follow(s, seat, top.arg, args[0])
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _pop(s)
     elif top.kind == "use":
         if verb != "done":
-            used = evolve(top, n=top.n - 1, used=top.used + 1, shipped=top.shipped + (verb == "ship"))
-            if verb == "build" and args[1] == top.arg:  # built over, the tile in use is dead (L643, L790)
-                used = evolve(used, n=0)
-            s = _unit(with_tasks(s, (*s.tasks[:-1], used)), seat, move, top.arg)
+            dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
+            used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
+            s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(_pop(s), top)
-            s = with_tasks(s, tuple(t for t in s.tasks
-                                    if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
+            s = _end_use(with_tasks(s, tuple(t for t in s.tasks[:-1]
+                                             if not (t.kind == "use" and t.seat == seat and t.arg == top.arg))), top)
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":
@@ -1569,15 +1750,6 @@ def apply(s: State, move: KPMove) -> State:
     return settle(s)
 
 
-def _take_from_keep(s: State, seat: int, colour: str, **changes: object) -> State:
-    """``seat`` takes a ``colour`` keyple from its keep area (and the state's fields ``changes`` change too)."""
-    keep = list(s.players[seat].keep)
-    keep.remove(colour)
-    players = list(s.players)
-    players[seat] = evolve(players[seat], keep=tuple(keep))
-    return evolve(s, players=tuple(players), **changes)
-
-
 def _turn(s: State, seat: int, move: KPMove) -> State:
     """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
     verb, args = move.verb, move.args
@@ -1590,23 +1762,25 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
             return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
         return _replace(s, END_TURN[seat])
-    if verb == "place":
+    if verb == "place":  # what follows is worked out first, then the state changes in one copy
         colour, target = args[0], args[1]
-        s = _take_from_keep(s, seat, colour, last_placer=seat)
         here = occupants(s, seat, target) or ()
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _replace(_set_keyples(s, seat, target, (PK(colour),)), END_TURN[seat])
+            return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
+                                tasks=_replaced(s, END_TURN[seat]))
         if not here:
-            s = _set_keyples(s, seat, target, (PK(colour),))
-            if _kind_at(s, seat, target) == "plot":
-                return _replace(s, _use_task(s, seat, 1, target), END_TURN[seat])
-            if len(args) == 4:
-                s = s.board(parse_target(target)[1], boat=args[3])
-            joins = joiner(s, PK(colour), target_colour(s, target))  # who may follow (``_follow_options``)
+            kind, board, index = parse_target(target)
+            if kind != "field":
+                return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
+                                    tasks=_replaced(s, _use_task(s, seat, 1, target), END_TURN[seat]))
+            # who may follow (``_follow_options``): ``joiner`` of a standing keyple
+            joins = eff(colour, field_of(s, board, index).colour)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _replace(s, *asks, _task("resolve", seat, 0, target), END_TURN[seat])
+            return _set_keyples(s, seat, target, (PK(colour),), colour, args[3] if len(args) == 4 else "",
+                                last_placer=seat, tasks=_replaced(s, *asks, _task("resolve", seat, 0, target),
+                                                                  END_TURN[seat]))
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         colour_at = target_colour(s, target)
@@ -1615,8 +1789,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         alone = not first.standing and s.options["join_lying"] == "any"
         b = bonus(colour if alone else first.colour, colour_at)
         n = (2 if lay else 1) + b
-        s = _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)))
-        return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
+        return _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)), colour,
+                            last_placer=seat, tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
     # lay
     target = args[0]
     placed = list(occupants(s, seat, target) or ())
@@ -1626,8 +1800,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         placed[i] = PK(placed[i].colour, False)
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
     n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
-    s = _set_keyples(s, seat, target, tuple(placed))
-    return _replace(s, *_units(s, seat, n, target), END_TURN[seat])
+    return _set_keyples(s, seat, target, tuple(placed), tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
 
 
 def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
@@ -1637,23 +1810,25 @@ def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
 
 
 def _follow(s: State, seat: int, target: str, colour: str) -> State:
-    """4.3: the follower's keyple joins; no one else is asked; the result counts for both."""
-    s = _take_from_keep(s, seat, colour)
+    """4.3: the follower's keyple joins; no one else is asked (the offer on top of ``s`` goes too); the result counts
+    for both."""
     here = occupants(s, seat, target) or ()
-    s = _set_keyples(s, seat, target, (*here, PK(colour)))
     tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [evolve(t, n=seat + 1) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = evolve(s, tasks=tuple(tasks))
+    tasks = [_task(t.kind, t.seat, seat + 1, t.arg) if t.kind == "resolve" and t.arg == target else t for t in tasks]
+    s = _set_keyples(s, seat, target, (*here, PK(colour)), colour, tasks=tuple(tasks))
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
     return s
 
 
-def _unit(s: State, seat: int, move: KPMove, target: str) -> State:
-    """One unit of a yield on ``target``."""
+def _unit(s: State, seat: int, move: KPMove, target: str, tasks: tuple[Task, ...]) -> State:
+    """One unit of a yield on ``target``, and the state's tasks become ``tasks``."""
     verb, args = move.verb, move.args
     if verb == "take":
-        return _gain(s, seat, args[0])
+        return _gain(s, seat, args[0], tasks=tasks)
+    if verb == "work":
+        return _gain(s, seat, args[0], tasks=tasks, gained=s.gained | {(seat, args[0])})
+    s = with_tasks(s, tasks)
     if verb == "process":
         return _gain(_spend(s, seat, (RAW_OF[args[0]],)), seat, args[0])
     if verb in ("trade", "convert"):
@@ -1665,8 +1840,6 @@ def _unit(s: State, seat: int, move: KPMove, target: str) -> State:
         return _build(s, seat, args[0], args[1], pieces(args[2]))
     if verb == "upgrade":
         return _upgrade(s, seat, args[0], pieces(args[1]))
-    if verb == "work":
-        return evolve(_gain(s, seat, args[0]), gained=s.gained | {(seat, args[0])})
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
@@ -1699,8 +1872,7 @@ def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
 
 def validate(s: State, move: KPMove) -> IllegalMoveError | None:
     """``None`` if ``move`` is legal now, else the first item of checklist 4.11 it fails, with its reason."""
-    legal = s.__dict__.get(MOVES_CACHE)
-    if move in (legal_moves(s) if legal is None else legal):
+    if move in moves_of(s).joined():
         return None
     return diagnose(s, move)
 
@@ -1811,3 +1983,8 @@ def _diagnose_use(s: State, top: Task, p: Player, move: KPMove) -> IllegalMoveEr
     if verb in ("take", "process") and _limited(s) and args[0] in SUPPLY and _in_supply(s, args[0]) <= 0:
         return _err("4.11-7", "supply", move, kind=piece(args[0]))
     return _err("4.11-7", "not_this_field", move, target=top.arg)
+
+
+LISTED: dict[str, Callable[[State, Task], list[KPMove]]] = {
+    "follow": follow_moves, "pick": pick_moves, "fairs": fairs_moves, "house": house_moves}
+"""The tasks whose moves are one list, and what lists them (``generate``)."""

@@ -166,27 +166,34 @@ def evolve(obj: T, **changes: Any) -> T:
     re-running ``__init__`` (the engine's most frequent step). A state's memoised legal moves are not copied, nor a
     player's plots' (``PLOTS_CACHE``) once its farm or village changes."""
     cls = type(obj)
-    if not changes.keys() <= FIELDS[cls]:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - FIELDS[cls]))}")
     new = _new(cls)
     held = getattr(obj, "__dict__", None)
     if held is None:  # slots
+        if not changes.keys() <= FIELDS[cls]:
+            raise _no_field(cls, changes)
         for name in cls.__slots__:  # type: ignore[attr-defined]
             _set(new, name, changes[name] if name in changes else getattr(obj, name))
-    else:
-        fresh = held.copy()
-        fresh.pop(MOVES_CACHE, None)
-        if PLOTS_CACHE in fresh and ("farm" in changes or "village" in changes):
-            del fresh[PLOTS_CACHE]
-        fresh.update(changes)
-        _set(new, "__dict__", fresh)
+        return new
+    fresh = held | changes
+    if len(fresh) != len(held):  # a name that is not already there is no field
+        raise _no_field(cls, changes)
+    if MOVES_CACHE in fresh:
+        del fresh[MOVES_CACHE]
+    if PLOTS_CACHE in fresh and ("farm" in changes or "village" in changes):
+        del fresh[PLOTS_CACHE]
+    _set(new, "__dict__", fresh)
     return new
+
+
+def _no_field(cls: type, changes: dict[str, Any]) -> TypeError:
+    return TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - FIELDS[cls]))}")
 
 
 def with_tasks(s: State, tasks: tuple[Task, ...]) -> State:
     """``evolve(s, tasks=tasks)``, faster (a state's tasks change at nearly every step)."""
     fresh = s.__dict__.copy()
-    fresh.pop(MOVES_CACHE, None)
+    if MOVES_CACHE in fresh:
+        del fresh[MOVES_CACHE]
     fresh["tasks"] = tasks
     new = _new(State)
     _set(new, "__dict__", fresh)
