@@ -153,6 +153,9 @@ class CodeReader:
                           for flipped in itertools.combinations(range(size), wrong)], dtype=np.uint8)
         readings = self._patterns[:, :, None, :] ^ flips  # (row, turn, flip, bits)
         self._blurred = blur.BlurredSticker(family.markerSize, BORDER_MODULES, QUIET_ZONE_MODULES)
+        self._paper_edge = math.sqrt((self._size + 2 * QUIET_ZONE_MODULES) / self._size)
+        """An outline this much larger than the frame's markers, or more, is taken for a sticker's paper edge by the
+        blurred fit, a smaller one for a marker's border: halfway (geometrically) between the two (9/7 apart)."""
         self._within_second_look_bits = {reading.tobytes(): (row, turn) for (row, turn, _), reading
                                          in zip(np.ndindex(readings.shape[:3]), readings.reshape(-1, size))}
         """Every reading of the data bits at most ``SECOND_LOOK_BITS`` from a registry marker turned (the IDs are at
@@ -322,8 +325,9 @@ class CodeReader:
             if not 1 / SIZE_TOLERANCE <= float(edges.mean()) / typical <= SIZE_TOLERANCE or edges.max() > MAX_SKEW * edges.min():
                 continue
             detection, attempts = self._decode(grey, quad)
-            if detection is None:
-                unread.append(attempts)
+            if detection is None:  # fitted blurred as the marker's border or as the paper's edge, as its size says
+                paper = float(edges.mean()) / typical > self._paper_edge
+                unread.append([(corners, quiet) for corners, quiet in attempts if (quiet > 0) == paper])
             elif detection.code not in seen:
                 seen.add(detection.code)
                 extra.append(detection)
@@ -392,8 +396,8 @@ class CodeReader:
                 wrong = self._patterns[row, turn].reshape(bits.shape) != bits
                 if not wrong.any() or float(np.abs(values[wrong] - 0.5).max()) <= PLAIN_WRONG_BIT:
                     read[index] = self._detection(row, turn, to_square, edge * px - 0.5, side - edge * px - 0.5)
-            tries = [(index, self._moved(to_square, canvas, moves)) for (index, to_square), moves
-                     in zip(tries, fits.corner_moves)]
+            tries = [(index, self._moved(to_square, canvas, moves)) for (index, to_square), moves, contrast
+                     in zip(tries, fits.corner_moves, fits.contrast) if contrast >= MIN_CONTRAST]  # (not a sticker's)
         return {index: read[index] for index in sorted(read)}
 
     @staticmethod
