@@ -873,12 +873,21 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Bu
         return NO_BUILDS
     priced = how in ("full", "discount")
     if priced:  # what each tile costs on a plot that is not free, remembered
-        payable, every = _tile_payments(s, p, how)
+        priced_at = _tile_payments(s, p, how)
+        payable, every = priced_at
         if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
             return NO_BUILDS
-    open_, any_free = _open_plots(s, p, empty_only)
-    if priced:
-        return Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
+    opened = _open_plots(s, p, empty_only)
+    open_, any_free = opened
+    if priced:  # remembered on ``p`` while its plots and what it can pay are unchanged
+        memo: dict[object, tuple[object, OpenPlots, Builds]] = p.__dict__[PLOTS_CACHE]
+        key = ("builds", how, empty_only)
+        known = memo.get(key)
+        if known is not None and known[0] is priced_at and known[1] is opened:
+            return known[2]
+        builds = Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
+        memo[key] = (priced_at, opened, builds)
+        return builds
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     rows: list[tuple[str, Spots, Sequence[str]]] = []
     tiles = s.edition.tiles
