@@ -1332,16 +1332,29 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
         memo = board.__dict__[MOVES_CACHE] = {}
     found = memo.get(key)
     if found is None:
-        labels, fields = FIELD_LABELS[b], board.fields
+        fields = board.fields
         river = tuple(("boat", boat) for boat in key[0])
         out: list[Place] = []
-        for i, kind, colour in layout_fields(s.edition, board.layout):
+        for i, label, empty, colour in _empty_places(s.edition, b, board.layout):
             here = fields[i]
             if not here:
-                out.append((labels[i], "*", river if kind == "river" else PLAIN))
+                out.append(empty or (label, "*", river))
             elif len(here) == 1:
-                out.append((labels[i], joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
+                out.append((label, joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
         found = memo[key] = Places(out)
+    return found
+
+
+def _empty_places(edition: Edition, b: int, layout: str) -> tuple[tuple[int, str, Place | None, str], ...]:
+    """(index, label, its ``Place`` while empty, colour) of every field but the keep field of board ``b`` showing
+    ``layout``; a river field's place depends on the free boats (``None``). Worked out once."""
+    key = ("empty places", b, layout)
+    found: tuple[tuple[int, str, Place | None, str], ...] | None = edition.derived.get(key)
+    if found is None:
+        labels = FIELD_LABELS[b]
+        found = edition.derived[key] = tuple(
+            (i, labels[i], None if kind == "river" else (labels[i], "*", PLAIN), colour)
+            for i, kind, colour in layout_fields(edition, layout))
     return found
 
 
