@@ -584,7 +584,10 @@ def _housing(s: State) -> State:
     """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice."""
     tasks = []
     for seat, p in enumerate(s.players):
-        surplus = sum(p.animals) - housing_capacity(s, seat)
+        held = sum(p.animals)
+        if not held:  # nothing to house (most players, most seasons)
+            continue
+        surplus = held - housing_capacity(s, seat)
         if surplus <= 0:
             continue
         options = release_options(s, seat, surplus)
@@ -1739,7 +1742,10 @@ def apply(s: State, move: KPMove) -> State:
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
-            s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
+            if used.n > 0:
+                s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
+            else:  # the last unit: the use ends in the same copy (``settle`` would pop it)
+                s = _end_use(_unit(s, seat, move, top.arg, s.tasks[:-1]), used)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _end_use(with_tasks(s, tuple(t for t in s.tasks[:-1]
                                              if not (t.kind == "use" and t.seat == seat and t.arg == top.arg))), top)
