@@ -357,7 +357,7 @@ def settle(s: State) -> State:
             s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, TURN[s.start])
         elif kind == "end_turn":
-            s = _end_turn(s, top.seat)
+            s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
             s = _resolve(s, top)
         elif kind == "refill":
@@ -399,10 +399,10 @@ def _last_action(s: State) -> bool:
     return not any(t.kind == "turn" for t in s.tasks)
 
 
-def _end_turn(s: State, seat: int) -> State:
-    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s`` has its
-    ``end_turn`` task on top; the common case is one copy of the state)."""
-    changes: dict[str, object] = {"tasks": s.tasks[:-1]}
+def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
+    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
+    ``tasks``, those under its ``end_turn`` task; the common case is one copy of the state)."""
+    changes: dict[str, object] = {"tasks": tasks}
     if s.options["gain_ship_scope"] == "turn":
         if s.gained or s.shipped:
             changes.update(gained=frozenset(), shipped=frozenset())
@@ -413,8 +413,15 @@ def _end_turn(s: State, seat: int) -> State:
         s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    changes["tasks"] = (*s.tasks[:-1], TURN[nxt])
+    changes["tasks"] = (*tasks, TURN[nxt])
     return evolve(s, active=nxt, **changes)
+
+
+def _then(s: State, tasks: tuple[Task, ...]) -> State:
+    """``s`` with ``tasks``; an ``end_turn`` on top of them runs in the same copy (``settle`` would run it next)."""
+    if tasks and tasks[-1].kind == "end_turn":
+        return _end_turn(s, tasks[-1].seat, tasks[:-1])
+    return with_tasks(s, tasks)
 
 
 def _resolve(s: State, top: Task) -> State:
@@ -1747,8 +1754,8 @@ def apply(s: State, move: KPMove) -> State:
             else:  # the last unit: the use ends in the same copy (``settle`` would pop it)
                 s = _end_use(_unit(s, seat, move, top.arg, s.tasks[:-1]), used)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(with_tasks(s, tuple(t for t in s.tasks[:-1]
-                                             if not (t.kind == "use" and t.seat == seat and t.arg == top.arg))), top)
+            s = _then(_end_use(s, top), tuple(t for t in s.tasks[:-1]
+                                              if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":
