@@ -340,7 +340,7 @@ def settle(s: State) -> State:
             if kind == "use" and top.n <= 0:
                 s = _end_use(_pop(s), top)
             elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow
-                s = _pop(s)
+                s = _then(s, s.tasks[:-1])
             elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
                 # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
                 s = _push(_pop(s), END_TURN[top.seat])
@@ -359,7 +359,7 @@ def settle(s: State) -> State:
         elif kind == "end_turn":
             s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
-            s = _resolve(s, top)
+            s = _resolve(s, top, s.tasks[:-1])
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
@@ -418,15 +418,19 @@ def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
 
 
 def _then(s: State, tasks: tuple[Task, ...]) -> State:
-    """``s`` with ``tasks``; an ``end_turn`` on top of them runs in the same copy (``settle`` would run it next)."""
-    if tasks and tasks[-1].kind == "end_turn":
+    """``s`` with ``tasks``; an ``end_turn`` or ``resolve`` on top of them runs in the same copy (``settle`` would
+    run it next)."""
+    kind = tasks[-1].kind if tasks else ""
+    if kind == "end_turn":
         return _end_turn(s, tasks[-1].seat, tasks[:-1])
+    if kind == "resolve":
+        return _resolve(s, tasks[-1], tasks[:-1])
     return with_tasks(s, tasks)
 
 
-def _resolve(s: State, top: Task) -> State:
+def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
     """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
-    place of the ``resolve`` task ``top`` on top of ``s``)."""
+    place of the ``resolve`` task ``top``; ``s``'s tasks become ``below`` and what follows)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
@@ -436,18 +440,18 @@ def _resolve(s: State, top: Task) -> State:
     kind = place.kind
     if kind == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
-        picks = _picks(s, order, target)
-        return _replace(s, *picks)
-    mine, theirs = n, n
-    if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
-        mine, theirs = shares(_in_supply(s, place.param), n)
-    if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
+        tasks = _picks(s, order, target)
+    elif follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
-        return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
-    tasks = [_use_task(s, leader, mine, target)]
-    if follower >= 0:
-        tasks.append(_use_task(s, follower, theirs, target))
-    return _replace(s, *tasks)
+        tasks = [_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)]
+    else:
+        mine, theirs = n, n
+        if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
+            mine, theirs = shares(_in_supply(s, place.param), n)
+        tasks = [_use_task(s, leader, mine, target)]
+        if follower >= 0:
+            tasks.append(_use_task(s, follower, theirs, target))
+    return with_tasks(s, below + tuple(tasks[::-1]))
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -1744,7 +1748,7 @@ def apply(s: State, move: KPMove) -> State:
     if top.kind == "turn":
         s = _turn(s, seat, move)
     elif top.kind == "follow":
-        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _pop(s)
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, s.tasks[:-1])
     elif top.kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
