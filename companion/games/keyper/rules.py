@@ -344,7 +344,7 @@ def settle(s: State) -> State:
             elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
                 # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
                 s = _push(_pop(s), END_TURN[top.seat])
-            elif kind == "draw" and len(s.bag) == 0:
+            elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
                 s = _recycle(s)
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
                     s = _pop(s)
