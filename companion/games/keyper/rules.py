@@ -907,15 +907,31 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Bu
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
         spots = open_[tiles[tile].area]
-        if any(not is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
+        if spots.paid > spots.tops.get(tile, NONE)[1]:  # what it costs on a plot that is not free
             rows.append((tile, spots, [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]))
         elif spots:
             rows.append((tile, spots, ()))
     return Builds(rows)
 
 
-Spots = list[tuple[str, str, bool]]
-"""(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``)."""
+class Spots(list[tuple[str, str, bool]]):
+    """(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``), and how many of them
+    are free and paid, in all and under each top tile (``tops``: tile -> (free, paid))."""
+
+    __slots__ = ("free", "paid", "tops")
+
+    def __init__(self, spots: Iterable[tuple[str, str, bool]]) -> None:
+        super().__init__(spots)
+        self.tops: dict[str, tuple[int, int]] = {}
+        for top, _, is_free in self:
+            free, paid = self.tops.get(top, NONE)
+            self.tops[top] = (free + is_free, paid + (not is_free))
+        self.free = sum(free for free, _ in self.tops.values())
+        self.paid = len(self) - self.free
+
+
+NONE = (0, 0)
+"""No spot, free or paid (``Spots.tops``)."""
 
 
 class Builds:
@@ -927,8 +943,10 @@ class Builds:
 
     def __init__(self, rows: list[tuple[str, Spots, Sequence[str]]]) -> None:
         self.rows = rows
-        self.sizes = [sum(1 if is_free else len(pays) for top, _, is_free in spots if top != tile)
-                      for tile, spots, pays in rows]
+        self.sizes = []
+        for tile, spots, pays in rows:  # its spots that do not show it already
+            free, paid = spots.tops.get(tile, NONE)
+            self.sizes.append(spots.free - free + len(pays) * (spots.paid - paid))
         self.size = sum(self.sizes)
 
     def __len__(self) -> int:
@@ -974,10 +992,10 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
             free = _free_in(s, area, plots)
-            open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
-                            bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
-                           for i, plot in enumerate(plots)
-                           if _spot_open(plot, most) and not (empty_only and plot.keyples)]
+            open_[area] = Spots((plot.tiles[-1] if plot.tiles else "", labels[i],
+                                 bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                                for i, plot in enumerate(plots)
+                                if _spot_open(plot, most) and not (empty_only and plot.keyples))
         found = memo[key] = (open_, any(is_free for spots in open_.values() for _, _, is_free in spots))
     return found
 
