@@ -188,12 +188,13 @@ def _in_supply(s: State, kind: str) -> int:
 def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
     """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
     change in the same copy."""
-    n = min(n, _in_supply(s, kind))
-    if n <= 0:
-        return evolve(s, **changes) if changes else s
     supply = list(s.supply)
     if _limited(s):
-        supply[_supply_index(kind)] -= n
+        index = _supply_index(kind)
+        n = min(n, supply[index])
+        supply[index] -= max(n, 0)
+    if n <= 0:
+        return evolve(s, **changes) if changes else s
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
     return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
@@ -699,8 +700,7 @@ def sample_chance(s: State, rng: random.Random) -> KPMove:
 
 
 def _chance(s: State, move: KPMove) -> State:
-    top = s.top
-    assert top is not None
+    top = s.tasks[-1]
     verb, args = move.verb, move.args
     if verb == "draw":  # the most frequent: one copy
         return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
@@ -1221,9 +1221,9 @@ def random_move(s: State, rng: random.Random) -> KPMove:
 
 def generate(s: State) -> list[Part]:
     """Every legal move, worked out, in runs."""
-    top = s.top
-    if top is None or s.over:
+    if s.over or not s.tasks:
         return []
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return [[m for m, w in chance_outcomes(s) if w > 0]]
     if top.kind == "fold":
@@ -1286,7 +1286,11 @@ class TurnPlacements:
 
     def __init__(self, colours: list[str], places: list[Places], builds: Builds) -> None:
         self.colours, self.places, self.builds = colours, places, builds
-        self.size = sum(where.counts[colour] for colour in colours for where in places) + builds.size * len(colours)
+        self.size = builds.size * len(colours)
+        for where in places:
+            counts = where.counts
+            for colour in colours:
+                self.size += counts[colour]
 
     def __len__(self) -> int:
         return self.size
@@ -1753,8 +1757,7 @@ def fold_moves(s: State) -> list[KPMove]:
 
 def apply(s: State, move: KPMove) -> State:
     """The state after ``move`` (unchecked: ``validate`` first), settled."""
-    top = s.top
-    assert top is not None
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return settle(_chance(s, move))
     verb, args = move.verb, move.args
