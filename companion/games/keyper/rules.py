@@ -340,9 +340,9 @@ def settle(s: State) -> State:
         if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
             if kind == "use" and top.n <= 0:
                 s = _end_use(_pop(s), top)
-            elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow
+            elif kind == "follow" and moves_of(s).size == 1:  # only the pass: no keyple may follow
                 s = _then(s, s.tasks[:-1])
-            elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
+            elif kind == "turn" and not moves_of(s).size and s.options["no_target"] == "skip":
                 # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
                 s = _push(_pop(s), END_TURN[top.seat])
             elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
@@ -992,11 +992,11 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
             free = _free_in(s, area, plots)
-            open_[area] = Spots((plot.tiles[-1] if plot.tiles else "", labels[i],
-                                 bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
-                                for i, plot in enumerate(plots)
-                                if _spot_open(plot, most) and not (empty_only and plot.keyples))
-        found = memo[key] = (open_, any(is_free for spots in open_.values() for _, _, is_free in spots))
+            open_[area] = Spots([(plot.tiles[-1] if plot.tiles else "", labels[i],
+                                  bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                                 for i, plot in enumerate(plots)
+                                 if _spot_open(plot, most) and not (empty_only and plot.keyples)])
+        found = memo[key] = (open_, any(spots.free for spots in open_.values()))
     return found
 
 
@@ -1501,21 +1501,21 @@ def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
     """``lay_targets`` with how many keyples stand on each."""
     p = s.players[seat]
     own = [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-           if (up := _standing(plot.keyples))]
+           if plot.keyples and (up := _standing(plot.keyples))]
     board = claimed_board(s, seat)
     if board >= 0:  # every field of the claimed board
         own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields)
-                if (up := _standing(here))]
+                if here and (up := _standing(here))]
     if own:
         return own
-    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)
-           for i, _, _ in layout_fields(s.edition, board_.layout) if (up := _standing(board_.fields[i]))]
+    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)  # (a keep field holds no keyple)
+           for i, here in enumerate(board_.fields) if here and (up := _standing(here))]
     return out + [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-                  if plot.tiles and (up := _standing(plot.keyples))]
+                  if plot.tiles and plot.keyples and (up := _standing(plot.keyples))]
 
 
 def _standing(keyples: tuple[PK, ...]) -> int:
-    return sum(1 for k in keyples if k.standing) if keyples else 0
+    return sum(1 for k in keyples if k.standing)
 
 
 def lay_moves(s: State, seat: int) -> list[KPMove]:
