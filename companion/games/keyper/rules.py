@@ -832,15 +832,8 @@ def _free_in(s: State, area: str, plots: Sequence[Plot]) -> set[str]:
 
 def build_spots(s: State, seat: int, tile: str) -> list[str]:
     """The plots ``tile`` may be built on: its area's empty plots, or a plot whose building may be overbuilt (A18)."""
-    area = s.edition.tiles[tile].area
-    most = 1 if s.options["overbuild"] == "once" else 2
-    return [_plot_label(area, i) for i, plot in enumerate(s.players[seat].plots(area))
-            if _spot_open(plot, most) and plot.top != tile]
-
-
-def _spot_open(plot: Plot, most: int) -> bool:
-    """Whether a building may go on ``plot`` (unless it is the same tile): at most ``most`` tiles there (A18)."""
-    return len(plot.tiles) <= most
+    spots = _open_plots(s, s.players[seat], False)[0][s.edition.tiles[tile].area]
+    return [label for top, label, _ in spots if top != tile]
 
 
 def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
@@ -977,9 +970,9 @@ OpenPlots = tuple[dict[str, Spots], bool]
 
 
 def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
-    """Per area (top tile, plot, free) of each plot a tile may be built on (``_spot_open``; ``empty_only``: without
-    keyples), and whether any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while
-    its plots are unchanged."""
+    """Per area (top tile, plot, free) of each plot a building may go on (at most 1 tile there, 2 with the A18 flag
+    ``overbuild=twice``; not over the same tile, which its readers skip; ``empty_only``: without keyples), and whether
+    any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while its plots are unchanged."""
     memo: dict[object, OpenPlots] | None = p.__dict__.get(PLOTS_CACHE)
     if memo is None:
         memo = p.__dict__[PLOTS_CACHE] = {}
@@ -995,7 +988,7 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
             open_[area] = Spots([(plot.tiles[-1] if plot.tiles else "", labels[i],
                                   bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
                                  for i, plot in enumerate(plots)
-                                 if _spot_open(plot, most) and not (empty_only and plot.keyples)])
+                                 if len(plot.tiles) <= most and not (empty_only and plot.keyples)])
         found = memo[key] = (open_, any(spots.free for spots in open_.values()))
     return found
 
