@@ -201,11 +201,10 @@ def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> Stat
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
-    supply = list(s.supply)
-    p = s.players[seat]
+    supply, p, limited = list(s.supply), s.players[seat], _limited(s)
     for kind in kinds:
         p = _add(p, kind, -1)
-        if _limited(s):
+        if limited:
             supply[_supply_index(kind)] += 1
     players = list(s.players)
     players[seat] = p
@@ -404,9 +403,8 @@ def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
     ``tasks``, those under its ``end_turn`` task; the common case is one copy of the state)."""
     changes: dict[str, object] = {"tasks": tasks}
-    if s.options["gain_ship_scope"] == "turn":
-        if s.gained or s.shipped:
-            changes.update(gained=frozenset(), shipped=frozenset())
+    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "turn":
+        changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
     if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
@@ -535,9 +533,8 @@ def _end_use(s: State, top: Task) -> State:
                   1 if (top.shipped == 2 if mode == "exactly_two" else top.shipped >= 2) else 0)
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
-    if s.options["gain_ship_scope"] == "use":
-        if s.gained or s.shipped:
-            s = evolve(s, gained=frozenset(), shipped=frozenset())
+    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "use":
+        s = evolve(s, gained=frozenset(), shipped=frozenset())
     return s
 
 
@@ -635,7 +632,7 @@ def _collect(s: State) -> State:
             got += [k.colour for f in s.boards[board].fields for k in f]
         players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=tuple(_emptied(x) for x in p.farm), village=tuple(_emptied(x) for x in p.village))
+            farm=_emptied(p.farm), village=_emptied(p.village))
     for i, b in enumerate(boards):
         boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
     s = evolve(s, players=tuple(players), boards=tuple(boards))
@@ -648,8 +645,9 @@ def _collect(s: State) -> State:
     return _push(s, Task("next_season"))
 
 
-def _emptied(plot: Plot) -> Plot:
-    return evolve(plot, keyples=()) if plot.keyples else plot
+def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
+    """``plots`` without their keyples."""
+    return tuple([evolve(plot, keyples=()) if plot.keyples else plot for plot in plots])
 
 
 def _next_season(s: State) -> State:
