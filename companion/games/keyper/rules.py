@@ -1227,7 +1227,7 @@ def generate(s: State) -> list[Part]:
         return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), [DONE]]
     if top.kind == "rest":
         counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
-        return [Made(rest_choices(counts, top.n), BY_ARGS["rest"])]
+        return [Made(Rests(counts, top.n), BY_ARGS["rest"])]
     return [LISTED[top.kind](s, top)]
 
 
@@ -1719,6 +1719,48 @@ def fairs_moves(s: State, top: Task) -> list[KPMove]:
 
 def house_moves(s: State, top: Task) -> list[KPMove]:
     return [KPMove("release", combo) for combo in release_options(s, top.seat, top.n)]
+
+
+class Rests:
+    """``rest_choices(counts, n)``, counted without being made, each made when read (there can be hundreds)."""
+
+    __slots__ = ("counts", "n", "size")
+
+    def __init__(self, counts: tuple[tuple[str, int], ...], n: int) -> None:
+        self.counts, self.n, self.size = counts, n, rest_count(counts, n)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> tuple[str, ...]:
+        """The ``index``-th choice (0 to ``len - 1``): per colour, the most of it first, as ``rest_choices`` lists."""
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        counts, n = self.counts, self.n
+        out: tuple[str, ...] = ()
+        while n:
+            (item, k), counts = counts[0], counts[1:]
+            for used in range(min(k, n), -1, -1):
+                if index < (ways := rest_count(counts, n - used)):
+                    break
+                index -= ways
+            out += (item,) * used
+            n -= used
+        return out
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return iter(rest_choices(self.counts, self.n))
+
+
+@functools.lru_cache(maxsize=4096)
+def rest_count(counts: tuple[tuple[str, int], ...], n: int) -> int:
+    """``len(rest_choices(counts, n))``, worked out without them."""
+    if n == 0:
+        return 1
+    if not counts or sum(k for _, k in counts) < n:
+        return 0
+    (_, k), rest = counts[0], counts[1:]
+    return sum(rest_count(rest, n - used) for used in range(min(k, n) + 1))
 
 
 @functools.lru_cache(maxsize=4096)
