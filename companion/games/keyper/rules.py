@@ -188,23 +188,23 @@ def _in_supply(s: State, kind: str) -> int:
 def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
     """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
     change in the same copy."""
-    n = min(n, _in_supply(s, kind))
-    if n <= 0:
-        return evolve(s, **changes) if changes else s
     supply = list(s.supply)
     if _limited(s):
-        supply[_supply_index(kind)] -= n
+        index = _supply_index(kind)
+        n = min(n, supply[index])
+        supply[index] -= max(n, 0)
+    if n <= 0:
+        return evolve(s, **changes) if changes else s
     players = list(s.players)
     players[seat] = _add(players[seat], kind, n)
     return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
-    supply = list(s.supply)
-    p = s.players[seat]
+    supply, p, limited = list(s.supply), s.players[seat], _limited(s)
     for kind in kinds:
         p = _add(p, kind, -1)
-        if _limited(s):
+        if limited:
             supply[_supply_index(kind)] += 1
     players = list(s.players)
     players[seat] = p
@@ -339,12 +339,12 @@ def settle(s: State) -> State:
         if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
             if kind == "use" and top.n <= 0:
                 s = _end_use(_pop(s), top)
-            elif kind == "follow" and len(moves_of(s)) == 1:  # only the pass: no keyple may follow
-                s = _pop(s)
-            elif kind == "turn" and not len(moves_of(s)) and s.options["no_target"] == "skip":
+            elif kind == "follow" and moves_of(s).size == 1:  # only the pass: no keyple may follow
+                s = _then(s, s.tasks[:-1])
+            elif kind == "turn" and not moves_of(s).size and s.options["no_target"] == "skip":
                 # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
                 s = _push(_pop(s), END_TURN[top.seat])
-            elif kind == "draw" and len(s.bag) == 0:
+            elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
                 s = _recycle(s)
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
                     s = _pop(s)
@@ -357,9 +357,9 @@ def settle(s: State) -> State:
             s = evolve(s, active=s.start, final=False, last_placer=-1)
             s = _push(s, TURN[s.start])
         elif kind == "end_turn":
-            s = _end_turn(s, top.seat)
+            s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
-            s = _resolve(s, top)
+            s = _resolve(s, top, s.tasks[:-1])
         elif kind == "refill":
             s = _pop(s)
             if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
@@ -399,13 +399,12 @@ def _last_action(s: State) -> bool:
     return not any(t.kind == "turn" for t in s.tasks)
 
 
-def _end_turn(s: State, seat: int) -> State:
-    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s`` has its
-    ``end_turn`` task on top; the common case is one copy of the state)."""
-    changes: dict[str, object] = {"tasks": s.tasks[:-1]}
-    if s.options["gain_ship_scope"] == "turn":
-        if s.gained or s.shipped:
-            changes.update(gained=frozenset(), shipped=frozenset())
+def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
+    """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
+    ``tasks``, those under its ``end_turn`` task; the common case is one copy of the state)."""
+    changes: dict[str, object] = {"tasks": tasks}
+    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "turn":
+        changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
     if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
@@ -413,13 +412,24 @@ def _end_turn(s: State, seat: int) -> State:
         s = evolve(s, final=True, last_placer=last, **changes)
         return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
     nxt = (seat + 1) % len(s.players)
-    changes["tasks"] = (*s.tasks[:-1], TURN[nxt])
+    changes["tasks"] = (*tasks, TURN[nxt])
     return evolve(s, active=nxt, **changes)
 
 
-def _resolve(s: State, top: Task) -> State:
+def _then(s: State, tasks: tuple[Task, ...]) -> State:
+    """``s`` with ``tasks``; an ``end_turn`` or ``resolve`` on top of them runs in the same copy (``settle`` would
+    run it next)."""
+    kind = tasks[-1].kind if tasks else ""
+    if kind == "end_turn":
+        return _end_turn(s, tasks[-1].seat, tasks[:-1])
+    if kind == "resolve":
+        return _resolve(s, tasks[-1], tasks[:-1])
+    return with_tasks(s, tasks)
+
+
+def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
     """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
-    place of the ``resolve`` task ``top`` on top of ``s``)."""
+    place of the ``resolve`` task ``top``; ``s``'s tasks become ``below`` and what follows)."""
     target, leader = top.arg, top.seat
     keyples = occupants(s, leader, target) or ()
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
@@ -429,18 +439,18 @@ def _resolve(s: State, top: Task) -> State:
     kind = place.kind
     if kind == "tiles":
         order = [leader] * n if follower < 0 else [leader, follower, follower, leader]
-        picks = _picks(s, order, target)
-        return _replace(s, *picks)
-    mine, theirs = n, n
-    if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
-        mine, theirs = shares(_in_supply(s, place.param), n)
-    if follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
+        tasks = _picks(s, order, target)
+    elif follower >= 0 and kind in BUILD_KINDS and s.options["build_order"] == "alternate":
         # L633: both build or upgrade one building at a time, in turn, the active player first
-        return _replace(s, *[_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)])
-    tasks = [_use_task(s, leader, mine, target)]
-    if follower >= 0:
-        tasks.append(_use_task(s, follower, theirs, target))
-    return _replace(s, *tasks)
+        tasks = [_task("use", seat, 1, target) for _ in range(n) for seat in (leader, follower)]
+    else:
+        mine, theirs = n, n
+        if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
+            mine, theirs = shares(_in_supply(s, place.param), n)
+        tasks = [_use_task(s, leader, mine, target)]
+        if follower >= 0:
+            tasks.append(_use_task(s, follower, theirs, target))
+    return with_tasks(s, below + tuple(tasks[::-1]))
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -523,9 +533,8 @@ def _end_use(s: State, top: Task) -> State:
                   1 if (top.shipped == 2 if mode == "exactly_two" else top.shipped >= 2) else 0)
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
-    if s.options["gain_ship_scope"] == "use":
-        if s.gained or s.shipped:
-            s = evolve(s, gained=frozenset(), shipped=frozenset())
+    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "use":
+        s = evolve(s, gained=frozenset(), shipped=frozenset())
     return s
 
 
@@ -584,7 +593,10 @@ def _housing(s: State) -> State:
     """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice."""
     tasks = []
     for seat, p in enumerate(s.players):
-        surplus = sum(p.animals) - housing_capacity(s, seat)
+        held = sum(p.animals)
+        if not held:  # nothing to house (most players, most seasons)
+            continue
+        surplus = held - housing_capacity(s, seat)
         if surplus <= 0:
             continue
         options = release_options(s, seat, surplus)
@@ -620,7 +632,7 @@ def _collect(s: State) -> State:
             got += [k.colour for f in s.boards[board].fields for k in f]
         players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=tuple(_emptied(x) for x in p.farm), village=tuple(_emptied(x) for x in p.village))
+            farm=_emptied(p.farm), village=_emptied(p.village))
     for i, b in enumerate(boards):
         boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
     s = evolve(s, players=tuple(players), boards=tuple(boards))
@@ -633,8 +645,9 @@ def _collect(s: State) -> State:
     return _push(s, Task("next_season"))
 
 
-def _emptied(plot: Plot) -> Plot:
-    return evolve(plot, keyples=()) if plot.keyples else plot
+def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
+    """``plots`` without their keyples."""
+    return tuple([evolve(plot, keyples=()) if plot.keyples else plot for plot in plots])
 
 
 def _next_season(s: State) -> State:
@@ -685,8 +698,7 @@ def sample_chance(s: State, rng: random.Random) -> KPMove:
 
 
 def _chance(s: State, move: KPMove) -> State:
-    top = s.top
-    assert top is not None
+    top = s.tasks[-1]
     verb, args = move.verb, move.args
     if verb == "draw":  # the most frequent: one copy
         return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
@@ -818,15 +830,8 @@ def _free_in(s: State, area: str, plots: Sequence[Plot]) -> set[str]:
 
 def build_spots(s: State, seat: int, tile: str) -> list[str]:
     """The plots ``tile`` may be built on: its area's empty plots, or a plot whose building may be overbuilt (A18)."""
-    area = s.edition.tiles[tile].area
-    most = 1 if s.options["overbuild"] == "once" else 2
-    return [_plot_label(area, i) for i, plot in enumerate(s.players[seat].plots(area))
-            if _spot_open(plot, most) and plot.top != tile]
-
-
-def _spot_open(plot: Plot, most: int) -> bool:
-    """Whether a building may go on ``plot`` (unless it is the same tile): at most ``most`` tiles there (A18)."""
-    return len(plot.tiles) <= most
+    spots = _open_plots(s, s.players[seat], False)[0][s.edition.tiles[tile].area]
+    return [label for top, label, _ in spots if top != tile]
 
 
 def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str, ...], list[tuple[str, ...]]],
@@ -873,26 +878,51 @@ def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Bu
         return NO_BUILDS
     priced = how in ("full", "discount")
     if priced:  # what each tile costs on a plot that is not free, remembered
-        payable, every = _tile_payments(s, p, how)
+        priced_at = _tile_payments(s, p, how)
+        payable, every = priced_at
         if not payable and not _owns(s, seat, "building_plot"):  # nothing to pay with, no free plot (most turns)
             return NO_BUILDS
-    open_, any_free = _open_plots(s, p, empty_only)
-    if priced:
-        return Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
+    opened = _open_plots(s, p, empty_only)
+    open_, any_free = opened
+    if priced:  # remembered on ``p`` while its plots and what it can pay are unchanged
+        memo: dict[object, tuple[object, OpenPlots, Builds]] = p.__dict__[PLOTS_CACHE]
+        key = ("builds", how, empty_only)
+        known = memo.get(key)
+        if known is not None and known[0] is priced_at and known[1] is opened:
+            return known[2]
+        builds = Builds([(tile, open_[area], costs) for tile, area, costs in (every if any_free else payable)])
+        memo[key] = (priced_at, opened, builds)
+        return builds
     cache: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     rows: list[tuple[str, Spots, Sequence[str]]] = []
     tiles = s.edition.tiles
     for tile in sorted(set(p.unbuilt)):
         spots = open_[tiles[tile].area]
-        if any(not is_free for top, _, is_free in spots if top != tile):  # what it costs on a plot that is not free
+        if spots.paid > spots.tops.get(tile, NONE)[1]:  # what it costs on a plot that is not free
             rows.append((tile, spots, [joined(pay) for pay in build_costs(s, seat, tile, how, cache)]))
         elif spots:
             rows.append((tile, spots, ()))
     return Builds(rows)
 
 
-Spots = list[tuple[str, str, bool]]
-"""(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``)."""
+class Spots(list[tuple[str, str, bool]]):
+    """(top tile, plot, free) of each plot of an area a tile may be built on (``_open_plots``), and how many of them
+    are free and paid, in all and under each top tile (``tops``: tile -> (free, paid))."""
+
+    __slots__ = ("free", "paid", "tops")
+
+    def __init__(self, spots: Iterable[tuple[str, str, bool]]) -> None:
+        super().__init__(spots)
+        self.tops: dict[str, tuple[int, int]] = {}
+        for top, _, is_free in self:
+            free, paid = self.tops.get(top, NONE)
+            self.tops[top] = (free + is_free, paid + (not is_free))
+        self.free = sum(free for free, _ in self.tops.values())
+        self.paid = len(self) - self.free
+
+
+NONE = (0, 0)
+"""No spot, free or paid (``Spots.tops``)."""
 
 
 class Builds:
@@ -904,8 +934,10 @@ class Builds:
 
     def __init__(self, rows: list[tuple[str, Spots, Sequence[str]]]) -> None:
         self.rows = rows
-        self.sizes = [sum(1 if is_free else len(pays) for top, _, is_free in spots if top != tile)
-                      for tile, spots, pays in rows]
+        self.sizes = []
+        for tile, spots, pays in rows:  # its spots that do not show it already
+            free, paid = spots.tops.get(tile, NONE)
+            self.sizes.append(spots.free - free + len(pays) * (spots.paid - paid))
         self.size = sum(self.sizes)
 
     def __len__(self) -> int:
@@ -936,9 +968,9 @@ OpenPlots = tuple[dict[str, Spots], bool]
 
 
 def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
-    """Per area (top tile, plot, free) of each plot a tile may be built on (``_spot_open``; ``empty_only``: without
-    keyples), and whether any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while
-    its plots are unchanged."""
+    """Per area (top tile, plot, free) of each plot a building may go on (at most 1 tile there, 2 with the A18 flag
+    ``overbuild=twice``; not over the same tile, which its readers skip; ``empty_only``: without keyples), and whether
+    any of them is free (the Building Plot, A13). Remembered on ``p`` (``PLOTS_CACHE``) while its plots are unchanged."""
     memo: dict[object, OpenPlots] | None = p.__dict__.get(PLOTS_CACHE)
     if memo is None:
         memo = p.__dict__[PLOTS_CACHE] = {}
@@ -951,11 +983,11 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
             free = _free_in(s, area, plots)
-            open_[area] = [(plot.tiles[-1] if plot.tiles else "", labels[i],
-                            bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
-                           for i, plot in enumerate(plots)
-                           if _spot_open(plot, most) and not (empty_only and plot.keyples)]
-        found = memo[key] = (open_, any(is_free for spots in open_.values() for _, _, is_free in spots))
+            open_[area] = Spots([(plot.tiles[-1] if plot.tiles else "", labels[i],
+                                  bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
+                                 for i, plot in enumerate(plots)
+                                 if len(plot.tiles) <= most and not (empty_only and plot.keyples)])
+        found = memo[key] = (open_, any(spots.free for spots in open_.values()))
     return found
 
 
@@ -1180,9 +1212,9 @@ def random_move(s: State, rng: random.Random) -> KPMove:
 
 def generate(s: State) -> list[Part]:
     """Every legal move, worked out, in runs."""
-    top = s.top
-    if top is None or s.over:
+    if s.over or not s.tasks:
         return []
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return [[m for m, w in chance_outcomes(s) if w > 0]]
     if top.kind == "fold":
@@ -1195,7 +1227,7 @@ def generate(s: State) -> list[Part]:
         return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), [DONE]]
     if top.kind == "rest":
         counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
-        return [Made(rest_choices(counts, top.n), BY_ARGS["rest"])]
+        return [Made(Rests(counts, top.n), BY_ARGS["rest"])]
     return [LISTED[top.kind](s, top)]
 
 
@@ -1245,7 +1277,11 @@ class TurnPlacements:
 
     def __init__(self, colours: list[str], places: list[Places], builds: Builds) -> None:
         self.colours, self.places, self.builds = colours, places, builds
-        self.size = sum(where.counts[colour] for colour in colours for where in places) + builds.size * len(colours)
+        self.size = builds.size * len(colours)
+        for where in places:
+            counts = where.counts
+            for colour in colours:
+                self.size += counts[colour]
 
     def __len__(self) -> int:
         return self.size
@@ -1323,16 +1359,29 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
         memo = board.__dict__[MOVES_CACHE] = {}
     found = memo.get(key)
     if found is None:
-        labels, fields = FIELD_LABELS[b], board.fields
+        fields = board.fields
         river = tuple(("boat", boat) for boat in key[0])
         out: list[Place] = []
-        for i, kind, colour in layout_fields(s.edition, board.layout):
+        for i, label, empty, colour in _empty_places(s.edition, b, board.layout):
             here = fields[i]
             if not here:
-                out.append((labels[i], "*", river if kind == "river" else PLAIN))
+                out.append(empty or (label, "*", river))
             elif len(here) == 1:
-                out.append((labels[i], joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
+                out.append((label, joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
         found = memo[key] = Places(out)
+    return found
+
+
+def _empty_places(edition: Edition, b: int, layout: str) -> tuple[tuple[int, str, Place | None, str], ...]:
+    """(index, label, its ``Place`` while empty, colour) of every field but the keep field of board ``b`` showing
+    ``layout``; a river field's place depends on the free boats (``None``). Worked out once."""
+    key = ("empty places", b, layout)
+    found: tuple[tuple[int, str, Place | None, str], ...] | None = edition.derived.get(key)
+    if found is None:
+        labels = FIELD_LABELS[b]
+        found = edition.derived[key] = tuple(
+            (i, labels[i], None if kind == "river" else (labels[i], "*", PLAIN), colour)
+            for i, kind, colour in layout_fields(edition, layout))
     return found
 
 
@@ -1443,21 +1492,21 @@ def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
     """``lay_targets`` with how many keyples stand on each."""
     p = s.players[seat]
     own = [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-           if (up := _standing(plot.keyples))]
+           if plot.keyples and (up := _standing(plot.keyples))]
     board = claimed_board(s, seat)
     if board >= 0:  # every field of the claimed board
         own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields)
-                if (up := _standing(here))]
+                if here and (up := _standing(here))]
     if own:
         return own
-    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)
-           for i, _, _ in layout_fields(s.edition, board_.layout) if (up := _standing(board_.fields[i]))]
+    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)  # (a keep field holds no keyple)
+           for i, here in enumerate(board_.fields) if here and (up := _standing(here))]
     return out + [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-                  if plot.tiles and (up := _standing(plot.keyples))]
+                  if plot.tiles and plot.keyples and (up := _standing(plot.keyples))]
 
 
 def _standing(keyples: tuple[PK, ...]) -> int:
-    return sum(1 for k in keyples if k.standing) if keyples else 0
+    return sum(1 for k in keyples if k.standing)
 
 
 def lay_moves(s: State, seat: int) -> list[KPMove]:
@@ -1672,6 +1721,48 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
     return [KPMove("release", combo) for combo in release_options(s, top.seat, top.n)]
 
 
+class Rests:
+    """``rest_choices(counts, n)``, counted without being made, each made when read (there can be hundreds)."""
+
+    __slots__ = ("counts", "n", "size")
+
+    def __init__(self, counts: tuple[tuple[str, int], ...], n: int) -> None:
+        self.counts, self.n, self.size = counts, n, rest_count(counts, n)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> tuple[str, ...]:
+        """The ``index``-th choice (0 to ``len - 1``): per colour, the most of it first, as ``rest_choices`` lists."""
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        counts, n = self.counts, self.n
+        out: tuple[str, ...] = ()
+        while n:
+            (item, k), counts = counts[0], counts[1:]
+            for used in range(min(k, n), -1, -1):
+                if index < (ways := rest_count(counts, n - used)):
+                    break
+                index -= ways
+            out += (item,) * used
+            n -= used
+        return out
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return iter(rest_choices(self.counts, self.n))
+
+
+@functools.lru_cache(maxsize=4096)
+def rest_count(counts: tuple[tuple[str, int], ...], n: int) -> int:
+    """``len(rest_choices(counts, n))``, worked out without them."""
+    if n == 0:
+        return 1
+    if not counts or sum(k for _, k in counts) < n:
+        return 0
+    (_, k), rest = counts[0], counts[1:]
+    return sum(rest_count(rest, n - used) for used in range(min(k, n) + 1))
+
+
 @functools.lru_cache(maxsize=4096)
 def rest_choices(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str, ...], ...]:
     """Every distinct choice of ``n`` keyples to rest on the keep tile from a keep area of ``counts`` (colour, how
@@ -1699,8 +1790,7 @@ def fold_moves(s: State) -> list[KPMove]:
 
 def apply(s: State, move: KPMove) -> State:
     """The state after ``move`` (unchecked: ``validate`` first), settled."""
-    top = s.top
-    assert top is not None
+    top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return settle(_chance(s, move))
     verb, args = move.verb, move.args
@@ -1712,15 +1802,18 @@ def apply(s: State, move: KPMove) -> State:
     if top.kind == "turn":
         s = _turn(s, seat, move)
     elif top.kind == "follow":
-        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _pop(s)
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, s.tasks[:-1])
     elif top.kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
-            s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
+            if used.n > 0:
+                s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
+            else:  # the last unit: the use ends in the same copy (``settle`` would pop it)
+                s = _end_use(_unit(s, seat, move, top.arg, s.tasks[:-1]), used)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _end_use(with_tasks(s, tuple(t for t in s.tasks[:-1]
-                                             if not (t.kind == "use" and t.seat == seat and t.arg == top.arg))), top)
+            s = _then(_end_use(s, top), tuple(t for t in s.tasks[:-1]
+                                              if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
         s = _pop(s)
         if verb == "pick":
