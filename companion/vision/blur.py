@@ -23,7 +23,7 @@ BLUR_SIGMAS = (0.3, 0.4, 0.5, 0.6)
 FITTED_MARGIN = 0.75
 """Modules of the sticker's edge left out of the fit: the tile's art outside the quiet zone blurs into it."""
 Floats = npt.NDArray[np.float64]
-NOTHING = np.empty((0, 0), dtype=np.float32)
+NOTHING, NOTHING64 = np.empty((0, 0), dtype=np.float32), np.empty((0, 0))
 """No matrix to add to a product."""
 
 
@@ -81,8 +81,9 @@ class BlurredSticker:
         seen = stickers[:, self._window, self._window].reshape(len(stickers), -1).T  # pixels by stickers
         solved = cv2.gemm(self._solve, np.ascontiguousarray(seen), 1.0, NOTHING, 0.0)  # OpenCV's product: numpy's
         solutions = np.asarray(solved, dtype=np.float64).reshape(len(BLUR_SIGMAS), self._unknowns, -1)  # BLAS threads
-        # would spin on a busy Pi (twice the time)
-        explained = (np.matmul(self._gram, solutions) * solutions).sum(axis=1)
+        # spin on a busy Pi and after each product (a 4K table frame took 113 ms instead of 91)
+        explained = np.stack([(np.asarray(cv2.gemm(gram, solution, 1.0, NOTHING64, 0.0)) * solution).sum(axis=0)
+                              for gram, solution in zip(self._gram, solutions)])
         best = explained.argmax(axis=0)  # the least misfit: |seen|^2 less what the fit explains
         solution = solutions[best, :, np.arange(len(stickers))]
         contrast = solution[:, 3]  # white minus black: the printed frame's weight

@@ -66,7 +66,9 @@ side is looked at however it is turned (with 4 and 17 px, a 21 px marker turned 
 POLYGON_ACCURACY = 0.03 * math.sqrt(2)
 """How far an outline may stray from its four-cornered polygon, per pixel of the outline (OpenCV: 0.03). OpenCV counts
 an outline's pixels, and a square turned 45 degrees has 1/sqrt(2) as many as its length (diagonal steps): at 0.03 the
-rounded corners of a small blurred marker turned so were too far from the polygon and the outline was lost."""
+rounded corners of a small blurred marker turned so were too far from the polygon and the outline was lost. Only in a
+frame read whole (``fits_blur``)."""
+DEFAULT_POLYGON_ACCURACY = 0.03
 CELL_MARGIN = 0.3
 """The part of each cell's edge left out when reading its bit."""
 CELL_PX = 8
@@ -127,7 +129,7 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     params.adaptiveThreshWinSizeMin = THRESHOLD_WINDOW_PX
     params.adaptiveThreshWinSizeMax = THRESHOLD_WINDOW_PX
     params.adaptiveThreshConstant = THRESHOLD_CONSTANT
-    params.polygonalApproxAccuracyRate = POLYGON_ACCURACY
+    params.polygonalApproxAccuracyRate = DEFAULT_POLYGON_ACCURACY
     params.perspectiveRemoveIgnoredMarginPerCell = CELL_MARGIN
     params.perspectiveRemovePixelPerCell = CELL_PX
     return params
@@ -142,8 +144,8 @@ class CodeReader:
         self._ids = [c.marker_id for c in registry]
         self._dictionary = cv2.aruco.Dictionary(family.bytesList[self._ids].copy(), family.markerSize,
                                                 family.maxCorrectionBits)  # (IDs: rows of self._ids)
-        self._detectors: dict[tuple[str, bool], cv2.aruco.ArucoDetector] = {}
-        self._limits: dict[tuple[str, bool], tuple[float, float]] = {}
+        self._detectors: dict[tuple[str, bool, bool], cv2.aruco.ArucoDetector] = {}
+        self._limits: dict[tuple[str, bool, bool], tuple[float, float]] = {}
         self._size = family.markerSize + 2 * BORDER_MODULES  # cells across the black border
         self._row = {marker: row for row, marker in enumerate(self._ids)}
         self._patterns = np.array([[np.rot90(marker_bits(i, registry.marker_family), k).ravel() for k in range(4)]
@@ -172,6 +174,7 @@ class CodeReader:
         """The stickers in ``image`` (BGR or grey, 8 bits); ``sides``: only markers that many pixels across
         (from the shortest to the longest; default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``, the others' median)."""
         grey = _grey(image)
+        fitted = fits_blur(grey, sides)
         found: list[Detection] = []
         rejected: list[npt.NDArray[Any]] = []
         for offset, (corners, ids, missed) in self._detect(grey, sides):
@@ -182,13 +185,14 @@ class CodeReader:
                 detection = Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
                 if not any(d.code == detection.code and math.dist(d.center, detection.center) < d.side_px for d in found):
                     found.append(detection)  # a sticker in the overlap of two strips is read once
-        found += self._second_look(grey, rejected, found, sides)
+        found += self._second_look(grey, rejected, found, sides, fitted)
         wrong_size = [d for d in found if sides is not None and not sides[0] <= d.side_px <= sides[1]]
         kept, implausible = plausible([d for d in found if d not in wrong_size])  # (the size is known: a read of
         implausible += wrong_size  # another size is something else)
         wrong, plainest = self._bit_reads(grey, kept)
-        kept, wrong, plainest, contradicted = self._second_opinion(grey, kept, wrong, plainest)
-        implausible += contradicted
+        if fitted:
+            kept, wrong, plainest, contradicted = self._second_opinion(grey, kept, wrong, plainest)
+            implausible += contradicted
         corrected = {id(d): int(bits) for d, bits in zip(kept, wrong)}
         strays = self._strays(kept, corrected)
         if len(kept) - len(strays) >= BUSY_FRAME or sides is not None:  # a board or a table, or a part of one
@@ -281,7 +285,7 @@ class CodeReader:
         inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
         strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
         if strips == 1:
-            return [(0, self._detector(max(grey.shape), "", sides).detectMarkers(grey))]
+            return [(0, self._detector(max(grey.shape), "", sides, fits_blur(grey, sides)).detectMarkers(grey))]
         step = -(-width // strips)
         lefts = [max(0, i * step - STRIP_OVERLAP_PX) for i in range(strips)]
         pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
@@ -289,15 +293,18 @@ class CodeReader:
         detectors = [self._detector(max(piece.shape), f" strip {i}", sides) for i, piece in enumerate(pieces)]
         return list(zip(lefts, worker_pool().map(lambda pair: pair[0].detectMarkers(pair[1]), zip(detectors, pieces))))
 
-    def _detector(self, longer_side: int, strip: str, sides: Sides | None = None) -> cv2.aruco.ArucoDetector:
+    def _detector(self, longer_side: int, strip: str, sides: Sides | None = None,
+                  whole: bool = False) -> cv2.aruco.ArucoDetector:
         """The detector for frames whose longer side is ``longer_side`` px (outline limits are relative to it)
         looking for markers ``sides`` px across (default ``MIN_SIDE_PX`` to ``MAX_SIDE_PX``): one for each
         thread and ``strip`` of its frame, whose limits follow the frame (a detector is not shared while it works)."""
         lo, hi = sides if sides is not None else (MIN_SIDE_PX, MAX_SIDE_PX)
-        key = (threading.current_thread().name + strip, sides is None)
+        key = (threading.current_thread().name + strip, sides is None, whole)
         detector = self._detectors.get(key)
         if detector is None:
             params = detector_parameters()
+            if whole:  # a frame read whole (``fits_blur``)
+                params.polygonalApproxAccuracyRate = POLYGON_ACCURACY
             params.errorCorrectionRate = min(1.0, CORRECTED_BITS / max(1, self._dictionary.maxCorrectionBits))
             detector = self._detectors[key] = cv2.aruco.ArucoDetector(self._dictionary, params)
             self._limits[key] = (0.0, 0.0)
@@ -310,9 +317,10 @@ class CodeReader:
         return detector
 
     def _second_look(self, grey: npt.NDArray[np.uint8], rejected: Sequence[npt.NDArray[Any]],
-                     found: list[Detection], sides: Sides | None = None) -> list[Detection]:
+                     found: list[Detection], sides: Sides | None = None, fitted: bool = False) -> list[Detection]:
         """Stickers among the outlines the detector rejected (only when ``sides`` or a busy frame gives the size):
-        each read from its cells (``_decode``), and those that do not read so fitted blurred (``_read_blurred``)."""
+        each read from its cells (``_decode``), and if ``fitted``, those that do not read so fitted blurred
+        (``_read_blurred``)."""
         if not rejected or len(found) < BUSY_FRAME and sides is None:
             return []
         typical = math.sqrt(sides[0] * sides[1]) if sides is not None else statistics.median(d.side_px for d in found)
@@ -331,6 +339,8 @@ class CodeReader:
             elif detection.code not in seen:
                 seen.add(detection.code)
                 extra.append(detection)
+        if not fitted:
+            return extra
         for detection in self._read_blurred(grey, unread).values():
             if detection.code not in seen:
                 seen.add(detection.code)
@@ -404,7 +414,7 @@ class CodeReader:
     def _moved(to_square: npt.NDArray[np.float64], canvas: npt.NDArray[np.float32],
                moves: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """``to_square`` changed so that the points ``canvas + moves`` of the square it gives go to ``canvas``."""
-        moved = cv2.perspectiveTransform((canvas + moves.astype(np.float32)).reshape(4, 1, 2), np.linalg.inv(to_square))
+        moved = cv2.perspectiveTransform((canvas + moves.astype(np.float32)).reshape(4, 1, 2), cv2.invert(to_square)[1])
         return np.asarray(cv2.getPerspectiveTransform(moved.reshape(4, 2), canvas), dtype=np.float64)
 
     def _decode_cells(self, canonical: npt.NDArray[np.float32], to_square: npt.NDArray[np.float64],
@@ -435,7 +445,7 @@ class CodeReader:
         in the square ``to_square`` straightened its outline into."""
         component = self.registry.by_marker(self._ids[int(row)])
         marker = np.array([[near, near], [far, near], [far, far], [near, far]], dtype=np.float32)
-        corners = cv2.perspectiveTransform(marker.reshape(4, 1, 2), np.linalg.inv(to_square)).reshape(4, 2)
+        corners = cv2.perspectiveTransform(marker.reshape(4, 1, 2), cv2.invert(to_square)[1]).reshape(4, 2)
         start = (4 - int(turn)) % 4  # the outline corner that is the marker's own top-left
         points = [(float(corners[(start + i) % 4][0]), float(corners[(start + i) % 4][1])) for i in range(4)]
         return Detection(component.code, component.marker_id, (points[0], points[1], points[2], points[3]))
@@ -463,6 +473,14 @@ def _skew(detection: Detection) -> float:
 
 
 _executor: list[ThreadPoolExecutor] = []
+
+
+def fits_blur(grey: npt.NDArray[np.uint8], sides: Sides | None) -> bool:
+    """Whether a frame's outlines that do not read are fitted blurred (and OpenCV's reads checked so, and outlines
+    turned 45 degrees kept): in a frame read whole, not in a 4K frame of the whole table (read in strips) nor a part of
+    one looked at again (``sides``). A table frame has four times the outlines of board art: fitting them took 15-25 ms
+    of its 100 ms (the products' BLAS threads spin on), and its reader straightens and reads each board again."""
+    return sides is None and grey.shape[0] * grey.shape[1] <= SPLIT_ABOVE_PX
 
 
 def worker_pool() -> ThreadPoolExecutor:
