@@ -44,8 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry
-from companion.vision import blur
 from companion.core.errors import MalformedInputError
+from companion.vision import blur
 from companion.vision.detection import Detection, Sides
 from companion.vision.markers import BORDER_MODULES, QUIET_ZONE_MODULES, marker_bits, marker_dictionary
 
@@ -103,10 +103,10 @@ a code. On the dev scenes (table-hard 140-239, boards hard/harder/hardest 600-63
 cell (0.50-0.64) and 3 of about 1600 true corrected reads did (0.47-0.62). Only in a ``BUSY_FRAME`` or a part of a
 table: a tile held up alone, its sticker scratched, is still read."""
 BUSY_FRAME = 3
-BLUR_FIT_ROUNDS = 2
-"""Fits of a blurred sticker: the second starts from the corners the first put it at."""
 """Stickers in a frame that shows a board or a table (board art about, the stickers' size known); fewer: a tile held
 up to the camera."""
+BLUR_FIT_ROUNDS = 2
+"""Fits of a blurred sticker: the second starts from the corners the first put it at."""
 
 
 Attempt = tuple[npt.NDArray[np.float32], int]
