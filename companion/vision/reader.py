@@ -177,7 +177,7 @@ class CodeReader:
         fitted = fits_blur(grey, sides)
         found: list[Detection] = []
         rejected: list[npt.NDArray[Any]] = []
-        for offset, (corners, ids, missed) in self._detect(grey, sides):
+        for offset, (corners, ids, missed) in self._detect(grey, sides, fitted):
             rejected += [outline.reshape(4, 2) + np.array([offset, 0], dtype=np.float32) for outline in missed]
             for quad, row in zip(corners, ids.ravel() if ids is not None else ()):
                 component = self.registry.by_marker(self._ids[int(row)])
@@ -278,14 +278,15 @@ class CodeReader:
         samples = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         return np.asarray(samples.reshape(len(detections), n, len(inside), n, len(inside)).mean(axis=(2, 4)), dtype=np.float32)
 
-    def _detect(self, grey: npt.NDArray[np.uint8], sides: Sides | None = None) -> list[tuple[int, Any]]:
+    def _detect(self, grey: npt.NDArray[np.uint8], sides: Sides | None = None,
+                whole: bool = False) -> list[tuple[int, Any]]:
         """OpenCV's detector on the frame, or on a large frame's vertical strips side by side on the cores: each
-        strip's left edge and its (corners, ids, rejected outlines)."""
+        strip's left edge and its (corners, ids, rejected outlines); ``whole``: a frame read whole (``fits_blur``)."""
         height, width = grey.shape
         inside = threading.current_thread().name.startswith(POOL_NAME)  # already one of the pool's tasks
         strips = min(os.cpu_count() or 1, STRIPS) if height * width > SPLIT_ABOVE_PX and not inside else 1
         if strips == 1:
-            return [(0, self._detector(max(grey.shape), "", sides, fits_blur(grey, sides)).detectMarkers(grey))]
+            return [(0, self._detector(max(grey.shape), "", sides, whole).detectMarkers(grey))]
         step = -(-width // strips)
         lefts = [max(0, i * step - STRIP_OVERLAP_PX) for i in range(strips)]
         pieces = [np.ascontiguousarray(grey[:, left:min(width, (i + 1) * step + STRIP_OVERLAP_PX)])
