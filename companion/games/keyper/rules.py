@@ -1323,14 +1323,14 @@ class Places:
 
     def __init__(self, places: list[Place]) -> None:
         self.places = places
-        anyone, by_who = 0, dict.fromkeys(KEYPLE_COLOURS, 0)
+        by_who: dict[str, int] = {}
         for _, who, tails in places:
-            if who == "*":
-                anyone += len(tails)
-            else:
-                by_who[who] = by_who.get(who, 0) + len(tails)
-        joined = sum(by_who.values())
-        self.counts = {colour: anyone + (joined if colour == "white" else n) for colour, n in by_who.items()}
+            by_who[who] = by_who.get(who, 0) + len(tails)
+        anyone = by_who.pop("*", 0)
+        self.counts = counts = dict.fromkeys(KEYPLE_COLOURS, anyone)
+        for who, n in by_who.items():
+            counts[who] = anyone + n
+        counts["white"] = anyone + sum(by_who.values())
 
     def move(self, colour: str, index: int) -> KPMove:
         """The ``index``-th placement of a ``colour`` keyple here."""
