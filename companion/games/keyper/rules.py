@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import operator
 import random
 from collections import Counter
@@ -1650,33 +1651,85 @@ def pick_moves(s: State, top: Task) -> list[KPMove]:
     return [pick[t] for t in sorted(set(s.display))] + [DONE]
 
 
-def keeptile_outcomes(s: State, top: Task) -> list[tuple[str, ...]]:
+def keeptile_outcomes(s: State, top: Task) -> KeepOutcomes:
     """Spec 4.1, A1: one move per distinct outcome, the resources of all the keyples laid down as one sorted list
     (the order in which they were chosen does not matter), its arguments; then ``done`` (not listed here)."""
     choices = [s.edition.keep_tile[k.colour] for k in s.players[top.seat].keep_tile[-top.n:]]
     key = ("keep", tuple(sorted(Counter(tuple(sorted(c)) for c in choices).items())))
-    found: list[tuple[str, ...]] | None = s.edition.derived.get(key)
-    if found is None:  # the same for all keyples offering the same resources: worked out once (kept if not huge)
-        found = keep_outcomes(choices)
-        if len(found) <= KEEP_MEMO_MOST:
-            s.edition.derived[key] = found
+    found: KeepOutcomes | None = s.edition.derived.get(key)
+    if found is None:  # the same for all keyples offering the same resources: worked out once
+        found = s.edition.derived[key] = keep_outcomes(choices)
     return found
 
 
-KEEP_MEMO_MOST = 5000
-"""The longest list of keep-tile outcomes remembered."""
+def keep_outcomes(choices: Sequence[Sequence[str]]) -> KeepOutcomes:
+    """Every distinct multiset (sorted) of one resource per keyple, each from its ``choices``, sorted."""
+    return KeepOutcomes(choices)
 
 
-def keep_outcomes(choices: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
-    """Every distinct multiset (sorted) of one resource per keyple, each from its ``choices``. Keyples listing the
-    same resources form a group that takes k of them with repetition; the groups' outcomes are merged one group
-    at a time, equal multisets kept once."""
-    groups = Counter(tuple(sorted(c)) for c in choices)
-    outcomes: set[tuple[str, ...]] = {()}
-    for kinds, k in sorted(groups.items()):
-        picks = list(itertools.combinations_with_replacement(kinds, k))
-        outcomes = {tuple(sorted((*have, *pick))) for have in outcomes for pick in picks}
-    return sorted(outcomes)
+class KeepOutcomes:
+    """``keep_outcomes``, counted without being listed, each made when read (a keep tile can offer thousands).
+
+    Keyples listing the same resources form a group that takes k of them with repetition; groups sharing a resource
+    form a part, whose distinct outcomes are merged one group at a time (a few hundred at most). Parts share no
+    resource, so the outcomes are the parts' outcomes joined, each once: the product of their numbers. All outcomes
+    are as long (one resource per keyple), so in sorted order they go by how many they hold of the first resource
+    (alphabetically), most first, then of the second...: the ``index``-th is found resource by resource."""
+
+    __slots__ = ("parts", "counts", "order", "size", "_listed")
+
+    def __init__(self, choices: Sequence[Sequence[str]]) -> None:
+        parts: list[tuple[set[str], list[tuple[tuple[str, ...], int]]]] = []
+        for kinds, k in sorted(Counter(tuple(sorted(c)) for c in choices).items()):
+            shared = [part for part in parts if not part[0].isdisjoint(kinds)]
+            parts = [part for part in parts if part not in shared]
+            parts.append((set(kinds).union(*(part[0] for part in shared)),
+                          [group for part in shared for group in part[1]] + [(kinds, k)]))
+        self.parts: list[list[tuple[str, ...]]] = []
+        """Each part's outcomes, sorted."""
+        self.counts: list[list[tuple[int, ...]]] = []
+        """Each part's outcomes as how many of each of its resources (sorted) they hold."""
+        self.order: list[tuple[str, int, int]] = []
+        """(resource, its part, its place among the part's resources), sorted."""
+        for n, (kinds_, groups) in enumerate(parts):
+            outcomes: set[tuple[str, ...]] = {()}
+            for kinds, k in sorted(groups):
+                picks = list(itertools.combinations_with_replacement(kinds, k))
+                outcomes = {tuple(sorted((*have, *pick))) for have in outcomes for pick in picks}
+            listed, names = sorted(outcomes), sorted(kinds_)
+            self.parts.append(listed)
+            self.counts.append([tuple(outcome.count(kind) for kind in names) for outcome in listed])
+            self.order += [(kind, n, j) for j, kind in enumerate(names)]
+        self.order.sort()
+        self.size = math.prod(map(len, self.parts))
+        self._listed: list[tuple[str, ...]] | None = None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> tuple[str, ...]:
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        alive = self.counts.copy()  # per part, its outcomes that hold what ``out`` holds so far
+        total, out = self.size, []
+        for kind, n, j in self.order:
+            others = total // len(alive[n])
+            by_count: dict[int, list[tuple[int, ...]]] = {}
+            for held in alive[n]:
+                by_count.setdefault(held[j], []).append(held)
+            for count in sorted(by_count, reverse=True):
+                alive[n] = by_count[count]
+                total = len(alive[n]) * others
+                if index < total:
+                    out += [kind] * count
+                    break
+                index -= total
+        return tuple(out)
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        if self._listed is None:
+            self._listed = sorted(tuple(sorted(itertools.chain(*joined_))) for joined_ in itertools.product(*self.parts))
+        return iter(self._listed)
 
 
 def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
