@@ -981,9 +981,10 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
     found = memo.get(key)
     if found is None:
         open_: dict[str, Spots] = {}
+        building_plot = "building_plot" in _tops(p)  # no free plot without one (``_tops``: often known already)
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
-            free = _free_in(s, area, plots)
+            free = _free_in(s, area, plots) if building_plot else set()
             open_[area] = Spots([(plot.tiles[-1] if plot.tiles else "", labels[i],
                                   bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
                                  for i, plot in enumerate(plots)
