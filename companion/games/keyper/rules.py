@@ -1323,12 +1323,14 @@ class Places:
 
     __slots__ = ("places", "counts")
 
-    def __init__(self, places: list[Place]) -> None:
+    def __init__(self, places: list[Place], anyone: int = 0, by_who: dict[str, int] | None = None) -> None:
+        """``anyone``, ``by_who``: the placements open to any colour and to each one ``who``, if counted already."""
         self.places = places
-        by_who: dict[str, int] = {}
-        for _, who, tails in places:
-            by_who[who] = by_who.get(who, 0) + len(tails)
-        anyone = by_who.pop("*", 0)
+        if by_who is None:
+            by_who = {}
+            for _, who, tails in places:
+                by_who[who] = by_who.get(who, 0) + len(tails)
+        anyone += by_who.pop("*", 0)
         self.counts = counts = dict.fromkeys(KEYPLE_COLOURS, anyone)
         for who, n in by_who.items():
             counts[who] = anyone + n
@@ -1362,28 +1364,50 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
     found = memo.get(key)
     if found is None:
         fields = board.fields
-        river = tuple(("boat", boat) for boat in key[0])
-        out: list[Place] = []
-        for i, label, empty, colour in _empty_places(s.edition, b, board.layout):
+        empty, rivers, where = _empty_board(s.edition, b, board.layout)
+        out = list(empty)
+        anyone = len(empty) - len(rivers)
+        if rivers:
+            river = tuple(("boat", boat) for boat in key[0])
+            anyone += len(rivers) * len(river)
+            for at in rivers:
+                out[at] = (empty[at][0], "*", river)
+        by_who: dict[str, int] = {}
+        full = False
+        for i in itertools.compress(FIELDS_15, fields):  # the fields with keyples (a keep field holds none)
+            at, colour = where[i]
+            label, _, tails = out[at]  # its place while empty
+            anyone -= len(tails)
             here = fields[i]
-            if not here:
-                out.append(empty or (label, "*", river))
-            elif len(here) == 1:
-                out.append((label, joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN))
-        found = memo[key] = Places(out)
+            if len(here) == 1:
+                who, tails = joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN
+                out[at] = (label, who, tails)
+                by_who[who] = by_who.get(who, 0) + len(tails)
+            else:
+                out[at] = FULL
+                full = True
+        found = memo[key] = Places([place for place in out if place is not FULL] if full else out, anyone, by_who)
     return found
 
 
-def _empty_places(edition: Edition, b: int, layout: str) -> tuple[tuple[int, str, Place | None, str], ...]:
-    """(index, label, its ``Place`` while empty, colour) of every field but the keep field of board ``b`` showing
-    ``layout``; a river field's place depends on the free boats (``None``). Worked out once."""
-    key = ("empty places", b, layout)
-    found: tuple[tuple[int, str, Place | None, str], ...] | None = edition.derived.get(key)
+FIELDS_15 = range(15)
+FULL: Place = ("", "", ())
+"""A field without room (``_field_places``: left out)."""
+
+
+def _empty_board(edition: Edition, b: int, layout: str,
+                 ) -> tuple[tuple[Place, ...], tuple[int, ...], dict[int, tuple[int, str]]]:
+    """Board ``b`` showing ``layout`` with no keyple: the ``Place`` of each field but the keep field (a river field's
+    without its boats), the positions of the river fields' places, and per field index its place's position and
+    colour (``_field_places`` changes only the river fields' and those with keyples). Worked out once."""
+    key = ("empty board", b, layout)
+    found: tuple[tuple[Place, ...], tuple[int, ...], dict[int, tuple[int, str]]] | None = edition.derived.get(key)
     if found is None:
-        labels = FIELD_LABELS[b]
-        found = edition.derived[key] = tuple(
-            (i, labels[i], None if kind == "river" else (labels[i], "*", PLAIN), colour)
-            for i, kind, colour in layout_fields(edition, layout))
+        labels, fields = FIELD_LABELS[b], layout_fields(edition, layout)
+        found = edition.derived[key] = (
+            tuple((labels[i], "*", () if kind == "river" else PLAIN) for i, kind, _ in fields),
+            tuple(at for at, (_, kind, _) in enumerate(fields) if kind == "river"),
+            {i: (at, colour) for at, (i, _, colour) in enumerate(fields)})
     return found
 
 
