@@ -912,13 +912,16 @@ class Spots(list[tuple[str, str, bool]]):
 
     __slots__ = ("free", "paid", "tops")
 
-    def __init__(self, spots: Iterable[tuple[str, str, bool]]) -> None:
+    def __init__(self, spots: Iterable[tuple[str, str, bool]], tops: dict[str, tuple[int, int]] | None = None) -> None:
+        """``tops``: if counted already."""
         super().__init__(spots)
-        self.tops: dict[str, tuple[int, int]] = {}
-        for top, _, is_free in self:
-            free, paid = self.tops.get(top, NONE)
-            self.tops[top] = (free + is_free, paid + (not is_free))
-        self.free = sum(free for free, _ in self.tops.values())
+        if tops is None:
+            tops = {}
+            for top, _, is_free in self:
+                free, paid = tops.get(top, NONE)
+                tops[top] = (free + is_free, paid + (not is_free))
+        self.tops = tops
+        self.free = sum([free for free, _ in tops.values()])
         self.paid = len(self) - self.free
 
 
@@ -984,13 +987,42 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
         building_plot = "building_plot" in _tops(p)  # no free plot without one (``_tops``: often known already)
         for area in ("farm", "village"):
             labels, plots = PLOT_LABELS[area], p.plots(area)
-            free = _free_in(s, area, plots) if building_plot else set()
+            if not building_plot:
+                open_[area] = _paid_spots(area, plots, most, empty_only)
+                continue
+            free = _free_in(s, area, plots)
             open_[area] = Spots([(plot.tiles[-1] if plot.tiles else "", labels[i],
                                   bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
                                  for i, plot in enumerate(plots)
                                  if len(plot.tiles) <= most and not (empty_only and plot.keyples)])
         found = memo[key] = (open_, any(spots.free for spots in open_.values()))
     return found
+
+
+def _paid_spots(area: str, plots: tuple[Plot, ...], most: int, empty_only: bool) -> Spots:
+    """The ``Spots`` of ``_open_plots`` in an area without a free plot: its empty plots' (the most: made once) but
+    where a plot holds tiles (a few: found in C), counted on the way."""
+    spots = list(EMPTY_SPOTS[area][:len(plots)])
+    tops: dict[str, tuple[int, int]] = {}
+    built, gone = 0, False
+    for i in itertools.compress(range(len(plots)), map(_TILES, plots)):
+        plot = plots[i]
+        built += 1
+        if len(plot.tiles) <= most and not (empty_only and plot.keyples):
+            top = plot.tiles[-1]
+            spots[i] = (top, PLOT_LABELS[area][i], False)
+            tops[top] = (0, tops.get(top, NONE)[1] + 1)
+        else:
+            spots[i], gone = NO_SPOT, True
+    if built < len(plots):
+        tops[""] = (0, len(plots) - built)
+    return Spots([spot for spot in spots if spot is not NO_SPOT] if gone else spots, tops)
+
+
+EMPTY_SPOTS = {area: tuple(("", label, False) for label in labels) for area, labels in PLOT_LABELS.items()}
+_TILES = operator.attrgetter("tiles")
+NO_SPOT = ("", "", False)
+"""A plot no tile may be built on (``_paid_spots``: left out)."""
 
 
 Payments = tuple[tuple[tuple[str, str, tuple[str, ...]], ...], tuple[tuple[str, str, tuple[str, ...]], ...]]
