@@ -1564,7 +1564,10 @@ def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
 
 
 def _standing(keyples: tuple[PK, ...]) -> int:
-    return sum(1 for k in keyples if k.standing)
+    return sum(map(_STANDS, keyples))
+
+
+_STANDS = operator.attrgetter("standing")
 
 
 def lay_moves(s: State, seat: int) -> list[KPMove]:
