@@ -1400,7 +1400,7 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
         out = list(empty)
         anyone = len(empty) - len(rivers)
         if rivers:
-            river = tuple(("boat", boat) for boat in key[0])
+            river = _RIVERS.get(key[0]) or _RIVERS.setdefault(key[0], tuple(("boat", boat) for boat in key[0]))
             anyone += len(rivers) * len(river)
             for at in rivers:
                 out[at] = (empty[at][0], "*", river)
@@ -1423,6 +1423,8 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
 
 
 FIELDS_15 = range(15)
+_RIVERS: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+"""The words after a river field's label of its placements, by the free boats (a few hundred sets of boats)."""
 FULL: Place = ("", "", ())
 """A field without room (``_field_places``: left out)."""
 
