@@ -1364,9 +1364,10 @@ class Places:
                 by_who[who] = by_who.get(who, 0) + len(tails)
         anyone += by_who.pop("*", 0)
         self.counts = counts = dict.fromkeys(KEYPLE_COLOURS, anyone)
-        for who, n in by_who.items():
-            counts[who] = anyone + n
-        counts["white"] = anyone + sum(by_who.values())
+        if by_who:  # (none on a board without a lone keyple)
+            for who, n in by_who.items():
+                counts[who] = anyone + n
+            counts["white"] = anyone + sum(by_who.values())
 
     def move(self, colour: str, index: int) -> KPMove:
         """The ``index``-th placement of a ``colour`` keyple here."""
