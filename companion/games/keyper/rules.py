@@ -856,19 +856,12 @@ def build_costs(s: State, seat: int, tile: str, how: str, cache: dict[tuple[str,
 
 def discount_texts(s: State, p: Player, cost: tuple[str, ...]) -> tuple[str, ...]:
     """The payments (as texts) of ``cost`` on a discount field: any ``build_discount`` symbols of it left unpaid,
-    at least 1 paid (L565). Remembered by how many ``p`` holds of each piece that may pay ``cost``."""
-    key = (cost, _payers(cost)(p.goods), s.options["payment"], s.edition.build_discount)
-    found = _DISCOUNTED.get(key)
-    if found is None:
-        keep = max(1, len(cost) - s.edition.build_discount)
-        pays: set[tuple[str, ...]] = set()
-        for chosen in set(itertools.combinations(sorted(cost), keep)):
-            pays.update(payments(s, p, chosen))
-        found = _DISCOUNTED[key] = tuple(joined(pay) for pay in sorted(pays))
-    return found
-
-
-_DISCOUNTED: dict[tuple[tuple[str, ...], object, str, int], tuple[str, ...]] = Memo(20_000)
+    at least 1 paid (L565); remembered by the edition's ``PayTexts`` of discount fields (``_tile_rows``)."""
+    keep = max(1, len(cost) - s.edition.build_discount)
+    pays: set[tuple[str, ...]] = set()
+    for chosen in set(itertools.combinations(sorted(cost), keep)):
+        pays.update(payments(s, p, chosen))
+    return tuple(joined(pay) for pay in sorted(pays))
 
 
 def build_options(s: State, seat: int, how: str, empty_only: bool = False) -> Builds:
@@ -1051,11 +1044,9 @@ def _tile_rows(s: State, how: str) -> dict[str, tuple[str, Callable[[State, Play
     ``payment`` flag; made once with the edition."""
     key = ("tile rows", how, s.options["payment"])
     found: dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]] | None = s.edition.derived.get(key)
-    if found is None:
-        table = _pay_table(s.options["payment"])
-        found = s.edition.derived[key] = {
-            tile: (t.area, table[t.cost].of if how == "full" else functools.partial(discount_texts, cost=t.cost))
-            for tile, t in s.edition.tiles.items()}
+    if found is None:  # a discount field's payments depend on the edition's discount: a table of its own
+        table = _pay_table(s.options["payment"]) if how == "full" else PayTable(discount_texts)
+        found = s.edition.derived[key] = {tile: (t.area, table[t.cost].of) for tile, t in s.edition.tiles.items()}
     return found
 
 
@@ -1063,30 +1054,43 @@ FREE = ("free",)
 """The payment of a build that costs nothing."""
 
 
-class PayTexts(dict[object, tuple[str, ...]]):
-    """The texts of the payments of one cost under one ``payment`` flag, by how many the player holds of each piece
-    that may pay it (``_payers``)."""
+Texts = Callable[[State, Player, tuple[str, ...]], tuple[str, ...]]
+"""What works out the texts of the payments of a cost (``_payment_texts``, ``discount_texts``)."""
 
-    def __init__(self, cost: tuple[str, ...]) -> None:
+
+def _payment_texts(s: State, p: Player, cost: tuple[str, ...]) -> tuple[str, ...]:
+    """The texts of ``payments(s, p, cost)``, unremembered (``PayTexts`` remembers them)."""
+    return tuple(joined(pay) for pay in _payments(s, p, cost))
+
+
+class PayTexts(dict[object, tuple[str, ...]]):
+    """The texts of the payments of one cost under one ``payment`` flag (``make``: on a build field, by default, or a
+    discount field), by how many the player holds of each piece that may pay it (``_payers``)."""
+
+    def __init__(self, cost: tuple[str, ...], make: Texts = _payment_texts) -> None:
         super().__init__()
-        self.cost, self.payers = cost, _payers(cost)
+        self.cost, self.payers, self.make = cost, _payers(cost), make
 
     def of(self, s: State, p: Player) -> tuple[str, ...]:
-        """The texts of ``payments(s, p, cost)``."""
+        """``make(s, p, cost)``, remembered."""
         key = self.payers(p.goods)
         found = self.get(key)
         if found is None:
             if len(self) >= 2000:
                 self.clear()
-            found = self[key] = tuple(joined(pay) for pay in _payments(s, p, self.cost))  # payments, unremembered
+            found = self[key] = self.make(s, p, self.cost)
         return found
 
 
 class PayTable(dict[tuple[str, ...], PayTexts]):
-    """``PayTexts`` by cost, each made once (when first asked for)."""
+    """``PayTexts`` by cost (of ``make``), each made once (when first asked for)."""
+
+    def __init__(self, make: Texts = _payment_texts) -> None:
+        super().__init__()
+        self.make = make
 
     def __missing__(self, cost: tuple[str, ...]) -> PayTexts:
-        found = self[cost] = PayTexts(cost)
+        found = self[cost] = PayTexts(cost, self.make)
         return found
 
 
