@@ -1035,7 +1035,7 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
         for tile in sorted(set(p.unbuilt)):
             area, texts = rows[tile]
             every.append((tile, area, texts(s, p)))
-        found = memo[key] = (tuple(row for row in every if row[2]), tuple(every))
+        found = memo[key] = (tuple([row for row in every if row[2]]), tuple(every))
     return found
 
 
