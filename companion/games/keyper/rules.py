@@ -1897,12 +1897,20 @@ def rest_choices(counts: tuple[tuple[str, int], ...], n: int) -> tuple[tuple[str
 
 
 def fold_moves(s: State) -> list[KPMove]:
-    out = []
+    out: list[KPMove] = []
     for seat in fold_deciders(s):
-        board = s.players[seat].claimed
-        out += [BY_ARGS["fold"][str(seat + 1), lay.option]
-                for lay in s.edition.options(board + 1, SEASONS[s.season])]
+        out += _folds(s.edition, seat, s.players[seat].claimed, s.season)
     return out
+
+
+def _folds(edition: Edition, seat: int, board: int, season: int) -> tuple[KPMove, ...]:
+    """``seat``'s folds of board ``board`` in ``season``, made once (``Edition.options`` reads every layout)."""
+    key = ("folds", seat, board, season)
+    found: tuple[KPMove, ...] | None = edition.derived.get(key)
+    if found is None:
+        found = edition.derived[key] = tuple(BY_ARGS["fold"][str(seat + 1), lay.option]
+                                             for lay in edition.options(board + 1, SEASONS[season]))
+    return found
 
 
 # ------------------------------------------------------------------ applying a move
