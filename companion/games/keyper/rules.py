@@ -1031,22 +1031,29 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
     key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
-        rows, every = _tile_rows(s, how), []
+        rows, every, held = _tile_rows(s, how), [], sum(p.goods)
         for tile in sorted(set(p.unbuilt)):
-            area, texts = rows[tile]
-            every.append((tile, area, texts(s, p)))
+            area, least, texts = rows[tile]
+            every.append((tile, area, texts(s, p) if held >= least else ()))
         found = memo[key] = (tuple([row for row in every if row[2]]), tuple(every))
     return found
 
 
-def _tile_rows(s: State, how: str) -> dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]]:
-    """Per tile its area and what gives the texts of its payments by ``how`` (``_tile_payments``), for the
-    ``payment`` flag; made once with the edition."""
+TileRow = tuple[str, int, Callable[[State, Player], tuple[str, ...]]]
+
+
+def _tile_rows(s: State, how: str) -> dict[str, TileRow]:
+    """Per tile its area, the fewest pieces that pay for it by ``how`` (each symbol paid takes one; a discount field
+    leaves ``build_discount`` unpaid, at least 1 paid, L565: with fewer, no payment is looked for) and what gives
+    the texts of its payments (``_tile_payments``), for the ``payment`` flag; made once with the edition."""
     key = ("tile rows", how, s.options["payment"])
-    found: dict[str, tuple[str, Callable[[State, Player], tuple[str, ...]]]] | None = s.edition.derived.get(key)
+    found: dict[str, TileRow] | None = s.edition.derived.get(key)
     if found is None:  # a discount field's payments depend on the edition's discount: a table of its own
         table = _pay_table(s.options["payment"]) if how == "full" else PayTable(discount_texts)
-        found = s.edition.derived[key] = {tile: (t.area, table[t.cost].of) for tile, t in s.edition.tiles.items()}
+        off = s.edition.build_discount
+        found = s.edition.derived[key] = {
+            tile: (t.area, len(t.cost) if how == "full" else max(1, len(t.cost) - off), table[t.cost].of)
+            for tile, t in s.edition.tiles.items()}
     return found
 
 
