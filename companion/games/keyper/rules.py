@@ -1305,7 +1305,7 @@ def turn_moves(s: State, top: Task) -> list[Part]:
     keyper = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
     key = (tuple(free_boats(s)), s.options["join_lying"])
     places = [_field_places(s, b, key) for b in range(len(s.boards))]
-    places.append(_plot_places(s, seat))
+    places.append(_plot_places(s, seat, key[1]))
     builds = build_options(s, seat, "full", empty_only=True)
     return [keyper, TurnPlacements(sorted(set(p.keep)), places, builds)]
 
@@ -1457,14 +1457,14 @@ def _empty_board(edition: Edition, b: int, layout: str,
     return found
 
 
-def _plot_places(s: State, seat: int) -> Places:
-    """The ``Places`` of ``seat``'s buildings with room, remembered on its player (``PLOTS_CACHE``) while its plots
-    are unchanged."""
+def _plot_places(s: State, seat: int, join_lying: str) -> Places:
+    """The ``Places`` of ``seat``'s buildings with room (under the ``join_lying`` flag), remembered on its player
+    (``PLOTS_CACHE``) while its plots are unchanged."""
     p = s.players[seat]
     memo: dict[object, Places] | None = p.__dict__.get(PLOTS_CACHE)
     if memo is None:
         memo = p.__dict__[PLOTS_CACHE] = {}
-    key = ("places", s.options["join_lying"])
+    key = ("places", join_lying)
     found = memo.get(key)
     if found is None:
         out: list[Place] = []
