@@ -988,7 +988,7 @@ def _open_plots(s: State, p: Player, empty_only: bool) -> OpenPlots:
                                   bool(free) and labels[i] in free and (not plot.tiles or free_over))  # A13
                                  for i, plot in enumerate(plots)
                                  if len(plot.tiles) <= most and not (empty_only and plot.keyples)])
-        found = memo[key] = (open_, any(spots.free for spots in open_.values()))
+        found = memo[key] = (open_, open_["farm"].free + open_["village"].free > 0)
     return found
 
 
