@@ -1306,7 +1306,9 @@ def turn_moves(s: State, top: Task) -> list[Part]:
         return [lay_moves(s, seat)]
     keyper = [KEYPER_MOVES[b] for b, board in enumerate(s.boards) if board.keeper < 0] if p.keyper_home else []
     key = (tuple(free_boats(s)), s.options["join_lying"])
-    places = [_field_places(s, b, key) for b in range(len(s.boards))]
+    places = []
+    for b in range(len(s.boards)):  # (a loop: a comprehension is one more call)
+        places.append(_field_places(s, b, key))
     places.append(_plot_places(s, seat, key[1]))
     builds = build_options(s, seat, "full", empty_only=True)
     return [keyper, TurnPlacements(sorted(set(p.keep)), places, builds)]
