@@ -1031,11 +1031,14 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
     key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
-        rows, every, held = _tile_rows(s, how), [], sum(p.goods)
+        rows, payable, every, held = _tile_rows(s, how), [], [], sum(p.goods)
         for tile in sorted(set(p.unbuilt)):
             area, least, texts = rows[tile]
-            every.append((tile, area, texts(s, p) if held >= least else ()))
-        found = memo[key] = (tuple([row for row in every if row[2]]), tuple(every))
+            row = (tile, area, texts(s, p) if held >= least else ())
+            every.append(row)
+            if row[2]:
+                payable.append(row)
+        found = memo[key] = (tuple(payable), tuple(every))
     return found
 
 
