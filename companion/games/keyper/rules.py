@@ -1607,12 +1607,16 @@ def _follow_options(s: State, top: Task) -> list[str]:
     if len(here) != 1:
         return []
     other = joiner(s, here[0], target_colour(s, top.arg))
-    return [c for c in sorted(set(s.players[top.seat].keep)) if other == "*" or c == "white" or c == other]
+    colours = sorted(set(s.players[top.seat].keep))
+    return colours if other == "*" else [c for c in colours if c == "white" or c == other]
 
 
 def follow_moves(s: State, top: Task) -> list[KPMove]:
-    follow = ONE_ARG["follow"]
-    return [follow[c] for c in _follow_options(s, top)] + [PASS]
+    follow, out = ONE_ARG["follow"], []
+    for colour in _follow_options(s, top):  # (a loop: no comprehension call, no list joined)
+        out.append(follow[colour])
+    out.append(PASS)
+    return out
 
 
 def use_moves(s: State, top: Task) -> list[Part]:
