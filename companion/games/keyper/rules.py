@@ -1817,12 +1817,16 @@ class KeepOutcomes:
         return iter(self._listed)
 
 
-def fair_needs(s: State, fairs: Sequence[str]) -> Counter[str]:
-    need: Counter[str] = Counter()
-    for f in fairs:
-        fair = s.edition.fairs[f]
-        late = fair.season == "winter" and s.season >= 2
-        need.update(dict(fair.late_requires if late else fair.requires))
+def fair_needs(s: State, fairs: tuple[str, ...]) -> Counter[str]:
+    """What holding ``fairs`` together needs shown; made once per fairs and season (never changed by its readers)."""
+    key = ("fair needs", fairs, s.season >= 2)
+    need: Counter[str] | None = s.edition.derived.get(key)
+    if need is None:
+        need = s.edition.derived[key] = Counter()
+        for f in fairs:
+            fair = s.edition.fairs[f]
+            late = fair.season == "winter" and s.season >= 2
+            need.update(dict(fair.late_requires if late else fair.requires))
     return need
 
 
