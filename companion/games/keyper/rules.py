@@ -1134,7 +1134,7 @@ class ByArgs(dict[tuple[str, ...], KPMove]):
         return move
 
 
-BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold")}
+BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold", "fairs")}
 """The moves of several arguments offered often, or many at a time (a keep tile's outcomes, the rests)."""
 
 
@@ -1849,11 +1849,11 @@ def fairs_moves(s: State, top: Task) -> list[KPMove]:
     own = [p.private[s.season]] if s.season < 3 and p.private[s.season] else []
     winter = list(p.winter_fairs) if s.season > 0 or s.options["winter_fair_seasons"] == "any" else []
     options = own + winter
-    out = []
+    out, fairs = [], BY_ARGS["fairs"]
     for k in range(len(options) + 1):
         for combo in itertools.combinations(options, k):
             if can_show(p, fair_needs(s, combo)):
-                out.append(KPMove("fairs", tuple(combo)))
+                out.append(fairs[combo])
     if own and s.options["seasonal_fair"] == "required" and any(own[0] in m.args for m in out):
         out = [m for m in out if own[0] in m.args]
     return out
