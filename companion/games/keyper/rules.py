@@ -1274,11 +1274,15 @@ def generate(s: State) -> list[Part]:
     if top.kind == "use":
         return use_moves(s, top)
     if top.kind == "keeptile":
-        return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), [DONE]]
+        return [Made(keeptile_outcomes(s, top), BY_ARGS["keep"]), ONLY_DONE]
     if top.kind == "rest":
         counts = tuple(sorted(Counter(s.players[top.seat].keep).items()))
         return [Made(Rests(counts, top.n), BY_ARGS["rest"])]
     return [LISTED[top.kind](s, top)]
+
+
+ONLY_DONE: Part = (DONE,)
+"""The run of ``done`` that ends a use's or a keep tile's moves (one tuple: runs are never changed)."""
 
 
 class Made:
@@ -1638,7 +1642,7 @@ def use_moves(s: State, top: Task) -> list[Part]:
     elif kind in ("trade_raw", "trade_fin"):
         out = trade_moves(s, seat, RAW if kind == "trade_raw" else FINISHED)
     elif kind in ("build", "discount"):
-        return [Made(build_options(s, seat, "full" if kind == "build" else "discount"), BY_ARGS["build"]), [DONE]]
+        return [Made(build_options(s, seat, "full" if kind == "build" else "discount"), BY_ARGS["build"]), ONLY_DONE]
     elif kind == "upgrade":
         out = upgrade_moves(s, seat, "cost")
     elif kind == "river":
@@ -1652,7 +1656,7 @@ def use_moves(s: State, top: Task) -> list[Part]:
                 fin = FIN_OF.get(x)  # L499: a finished good may always go as the raw material of its colour
                 if fin is not None and fin not in types and p.good(fin) > 0:
                     out.append(ONE_ARG["ship"][fin])
-    return [out, [DONE]]
+    return [out, ONLY_DONE]
 
 
 def _param(s: State, target: str) -> str:
@@ -1813,7 +1817,8 @@ class KeepOutcomes:
 
     def __iter__(self) -> Iterator[tuple[str, ...]]:
         if self._listed is None:
-            self._listed = sorted(tuple(sorted(itertools.chain(*joined_))) for joined_ in itertools.product(*self.parts))
+            self._listed = sorted(tuple(sorted(itertools.chain(*outcome)))
+                                  for outcome in itertools.product(*self.parts))
         return iter(self._listed)
 
 
