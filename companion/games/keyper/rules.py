@@ -1578,18 +1578,35 @@ def lay_targets(s: State, seat: int) -> list[str]:
 def _lay_places(s: State, seat: int) -> list[tuple[str, int]]:
     """``lay_targets`` with how many keyples stand on each."""
     p = s.players[seat]
-    own = [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-           if plot.keyples and (up := _standing(plot.keyples))]
+    own: list[tuple[str, int]] = []
+    _plots_standing(p, own)
     board = claimed_board(s, seat)
     if board >= 0:  # every field of the claimed board
-        own += [(FIELD_LABELS[board][i], up) for i, here in enumerate(s.boards[board].fields)
-                if here and (up := _standing(here))]
+        _fields_standing(s, board, own)
     if own:
         return own
-    out = [(FIELD_LABELS[b][i], up) for b, board_ in enumerate(s.boards)  # (a keep field holds no keyple)
-           for i, here in enumerate(board_.fields) if here and (up := _standing(here))]
-    return out + [(PLOT_LABELS[area][i], up) for area in ("farm", "village") for i, plot in enumerate(p.plots(area))
-                  if plot.tiles and plot.keyples and (up := _standing(plot.keyples))]
+    for b in range(len(s.boards)):  # (a keep field holds no keyple)
+        _fields_standing(s, b, own)
+    _plots_standing(p, own)
+    return own
+
+
+def _fields_standing(s: State, b: int, out: list[tuple[str, int]]) -> None:
+    """Add (field, how many keyples stand there) of board ``b``'s fields where any stands to ``out``."""
+    labels = FIELD_LABELS[b]
+    for i, here in enumerate(s.boards[b].fields):
+        if here and (up := _standing(here)):
+            out.append((labels[i], up))
+
+
+def _plots_standing(p: Player, out: list[tuple[str, int]]) -> None:
+    """Add (plot, how many keyples stand there) of ``p``'s plots where any stands (a plot with keyples has a
+    building) to ``out``."""
+    for area in ("farm", "village"):
+        labels = PLOT_LABELS[area]
+        for i, plot in enumerate(p.plots(area)):
+            if plot.keyples and (up := _standing(plot.keyples)):
+                out.append((labels[i], up))
 
 
 def _standing(keyples: tuple[PK, ...]) -> int:
