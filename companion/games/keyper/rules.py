@@ -313,10 +313,10 @@ def claimed_board(s: State, seat: int) -> int:
 # ------------------------------------------------------------------ whose move
 
 
-def actor(s: State) -> int:
-    if s.over or not s.tasks:
+def actor(state: State) -> int:
+    if state.over or not state.tasks:
         return TERMINAL
-    top = s.tasks[-1]
+    top = state.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return CHANCE
     if top.kind == "fold":
@@ -689,12 +689,12 @@ def _draw(tile: str) -> KPMove:
     return _DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,)))
 
 
-def sample_chance(s: State, rng: random.Random) -> KPMove:
-    """``weighted_choice(rng, chance_outcomes(s))``; a draw picks its tile from the bag's (tile, count) pairs, in the
-    order of its outcomes, so the same random number gives the same tile without making every outcome."""
-    if s.tasks[-1].kind == "draw":
-        return _draw(weighted_choice(rng, s.bag.outcomes()))
-    return weighted_choice(rng, chance_outcomes(s))
+def sample_chance(state: State, rng: random.Random) -> KPMove:
+    """``weighted_choice(rng, chance_outcomes(state))``; a draw picks its tile from the bag's (tile, count) pairs, in
+    the order of its outcomes, so the same random number gives the same tile without making every outcome."""
+    if state.tasks[-1].kind == "draw":
+        return _draw(weighted_choice(rng, state.bag.outcomes()))
+    return weighted_choice(rng, chance_outcomes(state))
 
 
 def _chance(s: State, move: KPMove) -> State:
@@ -1788,8 +1788,9 @@ def fold_moves(s: State) -> list[KPMove]:
 # ------------------------------------------------------------------ applying a move
 
 
-def apply(s: State, move: KPMove) -> State:
+def apply(state: State, move: KPMove) -> State:
     """The state after ``move`` (unchecked: ``validate`` first), settled."""
+    s = state
     top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return settle(_chance(s, move))
