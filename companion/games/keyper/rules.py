@@ -30,9 +30,12 @@ from companion.games.keyper.data import (
 from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, PLOTS_CACHE, Board, Plot, Player, State, Task, evolve, with_tasks,
+    ANIMAL_INDEX, GOOD_INDEX, LAID, MOVES_CACHE, PK, PLOTS_CACHE, UPRIGHT, Board, Plot, Player, State, Task, evolve,
+    with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
+
+T = TypeVar("T")
 
 START_KEYPLES = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
 NINTH_POOL = ("brown", "green", "grey", "orange")
@@ -163,18 +166,20 @@ def _left_of(s: State, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(1, n)]
 
 
-def _add(p: Player, kind: str, delta: int) -> Player:
-    if kind in GOOD_INDEX:
-        goods = list(p.goods)
-        goods[GOOD_INDEX[kind]] += delta
-        return evolve(p, goods=tuple(goods))
-    animals = list(p.animals)
-    animals[ANIMAL_INDEX[kind]] += delta
-    return evolve(p, animals=tuple(animals))
+def _swap(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with ``item`` at ``index`` (a player, a board, a plot, a field)."""
+    out = list(items)
+    out[index] = item
+    return tuple(out)
 
 
 def _supply_index(kind: str) -> int:
     return GOOD_INDEX[kind] if kind in GOOD_INDEX else len(GOODS) + ANIMAL_INDEX[kind]
+
+
+PIECES = {**{g: (True, i, i) for i, g in enumerate(GOODS)},
+          **{a: (False, i, _supply_index(a)) for i, a in enumerate(ANIMALS)}}
+"""A piece's place: among a player's goods (else animals), its index there, its index in the supply."""
 
 
 def _limited(s: State) -> bool:
@@ -185,30 +190,47 @@ def _in_supply(s: State, kind: str) -> int:
     return s.supply[_supply_index(kind)] if _limited(s) else 99
 
 
+def _exchange(s: State, seat: int, given: Iterable[str] = (), taken: Iterable[str] = ()) -> dict[str, object]:
+    """The state's fields ``players`` and ``supply`` once ``seat`` has given the pieces ``given`` back to the supply,
+    then taken the pieces ``taken`` from it (as many as are left, spec 6 #2); none if nothing moved. A move's pieces
+    all change in one copy of the state."""
+    p = s.players[seat]
+    goods, animals = list(p.goods), list(p.animals)
+    supply = list(s.supply) if _limited(s) else None
+    moved = False
+    for kind in given:
+        good, index, at = PIECES[kind]
+        (goods if good else animals)[index] -= 1
+        if supply is not None:
+            supply[at] += 1
+        moved = True
+    for kind in taken:
+        good, index, at = PIECES[kind]
+        if supply is not None:
+            if supply[at] <= 0:
+                continue
+            supply[at] -= 1
+        (goods if good else animals)[index] += 1
+        moved = True
+    if not moved:
+        return {}
+    p = evolve(p, goods=tuple(goods), animals=tuple(animals))
+    changes: dict[str, object] = {"players": _swap(s.players, seat, p)}
+    if supply is not None:
+        changes["supply"] = tuple(supply)
+    return changes
+
+
 def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
     """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
     change in the same copy."""
-    supply = list(s.supply)
-    if _limited(s):
-        index = _supply_index(kind)
-        n = min(n, supply[index])
-        supply[index] -= max(n, 0)
-    if n <= 0:
-        return evolve(s, **changes) if changes else s
-    players = list(s.players)
-    players[seat] = _add(players[seat], kind, n)
-    return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
+    changes.update(_exchange(s, seat, taken=(kind,) * n))
+    return evolve(s, **changes) if changes else s
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
-    supply, p, limited = list(s.supply), s.players[seat], _limited(s)
-    for kind in kinds:
-        p = _add(p, kind, -1)
-        if limited:
-            supply[_supply_index(kind)] += 1
-    players = list(s.players)
-    players[seat] = p
-    return evolve(s, supply=tuple(supply), players=tuple(players))
+    changes = _exchange(s, seat, given=kinds)
+    return evolve(s, **changes) if changes else s
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
@@ -277,33 +299,30 @@ def bonus(first: str, colour: str) -> int:
     return 1 if colour != "none" and eff(first, colour) == colour else 0
 
 
-def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...], take: str = "", boat: str = "",
-                 **changes: object) -> State:
-    """``target`` (a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names the colour of a keyple
-    ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the state's fields
-    ``changes`` change in the same copy (a turn is one copy)."""
-    kind, board, index = parse_target(target)
+def _set_keyples(s: State, seat: int, where: tuple[str, int, int], keyples: tuple[PK, ...], tasks: tuple[Task, ...],
+                 take: str = "", boat: str = "", **changes: object) -> State:
+    """The place ``where`` (``parse_target``: a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names
+    the colour of a keyple ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the
+    state's tasks become ``tasks`` (``_then``) and its fields ``changes`` change in the same copy (a turn is one
+    copy)."""
+    kind, board, index = where
     p = s.players[seat]
-    mine: dict[str, object] = {}
+    keep: tuple[str, ...] = p.keep
     if take:
-        keep = list(p.keep)
-        keep.remove(take)
-        mine["keep"] = tuple(keep)
+        at = keep.index(take)
+        keep = keep[:at] + keep[at + 1:]
     if kind == "field":
-        boards = list(s.boards)
-        fields = list(boards[board].fields)
-        fields[index] = keyples
-        boards[board] = evolve(boards[board], fields=tuple(fields), **({"boat": boat} if boat else {}))
-        changes["boards"] = tuple(boards)
+        b = s.boards[board]
+        fields = _swap(b.fields, index, keyples)
+        changes["boards"] = _swap(s.boards, board, evolve(b, fields=fields, boat=boat) if boat else
+                                  evolve(b, fields=fields))
+        if take:
+            changes["players"] = _swap(s.players, seat, evolve(p, keep=keep))
     else:
-        plots = list(p.plots(kind))
-        plots[index] = evolve(plots[index], keyples=keyples)
-        mine[kind] = tuple(plots)
-    if mine:
-        players = list(s.players)
-        players[seat] = evolve(p, **mine)
-        changes["players"] = tuple(players)
-    return evolve(s, **changes)
+        plots = p.plots(kind)
+        plots = _swap(plots, index, evolve(plots[index], keyples=keyples))
+        changes["players"] = _swap(s.players, seat, evolve(p, keep=keep, **{kind: plots}))
+    return _then(s, tasks, **changes)
 
 
 def claimed_board(s: State, seat: int) -> int:
@@ -399,39 +418,52 @@ def _last_action(s: State) -> bool:
     return not any(t.kind == "turn" for t in s.tasks)
 
 
-def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
+def _end_turn(s: State, seat: int, tasks: tuple[Task, ...], **changes: object) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
-    ``tasks``, those under its ``end_turn`` task; the common case is one copy of the state)."""
-    changes: dict[str, object] = {"tasks": tasks}
-    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "turn":
+    ``tasks``, those under its ``end_turn`` task, and its fields ``changes`` change: the common case is one copy of
+    the state; ``changes`` are read as changed)."""
+    changes["tasks"] = tasks
+    get = changes.get
+    if (get("gained", s.gained) or get("shipped", s.shipped)) and s.options["gain_ship_scope"] == "turn":
         changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
-    if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
-        last = s.last_placer if s.last_placer >= 0 else seat
-        s = evolve(s, final=True, last_placer=last, **changes)
-        return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
-    nxt = (seat + 1) % len(s.players)
+    players: tuple[Player, ...] = get("players", s.players)  # type: ignore[assignment]
+    if not players[seat].pieces_home and all(p.pieces_home == 0 for p in players):
+        last: int = get("last_placer", s.last_placer)  # type: ignore[assignment]
+        s = evolve(s, **{**changes, "final": True, "last_placer": last if last >= 0 else seat})
+        return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, s.last_placer)],
+                     Task("season_end"))
+    nxt = (seat + 1) % len(players)
     changes["tasks"] = (*tasks, TURN[nxt])
     return evolve(s, active=nxt, **changes)
 
 
-def _then(s: State, tasks: tuple[Task, ...]) -> State:
-    """``s`` with ``tasks``; an ``end_turn`` or ``resolve`` on top of them runs in the same copy (``settle`` would
-    run it next)."""
+def _then(s: State, tasks: tuple[Task, ...], **changes: object) -> State:
+    """``s`` with ``tasks`` and its fields ``changes``; an ``end_turn`` or ``resolve`` on top of them runs in the same
+    copy (``settle`` would run it next)."""
     kind = tasks[-1].kind if tasks else ""
     if kind == "end_turn":
-        return _end_turn(s, tasks[-1].seat, tasks[:-1])
+        return _end_turn(s, tasks[-1].seat, tasks[:-1], **changes)
     if kind == "resolve":
+        if changes:  # the result reads the keyples there
+            s = evolve(s, **changes)
         return _resolve(s, tasks[-1], tasks[:-1])
+    if changes:
+        return evolve(s, tasks=tasks, **changes)
     return with_tasks(s, tasks)
 
 
 def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
-    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
-    place of the ``resolve`` task ``top``; ``s``'s tasks become ``below`` and what follows)."""
+    """``s``'s tasks become ``below`` and the result of the follower offer ``top`` (``_resolved``)."""
+    return with_tasks(s, below + _resolved(s, top, occupants(s, top.seat, top.arg) or ()))
+
+
+def _resolved(s: State, top: Task, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
+    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus: the
+    tasks in place of the ``resolve`` task ``top`` (as pushed: the last runs first) when its field holds
+    ``keyples``."""
     target, leader = top.arg, top.seat
-    keyples = occupants(s, leader, target) or ()
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
     b = bonus(keyples[0].colour, place.colour)
     follower = top.n - 1 if len(keyples) == 2 else -1
@@ -447,10 +479,10 @@ def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
         mine, theirs = n, n
         if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
             mine, theirs = shares(_in_supply(s, place.param), n)
-        tasks = [_use_task(s, leader, mine, target)]
+        tasks = [_use_task(s, leader, mine, target, kind)]
         if follower >= 0:
-            tasks.append(_use_task(s, follower, theirs, target))
-    return with_tasks(s, below + tuple(tasks[::-1]))
+            tasks.append(_use_task(s, follower, theirs, target, kind))
+    return tuple(tasks[::-1])
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -482,9 +514,10 @@ def _kind_at(s: State, seat: int, target: str) -> str:
     return field_of(s, board, index).kind if kind == "field" else "plot"
 
 
-def _use_task(s: State, seat: int, n: int, target: str) -> Task:
-    """``n`` units for ``seat`` on ``target``; on a boat the upgraded Merchant adds one (L998)."""
-    if _kind_at(s, seat, target) == "river" and _owns(s, seat, "merchant", upgraded=True):
+def _use_task(s: State, seat: int, n: int, target: str, kind: str) -> Task:
+    """``n`` units for ``seat`` on ``target``, a place of ``kind`` (``_kind_at``); on a boat the upgraded Merchant
+    adds one (L998)."""
+    if kind == "river" and _owns(s, seat, "merchant", upgraded=True):
         n += 1
     return _task("use", seat, n, target)
 
@@ -1800,144 +1833,161 @@ def apply(state: State, move: KPMove) -> State:
         folds[int(args[0]) - 1] = args[1]
         return settle(evolve(s, folds=tuple(folds)))
     seat = top.seat
+    below = s.tasks[:-1]
     if top.kind == "turn":
         s = _turn(s, seat, move)
     elif top.kind == "follow":
-        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, s.tasks[:-1])
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, below)
     elif top.kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
             if used.n > 0:
-                s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
-            else:  # the last unit: the use ends in the same copy (``settle`` would pop it)
-                s = _end_use(_unit(s, seat, move, top.arg, s.tasks[:-1]), used)
+                s = _unit(s, seat, move, top.arg, (*below, used))
+            elif verb in BOAT_UNITS:  # the last unit on a boat: the use ends before what follows (``settle``)
+                s = _end_use(_unit(s, seat, move, top.arg, below), used)
+            else:  # the last unit: the use ends in the same copy (``_end_use`` changes nothing off a boat)
+                s = _unit(s, seat, move, top.arg, below)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _then(_end_use(s, top), tuple(t for t in s.tasks[:-1]
+            s = _then(_end_use(s, top), tuple(t for t in below
                                               if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
     elif top.kind == "pick":
-        s = _pop(s)
         if verb == "pick":
             tile = args[0]
             display = list(s.display)
             display.remove(tile)
             p = s.players[seat]
-            if tile in s.edition.fairs:
-                s = s.player(seat, winter_fairs=tuple(sorted((*p.winter_fairs, tile))))
-            else:
-                s = s.player(seat, unbuilt=tuple(sorted((*p.unbuilt, tile))))
-            s = evolve(s, display=tuple(display))
+            p = evolve(p, winter_fairs=tuple(sorted((*p.winter_fairs, tile)))) if tile in s.edition.fairs else \
+                evolve(p, unbuilt=tuple(sorted((*p.unbuilt, tile))))
+            s = _then(s, below, players=_swap(s.players, seat, p), display=tuple(display))
+        else:
+            s = _then(s, below)
     elif top.kind == "keeptile":
-        s = _pop(s)
-        for kind in args if verb == "keep" else ():
-            s = _gain(s, seat, kind)
+        s = _then(s, below, **_exchange(s, seat, taken=args if verb == "keep" else ()))
     elif top.kind == "fairs":
-        s = _hold(_pop(s), seat, args)
+        s = _hold(s, seat, args, below)
     elif top.kind == "house":
-        s = _spend(_pop(s), seat, args)
+        s = _then(s, below, **_exchange(s, seat, given=args))
     elif top.kind == "rest":
-        s = _pop(s)
         keep = list(s.players[seat].keep)
         for colour in args:
             keep.remove(colour)
-        s = s.player(seat, keep=tuple(keep), keep_tile=tuple(PK(c) for c in args))
+        p = evolve(s.players[seat], keep=tuple(keep), keep_tile=tuple(UPRIGHT[c] for c in args))
+        s = _then(s, below, players=_swap(s.players, seat, p))
     return settle(s)
 
 
+BOAT_UNITS = frozenset({"work", "ship"})
+"""The units of a boat (``use_moves``): only they end a use with a change (``_end_use``)."""
+
+
 def _turn(s: State, seat: int, move: KPMove) -> State:
-    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
+    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows (in one copy: what
+    follows is worked out first)."""
     verb, args = move.verb, move.args
     if verb == "keyper":
         board = int(args[0]) - 1
-        s = s.board(board, keeper=seat).player(seat, keyper_home=False)
-        s = evolve(s, last_placer=seat)
-        tile = s.players[seat].keep_tile
+        boards = _swap(s.boards, board, evolve(s.boards[board], keeper=seat))
+        p = s.players[seat]
+        tile = p.keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
-            s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
-        return _replace(s, END_TURN[seat])
-    if verb == "place":  # what follows is worked out first, then the state changes in one copy
-        colour, target = args[0], args[1]
-        here = occupants(s, seat, target) or ()
+            p = evolve(p, keyper_home=False, keep_tile=tuple(LAID[k.colour] for k in tile))
+            return evolve(s, boards=boards, players=_swap(s.players, seat, p), last_placer=seat,
+                          tasks=_replaced(s, _task("keeptile", seat, len(tile)), END_TURN[seat]))
+        return _end_turn(s, seat, s.tasks[:-1], boards=boards, players=_swap(s.players, seat,
+                                                                             evolve(p, keyper_home=False)),
+                         last_placer=seat)
+    target = args[0] if verb == "lay" else args[1]
+    where = parse_target(target)
+    kind, board, index = where
+    place = field_of(s, board, index) if kind == "field" else None
+    here = s.boards[board].fields[index] if place is not None else s.players[seat].plots(kind)[index].keyples
+    colour_at = place.colour if place is not None else "none"
+    if verb == "place":
+        colour = args[0]
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
-                                tasks=_replaced(s, END_TURN[seat]))
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, END_TURN[seat]), colour,
+                                last_placer=seat)
         if not here:
-            kind, board, index = parse_target(target)
-            if kind != "field":
-                return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
-                                    tasks=_replaced(s, _use_task(s, seat, 1, target), END_TURN[seat]))
+            if place is None:
+                return _set_keyples(s, seat, where, (UPRIGHT[colour],),
+                                    _replaced(s, _use_task(s, seat, 1, target, "plot"), END_TURN[seat]), colour,
+                                    last_placer=seat)
             # who may follow (``_follow_options``): ``joiner`` of a standing keyple
-            joins = eff(colour, field_of(s, board, index).colour)
+            joins = eff(colour, colour_at)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _set_keyples(s, seat, target, (PK(colour),), colour, args[3] if len(args) == 4 else "",
-                                last_placer=seat, tasks=_replaced(s, *asks, _task("resolve", seat, 0, target),
-                                                                  END_TURN[seat]))
+            resolve = _task("resolve", seat, 0, target)
+            # no one to ask: the result now (``_resolved``), in the same copy
+            then = (*asks, resolve) if asks else _resolved(s, resolve, (UPRIGHT[colour],))[::-1]
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]), colour,
+                                args[3] if len(args) == 4 else "", last_placer=seat)
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
-        colour_at = target_colour(s, target)
         # a white keyple takes the first keyple's colour, lying or not (L307); A14 ``any``: beside a lying one the new
         # keyple works alone, in its own colour (L300)
         alone = not first.standing and s.options["join_lying"] == "any"
-        b = bonus(colour if alone else first.colour, colour_at)
-        n = (2 if lay else 1) + b
-        return _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)), colour,
-                            last_placer=seat, tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
+        n = (2 if lay else 1) + bonus(colour if alone else first.colour, colour_at)
+        return _set_keyples(s, seat, where, (LAID[first.colour] if lay else first, UPRIGHT[colour]),
+                            _replaced(s, *_units(s, seat, n, target, place), END_TURN[seat]), colour,
+                            last_placer=seat)
     # lay
-    target = args[0]
-    placed = list(occupants(s, seat, target) or ())
+    placed = list(here)
     up = [i for i, k in enumerate(placed) if k.standing]
     laid = up if len(args) == 2 else up[:1]
     for i in laid:
-        placed[i] = PK(placed[i].colour, False)
+        placed[i] = LAID[placed[i].colour]
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
-    n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
-    return _set_keyples(s, seat, target, tuple(placed), tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
+    n = len(laid) + bonus(placed[1 if alone else 0].colour, colour_at)
+    return _set_keyples(s, seat, where, tuple(placed), _replaced(s, *_units(s, seat, n, target, place),
+                                                                 END_TURN[seat]))
 
 
-def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
-    if _kind_at(s, seat, target) == "tiles":
+def _units(s: State, seat: int, n: int, target: str, place: Field | None) -> list[Task]:
+    """``n`` units for ``seat`` on ``target``, the field ``place`` (``None``: a plot)."""
+    if place is None:
+        return [_use_task(s, seat, n, target, "plot")]
+    if place.kind == "tiles":
         return _picks(s, [seat] * n, target)
-    return [_use_task(s, seat, n, target)]
+    return [_use_task(s, seat, n, target, place.kind)]
 
 
 def _follow(s: State, seat: int, target: str, colour: str) -> State:
     """4.3: the follower's keyple joins; no one else is asked (the offer on top of ``s`` goes too); the result counts
-    for both."""
-    here = occupants(s, seat, target) or ()
-    tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [_task(t.kind, t.seat, seat + 1, t.arg) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = _set_keyples(s, seat, target, (*here, PK(colour)), colour, tasks=tuple(tasks))
+    for both (worked out now, in the same copy: ``_resolved``)."""
+    where = parse_target(target)
+    keyples = (*s.boards[where[1]].fields[where[2]], UPRIGHT[colour])
+    tasks = tuple(t for t in s.tasks if not (t.kind == "follow" and t.arg == target))
+    resolve = tasks[-1]  # the offers were on top of the result
+    tasks = tasks[:-1] + _resolved(s, _task("resolve", resolve.seat, seat + 1, target), keyples)
+    s = _set_keyples(s, seat, where, keyples, tasks, colour)
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
     return s
 
 
 def _unit(s: State, seat: int, move: KPMove, target: str, tasks: tuple[Task, ...]) -> State:
-    """One unit of a yield on ``target``, and the state's tasks become ``tasks``."""
+    """One unit of a yield on ``target``, and the state's tasks become ``tasks`` (``_then``: not on a boat, where the
+    use's end comes first)."""
     verb, args = move.verb, move.args
     if verb == "take":
-        return _gain(s, seat, args[0], tasks=tasks)
+        return _then(s, tasks, **_exchange(s, seat, taken=args))
     if verb == "work":
         return _gain(s, seat, args[0], tasks=tasks, gained=s.gained | {(seat, args[0])})
-    s = with_tasks(s, tasks)
-    if verb == "process":
-        return _gain(_spend(s, seat, (RAW_OF[args[0]],)), seat, args[0])
-    if verb in ("trade", "convert"):
-        s = _spend(s, seat, pieces(args[0]) if verb == "convert" else (args[0],))
-        for kind in pieces(args[1]):
-            s = _gain(s, seat, kind)
-        return s
-    if verb == "build":
-        return _build(s, seat, args[0], args[1], pieces(args[2]))
-    if verb == "upgrade":
-        return _upgrade(s, seat, args[0], pieces(args[1]))
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return evolve(s, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
+        return evolve(s, tasks=tasks, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
+    if verb == "process":
+        return _then(s, tasks, **_exchange(s, seat, (RAW_OF[args[0]],), args))
+    if verb in ("trade", "convert"):
+        return _then(s, tasks, **_exchange(s, seat, pieces(args[0]) if verb == "convert" else (args[0],),
+                                           pieces(args[1])))
+    if verb == "build":
+        return _then(_build(s, seat, args[0], args[1], pieces(args[2])), tasks)
+    if verb == "upgrade":
+        return _then(_upgrade(s, seat, args[0], pieces(args[1])), tasks)
     raise AssertionError(move)
 
 
@@ -1948,17 +1998,17 @@ def _boat_type(s: State, target: str, shipped: str) -> str:
     return shipped if shipped in types else RAW_OF.get(shipped, shipped)
 
 
-def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
+def _hold(s: State, seat: int, fairs: Sequence[str], tasks: tuple[Task, ...]) -> State:
     """Spec 3.6: the fairs held go face up on this season's space; the season's private fair not held goes to the
-    box (A20)."""
+    box (A20); the state's tasks become ``tasks``."""
     p = s.players[seat]
     season = SEASONS[s.season]
     private = list(p.private)
     if s.season < 3:
         private[s.season] = ""
     winter = tuple(w for w in p.winter_fairs if w not in fairs)
-    return s.player(seat, private=tuple(private), winter_fairs=winter,
-                    held=(*p.held, *((f, season) for f in fairs)))
+    p = evolve(p, private=tuple(private), winter_fairs=winter, held=(*p.held, *((f, season) for f in fairs)))
+    return _then(s, tasks, players=_swap(s.players, seat, p))
 
 
 # ------------------------------------------------------------------ validation (checklist 4.11)
