@@ -362,7 +362,7 @@ def settle(s: State) -> State:
                 s = _then(s, s.tasks[:-1])
             elif kind == "turn" and not moves_of(s).size and s.options["no_target"] == "skip":
                 # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-                s = _push(_pop(s), END_TURN[top.seat])
+                s = _end_turn(s, top.seat, s.tasks[:-1])
             elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
                 s = _recycle(s)
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
@@ -372,17 +372,16 @@ def settle(s: State) -> State:
             else:
                 break
         elif kind == "begin_play":
-            s = _pop(s)
-            s = evolve(s, active=s.start, final=False, last_placer=-1)
-            s = _push(s, TURN[s.start])
+            s = evolve(s, active=s.start, final=False, last_placer=-1, tasks=(*s.tasks[:-1], TURN[s.start]))
         elif kind == "end_turn":
             s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
             s = _resolve(s, top, s.tasks[:-1])
         elif kind == "refill":
-            s = _pop(s)
-            if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
-                s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
+            tasks = s.tasks[:-1]
+            if s.options["refill_on_last_action"] == "yes" or not _last_action(s):  # (the refill is no turn)
+                tasks += (DRAW,) * (8 - len(s.display))
+            s = with_tasks(s, tasks)
         elif kind == "season_end":
             s = _season_end(_pop(s))
         elif kind == "housing":
@@ -734,20 +733,20 @@ def _chance(s: State, move: KPMove) -> State:
     top = s.tasks[-1]
     verb, args = move.verb, move.args
     if verb == "draw":  # the most frequent: one copy
-        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
-    s = _pop(s)
+        return _then(s, s.tasks[:-1], bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
     if verb == "boats":
-        return evolve(s, boats=tuple(args))
+        return evolve(s, boats=tuple(args), tasks=s.tasks[:-1])
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
-        private = list(s.players[seat].private)
-        private[top.n] = fair
-        stacks = list(s.fair_stacks)
-        stacks[top.n] = tuple(f for f in stacks[top.n] if f != fair)
-        s = evolve(s, fair_stacks=tuple(stacks))
+        p = s.players[seat]
         if top.n == 2 and top.seat == len(s.players) - 1:
-            s = evolve(s, fair_stacks=((), (), ()))  # the rest go back to the box
-        return s.player(seat, private=tuple(private))
+            stacks: tuple[tuple[str, ...], ...] = ((), (), ())  # the rest go back to the box
+        else:
+            stacks = _swap(s.fair_stacks, top.n, tuple(f for f in s.fair_stacks[top.n] if f != fair))
+        return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, evolve(p, private=_swap(p.private, top.n,
+                                                                                                      fair))),
+                      tasks=s.tasks[:-1])
+    s = _pop(s)
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
         s = evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
