@@ -356,13 +356,15 @@ def settle(s: State) -> State:
         top = s.tasks[-1]
         kind = top.kind
         if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
-            if kind == "use" and top.n <= 0:
+            if kind == "turn":  # the most frequent first
+                if moves_of(s).size or s.options["no_target"] != "skip":
+                    break
+                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
+                s = _end_turn(s, top.seat, s.tasks[:-1])
+            elif kind == "use" and top.n <= 0:
                 s = _end_use(_pop(s), top)
             elif kind == "follow" and moves_of(s).size == 1:  # only the pass: no keyple may follow
                 s = _then(s, s.tasks[:-1])
-            elif kind == "turn" and not moves_of(s).size and s.options["no_target"] == "skip":
-                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-                s = _end_turn(s, top.seat, s.tasks[:-1])
             elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
                 s = _recycle(s)
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
@@ -455,17 +457,16 @@ def _then(s: State, tasks: tuple[Task, ...], **changes: object) -> State:
 
 def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
     """``s``'s tasks become ``below`` and the result of the follower offer ``top`` (``_resolved``)."""
-    return with_tasks(s, below + _resolved(s, top, occupants(s, top.seat, top.arg) or ()))
+    return with_tasks(s, below + _resolved(s, top.arg, top.seat, top.n, occupants(s, top.seat, top.arg) or ()))
 
 
-def _resolved(s: State, top: Task, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
+def _resolved(s: State, target: str, leader: int, n: int, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
     """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus: the
-    tasks in place of the ``resolve`` task ``top`` (as pushed: the last runs first) when its field holds
-    ``keyples``."""
-    target, leader = top.arg, top.seat
+    tasks in place of the ``resolve`` task (``target``, ``leader``, ``n``: the follower's seat + 1, else 0) when the
+    field holds ``keyples`` (as pushed: the last runs first)."""
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
     b = bonus(keyples[0].colour, place.colour)
-    follower = top.n - 1 if len(keyples) == 2 else -1
+    follower = n - 1 if len(keyples) == 2 else -1
     n = (2 if follower >= 0 else 1) + b
     kind = place.kind
     if kind == "tiles":
@@ -1831,13 +1832,13 @@ def apply(state: State, move: KPMove) -> State:
         folds = list(s.folds)
         folds[int(args[0]) - 1] = args[1]
         return settle(evolve(s, folds=tuple(folds)))
-    seat = top.seat
+    kind, seat = top.kind, top.seat
+    if kind == "turn":
+        return settle(_turn(s, seat, move))
     below = s.tasks[:-1]
-    if top.kind == "turn":
-        s = _turn(s, seat, move)
-    elif top.kind == "follow":
+    if kind == "follow":
         s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, below)
-    elif top.kind == "use":
+    elif kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
@@ -1850,7 +1851,7 @@ def apply(state: State, move: KPMove) -> State:
         else:  # the rest unused, including this seat's later turns on the same field (L633)
             s = _then(_end_use(s, top), tuple(t for t in below
                                               if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
-    elif top.kind == "pick":
+    elif kind == "pick":
         if verb == "pick":
             tile = args[0]
             display = list(s.display)
@@ -1861,13 +1862,13 @@ def apply(state: State, move: KPMove) -> State:
             s = _then(s, below, players=_swap(s.players, seat, p), display=tuple(display))
         else:
             s = _then(s, below)
-    elif top.kind == "keeptile":
+    elif kind == "keeptile":
         s = _then(s, below, **_exchange(s, seat, taken=args if verb == "keep" else ()))
-    elif top.kind == "fairs":
+    elif kind == "fairs":
         s = _hold(s, seat, args, below)
-    elif top.kind == "house":
+    elif kind == "house":
         s = _then(s, below, **_exchange(s, seat, given=args))
-    elif top.kind == "rest":
+    elif kind == "rest":
         keep = list(s.players[seat].keep)
         for colour in args:
             keep.remove(colour)
@@ -1917,9 +1918,9 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             joins = eff(colour, colour_at)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            resolve = _task("resolve", seat, 0, target)
             # no one to ask: the result now (``_resolved``), in the same copy
-            then = (*asks, resolve) if asks else _resolved(s, resolve, (UPRIGHT[colour],))[::-1]
+            then = (*asks, _task("resolve", seat, 0, target)) if asks else \
+                _resolved(s, target, seat, 0, (UPRIGHT[colour],))[::-1]
             return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]), colour,
                                 args[3] if len(args) == 4 else "", last_placer=seat)
         first = here[0]
@@ -1958,8 +1959,8 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     where = parse_target(target)
     keyples = (*s.boards[where[1]].fields[where[2]], UPRIGHT[colour])
     tasks = tuple(t for t in s.tasks if not (t.kind == "follow" and t.arg == target))
-    resolve = tasks[-1]  # the offers were on top of the result
-    tasks = tasks[:-1] + _resolved(s, _task("resolve", resolve.seat, seat + 1, target), keyples)
+    leader = tasks[-1].seat  # the offers were on top of the result
+    tasks = tasks[:-1] + _resolved(s, target, leader, seat + 1, keyples)
     s = _set_keyples(s, seat, where, keyples, tasks, colour)
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
