@@ -160,10 +160,13 @@ def _replaced(s: State, *tasks: Task) -> tuple[Task, ...]:
     return s.tasks[:-1] + tasks[::-1]
 
 
-def _left_of(s: State, seat: int) -> list[int]:
+def _left_of(s: State, seat: int) -> tuple[int, ...]:
     """The other seats clockwise from ``seat``'s left."""
-    n = len(s.players)
-    return [(seat + k) % n for k in range(1, n)]
+    return LEFT_OF[len(s.players)][seat]
+
+
+LEFT_OF = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n)) for n in range(1, 5)}
+"""``_left_of`` by player count and seat (every placement asks the others in this order)."""
 
 
 def _swap(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
@@ -336,11 +339,11 @@ def actor(state: State) -> int:
     if state.over or not state.tasks:
         return TERMINAL
     top = state.tasks[-1]
-    if top.kind in CHANCE_KINDS:
-        return CHANCE
-    if top.kind == "fold":
-        return SIMULTANEOUS
-    return top.seat
+    return NOT_A_SEAT.get(top.kind, top.seat)
+
+
+NOT_A_SEAT = {**dict.fromkeys(CHANCE_KINDS, CHANCE), "fold": SIMULTANEOUS}
+"""The tasks no one seat decides (``actor``): the chance steps, the folding (every seat at once)."""
 
 
 def fold_deciders(s: State) -> tuple[int, ...]:
