@@ -701,35 +701,37 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(_draw(tile), n) for tile, n in s.bag.outcomes()]
+        return [(_chance_move("draw", tile), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         boats = BY_ARGS["boats"]
         return [(boats[combo], 1) for combo in itertools.combinations(ids, 4)]
     if top.kind == "fair":
-        return [(KPMove("fair", (str(top.seat + 1), f)), 1) for f in s.fair_stacks[top.n]]
+        return [(_chance_move("fair", str(top.seat + 1), f), 1) for f in s.fair_stacks[top.n]]
     if top.kind == "ninth":
-        return [(KPMove("ninth", (str(top.seat + 1), c)), 1) for c in s.ninth_pool]
+        return [(_chance_move("ninth", str(top.seat + 1), c), 1) for c in s.ninth_pool]
     if top.kind == "start":
-        return [(KPMove("start", (str(seat + 1),)), 1) for seat in range(len(s.players))]
+        return [(_chance_move("start", str(seat + 1)), 1) for seat in range(len(s.players))]
     if top.kind == "reveal":
         return [(KPMove("reveal", s.folds), 1)]
     return []
 
 
-_DRAWS: dict[str, KPMove] = {}
-"""``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
+_CHANCE_MOVES: dict[tuple[str, ...], KPMove] = {}
+"""The chance moves by verb and arguments, each made once (a draw offers every tile in the bag, a fair step every
+fair of its stack, many times a game)."""
 
 
-def _draw(tile: str) -> KPMove:
-    return _DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,)))
+def _chance_move(verb: str, *args: str) -> KPMove:
+    key = (verb, *args)
+    return _CHANCE_MOVES.get(key) or _CHANCE_MOVES.setdefault(key, KPMove(verb, args))
 
 
 def sample_chance(state: State, rng: random.Random) -> KPMove:
     """``weighted_choice(rng, chance_outcomes(state))``; a draw picks its tile from the bag's (tile, count) pairs, in
     the order of its outcomes, so the same random number gives the same tile without making every outcome."""
     if state.tasks[-1].kind == "draw":
-        return _draw(weighted_choice(rng, state.bag.outcomes()))
+        return _chance_move("draw", weighted_choice(rng, state.bag.outcomes()))
     return weighted_choice(rng, chance_outcomes(state))
 
 
