@@ -388,17 +388,16 @@ def settle(s: State) -> State:
                 tasks += (DRAW,) * (8 - len(s.display))
             s = with_tasks(s, tasks)
         elif kind == "season_end":
-            s = _season_end(_pop(s))
+            s = _season_end(s)
         elif kind == "housing":
-            s = _housing(_pop(s))
+            s = _housing(s)
         elif kind == "collect":
-            s = _collect(_pop(s))
+            s = _collect(s)
         elif kind == "next_season":
-            s = _next_season(_pop(s))
+            s = _next_season(s)
         elif kind == "team_cap":
-            s = _pop(s)
-            s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
-                           if len(p.keep) > cap(s)])
+            s = _replace(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
+                              if len(p.keep) > cap(s)])
         else:
             break
     return s
@@ -578,7 +577,8 @@ def _end_use(s: State, top: Task) -> State:
 
 
 def _season_end(s: State) -> State:
-    """Step 2: each seat with a fair to hold decides, in seat order from the start player; then housing."""
+    """Step 2: each seat with a fair to hold decides, in seat order from the start player; then housing (in place of
+    the ``season_end`` task on top of ``s``)."""
     tasks = []
     for seat in [s.start, *_left_of(s, s.start)]:
         p = s.players[seat]
@@ -586,7 +586,7 @@ def _season_end(s: State) -> State:
         winter = bool(p.winter_fairs) and (s.season > 0 or s.options["winter_fair_seasons"] == "any")
         if own or winter:
             tasks.append(Task("fairs", seat))
-    return _push(s, *tasks, Task("housing"))
+    return _replace(s, *tasks, Task("housing"))
 
 
 def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
@@ -626,7 +626,8 @@ def max_housed(counts: Sequence[int], homes: Sequence[tuple[Sequence[str], int]]
 
 
 def _housing(s: State) -> State:
-    """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice."""
+    """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice (in place
+    of the ``housing`` task on top of ``s``)."""
     tasks = []
     for seat, p in enumerate(s.players):
         held = sum(p.animals)
@@ -640,7 +641,7 @@ def _housing(s: State) -> State:
             s = _spend(s, seat, options[0])
         else:
             tasks.append(Task("house", seat, surplus))
-    return _push(s, *tasks, Task("collect"))
+    return _replace(s, *tasks, Task("collect"))
 
 
 def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
@@ -658,9 +659,10 @@ def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
 
 
 def _collect(s: State) -> State:
-    """Step 4: each player takes back the Keyper, the claimed board's keyples, their plots' and keep tile's."""
+    """Step 4: each player takes back the Keyper, the claimed board's keyples, their plots' and keep tile's (in place
+    of the ``collect`` task on top of ``s``, in one copy)."""
+    last = s.season == 3  # step 5: the game ends; unheld winter fairs go to the box
     players = list(s.players)
-    boards = list(s.boards)
     for seat, p in enumerate(players):
         board = claimed_board(s, seat)
         got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
@@ -668,17 +670,15 @@ def _collect(s: State) -> State:
             got += [k.colour for f in s.boards[board].fields for k in f]
         players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=_emptied(p.farm), village=_emptied(p.village))
-    for i, b in enumerate(boards):
-        boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
-    s = evolve(s, players=tuple(players), boards=tuple(boards))
-    if s.season == 3:  # step 5: the game ends; unheld winter fairs go to the box
-        players = [evolve(p, winter_fairs=()) for p in s.players]
-        return evolve(s, players=tuple(players), over=True, tasks=())
-    s = evolve(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
+            farm=_emptied(p.farm), village=_emptied(p.village), **({"winter_fairs": ()} if last else {}))
+    boards = tuple(evolve(b, keeper=-1, fields=((),) * 15, boat="") for b in s.boards)
+    if last:
+        return evolve(s, players=tuple(players), boards=boards, over=True, tasks=())
+    changes: dict[str, object] = {}
     if s.season == 0 and s.set_aside:  # step 7
-        s = evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
-    return _push(s, Task("next_season"))
+        changes.update(bag=s.bag.add(*s.set_aside), set_aside=())
+    return evolve(s, players=tuple(players), boards=boards, discard=tuple(sorted((*s.discard, *s.display))),
+                  display=(), tasks=_replaced(s, Task("next_season")), **changes)  # step 6
 
 
 def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
@@ -688,9 +688,10 @@ def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
 
 def _next_season(s: State) -> State:
     """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
-    player (the last to play a piece from the keep area on their own turn)."""
-    s = evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
-    return _push(s, *[Task("draw")] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play"))
+    player (the last to play a piece from the keep area on their own turn); in place of the ``next_season`` task on
+    top of ``s``."""
+    return evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players),
+                  tasks=_replaced(s, *[DRAW] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play")))
 
 
 # ------------------------------------------------------------------ chance
@@ -752,18 +753,19 @@ def _chance(s: State, move: KPMove) -> State:
         return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, evolve(p, private=_swap(p.private, top.n,
                                                                                                       fair))),
                       tasks=s.tasks[:-1])
-    s = _pop(s)
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
-        s = evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
-        return s.player(seat, keep=tuple(sorted((*s.players[seat].keep, colour))))
+        p = evolve(s.players[seat], keep=tuple(sorted((*s.players[seat].keep, colour))))
+        return evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour), players=_swap(s.players, seat, p),
+                      tasks=s.tasks[:-1])
     if verb == "start":
-        return evolve(s, start=int(args[0]) - 1)
+        return evolve(s, start=int(args[0]) - 1, tasks=s.tasks[:-1])
     if verb == "reveal":
+        boards = list(s.boards)
         for seat, option in enumerate(s.folds):
             board = s.players[seat].claimed
-            s = s.board(board, layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
-        return s
+            boards[board] = evolve(boards[board], layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
+        return evolve(s, boards=tuple(boards), tasks=s.tasks[:-1])
     raise AssertionError(move)
 
 
