@@ -459,16 +459,17 @@ def _then(s: State, tasks: tuple[Task, ...], **changes: object) -> State:
 
 def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
     """``s``'s tasks become ``below`` and the result of the follower offer ``top`` (``_resolved``)."""
-    return with_tasks(s, below + _resolved(s, top.arg, top.seat, top.n, occupants(s, top.seat, top.arg) or ()))
+    return with_tasks(s, below + _resolved(s, top.arg, top.seat, top.n - 1, occupants(s, top.seat, top.arg) or ()))
 
 
-def _resolved(s: State, target: str, leader: int, n: int, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
+def _resolved(s: State, target: str, leader: int, follower: int, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
     """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus: the
-    tasks in place of the ``resolve`` task (``target``, ``leader``, ``n``: the follower's seat + 1, else 0) when the
-    field holds ``keyples`` (as pushed: the last runs first)."""
+    tasks in place of the ``resolve`` task of ``leader``'s placement on ``target`` (``follower``: the seat that
+    followed, else -1) when the field holds ``keyples`` (as pushed: the last runs first)."""
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
     b = bonus(keyples[0].colour, place.colour)
-    follower = n - 1 if len(keyples) == 2 else -1
+    if len(keyples) != 2:
+        follower = -1
     n = (2 if follower >= 0 else 1) + b
     kind = place.kind
     if kind == "tiles":
@@ -745,14 +746,12 @@ def _chance(s: State, move: KPMove) -> State:
         return evolve(s, boats=tuple(args), tasks=s.tasks[:-1])
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
-        p = s.players[seat]
         if top.n == 2 and top.seat == len(s.players) - 1:
             stacks: tuple[tuple[str, ...], ...] = ((), (), ())  # the rest go back to the box
         else:
             stacks = _swap(s.fair_stacks, top.n, tuple(f for f in s.fair_stacks[top.n] if f != fair))
-        return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, evolve(p, private=_swap(p.private, top.n,
-                                                                                                      fair))),
-                      tasks=s.tasks[:-1])
+        p = evolve(s.players[seat], private=_swap(s.players[seat].private, top.n, fair))
+        return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, p), tasks=s.tasks[:-1])
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
         p = evolve(s.players[seat], keep=tuple(sorted((*s.players[seat].keep, colour))))
@@ -1927,7 +1926,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
             # no one to ask: the result now (``_resolved``), in the same copy
             then = (*asks, _task("resolve", seat, 0, target)) if asks else \
-                _resolved(s, target, seat, 0, (UPRIGHT[colour],))[::-1]
+                _resolved(s, target, seat, -1, (UPRIGHT[colour],))[::-1]
             return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]), colour,
                                 args[3] if len(args) == 4 else "", last_placer=seat)
         first = here[0]
@@ -1967,7 +1966,7 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     keyples = (*s.boards[where[1]].fields[where[2]], UPRIGHT[colour])
     tasks = tuple(t for t in s.tasks if not (t.kind == "follow" and t.arg == target))
     leader = tasks[-1].seat  # the offers were on top of the result
-    tasks = tasks[:-1] + _resolved(s, target, leader, seat + 1, keyples)
+    tasks = tasks[:-1] + _resolved(s, target, leader, seat, keyples)
     s = _set_keyples(s, seat, where, keyples, tasks, colour)
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
