@@ -122,12 +122,12 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     stacks = tuple(tuple(sorted(f for f, fair in edition.fairs.items() if fair.season == season))
                    for season in SEASONS[:3])
     supply = tuple(SUPPLY[g] - n * start_goods[i] for i, g in enumerate(GOODS)) + tuple(SUPPLY[a] for a in ANIMALS)
-    tasks = [Task("begin_play"), Task("start")]
+    tasks = [_task("begin_play"), _task("start")]
     if n == 2:
-        tasks += [Task("ninth", 1), Task("ninth", 0)]
+        tasks += [_task("ninth", 1), _task("ninth", 0)]
     for season in (2, 1, 0):
-        tasks += [Task("fair", seat, season) for seat in reversed(range(n))]
-    tasks += [Task("boats")] + [Task("draw")] * 8
+        tasks += [_task("fair", seat, season) for seat in reversed(range(n))]
+    tasks += [_task("boats")] + [_task("draw")] * 8
     s = State(edition, options, players, boards=boards, bag=Bag(edition.tile_ids("spring")),
               set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply, fair_stacks=stacks,
               ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n, tasks=tuple(tasks))
@@ -373,7 +373,7 @@ def settle(s: State) -> State:
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
                     s = _pop(s)
             elif kind == "fold" and not fold_deciders(s):
-                s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+                s = evolve(s, tasks=s.tasks[:-1] + (_task("reveal"),))
             else:
                 break
         elif kind == "begin_play":
@@ -396,7 +396,7 @@ def settle(s: State) -> State:
         elif kind == "next_season":
             s = _next_season(s)
         elif kind == "team_cap":
-            s = _replace(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
+            s = _replace(s, *[_task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
                               if len(p.keep) > cap(s)])
         else:
             break
@@ -435,8 +435,8 @@ def _end_turn(s: State, seat: int, tasks: tuple[Task, ...], **changes: object) -
     if not players[seat].pieces_home and all(p.pieces_home == 0 for p in players):
         last: int = get("last_placer", s.last_placer)  # type: ignore[assignment]
         s = evolve(s, **{**changes, "final": True, "last_placer": last if last >= 0 else seat})
-        return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, s.last_placer)],
-                     Task("season_end"))
+        return _push(s, *[_task("turn", other, arg="final") for other in _left_of(s, s.last_placer)],
+                     _task("season_end"))
     nxt = (seat + 1) % len(players)
     changes["tasks"] = (*tasks, TURN[nxt])
     return evolve(s, active=nxt, **changes)
@@ -586,8 +586,8 @@ def _season_end(s: State) -> State:
         own = s.season < 3 and bool(p.private[s.season])
         winter = bool(p.winter_fairs) and (s.season > 0 or s.options["winter_fair_seasons"] == "any")
         if own or winter:
-            tasks.append(Task("fairs", seat))
-    return _replace(s, *tasks, Task("housing"))
+            tasks.append(_task("fairs", seat))
+    return _replace(s, *tasks, _task("housing"))
 
 
 def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
@@ -641,8 +641,8 @@ def _housing(s: State) -> State:
         if len(options) == 1:
             s = _spend(s, seat, options[0])
         else:
-            tasks.append(Task("house", seat, surplus))
-    return _replace(s, *tasks, Task("collect"))
+            tasks.append(_task("house", seat, surplus))
+    return _replace(s, *tasks, _task("collect"))
 
 
 def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
@@ -679,7 +679,7 @@ def _collect(s: State) -> State:
     if s.season == 0 and s.set_aside:  # step 7
         changes.update(bag=s.bag.add(*s.set_aside), set_aside=())
     return evolve(s, players=tuple(players), boards=boards, discard=tuple(sorted((*s.discard, *s.display))),
-                  display=(), tasks=_replaced(s, Task("next_season")), **changes)  # step 6
+                  display=(), tasks=_replaced(s, _task("next_season")), **changes)  # step 6
 
 
 def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
@@ -691,8 +691,8 @@ def _next_season(s: State) -> State:
     """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
     player (the last to play a piece from the keep area on their own turn); in place of the ``next_season`` task on
     top of ``s``."""
-    return evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players),
-                  tasks=_replaced(s, *[DRAW] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play")))
+    tasks = _replaced(s, *[DRAW] * 8, _task("boats"), _task("fold"), _task("team_cap"), _task("begin_play"))
+    return evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players), tasks=tasks)
 
 
 # ------------------------------------------------------------------ chance
