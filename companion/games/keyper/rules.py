@@ -111,12 +111,22 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     for flag, values in UNPLAYED.items():
         if options[flag] in values:
             raise MalformedInputError(msg("kp.refuse.unplayed", flag=flag, value=options[flag]))
-    n = len(names)
-    home = tuple(sorted(edition.tile_ids("home")))
+    key = ("setup", len(names))
+    found: tuple[Player, State] | None = edition.derived.get(key)
+    if found is None:
+        found = edition.derived[key] = _setup(edition, len(names), options)
+    player, start = found
+    return settle(evolve(start, options=options, players=tuple(evolve(player, name=name) for name in names)))
+
+
+def _setup(edition: Edition, n: int, options: Options) -> tuple[Player, State]:
+    """What every game of ``n`` players on ``edition`` starts from, worked out once (a game's start reads the whole
+    data pack) and kept in ``edition.derived``: a player before its name, the state before its players and options
+    (immutable: games share them)."""
     start_goods = tuple(1 if g in FINISHED else 0 for g in GOODS)
-    players = tuple(Player(
-        name, keep=tuple(sorted(START_KEYPLES)), farm=(Plot(),) * edition.farm_plots,
-        village=(Plot(),) * edition.village_plots, unbuilt=home, goods=start_goods) for name in names)
+    player = Player("", keep=tuple(sorted(START_KEYPLES)), farm=(Plot(),) * edition.farm_plots,
+                    village=(Plot(),) * edition.village_plots, unbuilt=tuple(sorted(edition.tile_ids("home"))),
+                    goods=start_goods)
     boards = tuple(Board(edition.options(i + 1, "spring")[0].key, fields=((),) * 15) for i in range(n))
     winter = sorted(f for f, fair in edition.fairs.items() if fair.season == "winter")
     stacks = tuple(tuple(sorted(f for f, fair in edition.fairs.items() if fair.season == season))
@@ -128,10 +138,10 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     for season in (2, 1, 0):
         tasks += [_task("fair", seat, season) for seat in reversed(range(n))]
     tasks += [_task("boats")] + [_task("draw")] * 8
-    s = State(edition, options, players, boards=boards, bag=Bag(edition.tile_ids("spring")),
-              set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply, fair_stacks=stacks,
-              ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n, tasks=tuple(tasks))
-    return settle(s)
+    return player, State(edition, options, (), boards=boards, bag=Bag(edition.tile_ids("spring")),
+                         set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply,
+                         fair_stacks=stacks, ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n,
+                         tasks=tuple(tasks))
 
 
 # ------------------------------------------------------------------ small helpers
