@@ -725,7 +725,7 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top.kind == "start":
         return [(_chance_move("start", str(seat + 1)), 1) for seat in range(len(s.players))]
     if top.kind == "reveal":
-        return [(KPMove("reveal", s.folds), 1)]
+        return [(_chance_move("reveal", *s.folds), 1)]
     return []
 
 
