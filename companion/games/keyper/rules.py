@@ -247,8 +247,12 @@ def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
-    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``)."""
-    return all(p.good(k) >= kinds.count(k) for k in set(kinds))
+    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``, nor a set: a piece named twice
+    is checked twice)."""
+    for kind in kinds:
+        if p.good(kind) < kinds.count(kind):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ targets
