@@ -343,7 +343,10 @@ def _set_keyples(s: State, seat: int, where: tuple[str, int, int], keyples: tupl
 
 
 def claimed_board(s: State, seat: int) -> int:
-    return next((i for i, b in enumerate(s.boards) if b.keeper == seat), -1)
+    for i, b in enumerate(s.boards):
+        if b.keeper == seat:
+            return i
+    return -1
 
 
 # ------------------------------------------------------------------ whose move
@@ -361,7 +364,7 @@ NOT_A_SEAT = {**dict.fromkeys(CHANCE_KINDS, CHANCE), "fold": SIMULTANEOUS}
 
 
 def fold_deciders(s: State) -> tuple[int, ...]:
-    return tuple(seat for seat, f in enumerate(s.folds) if not f)
+    return tuple([seat for seat, f in enumerate(s.folds) if not f])
 
 
 # ------------------------------------------------------------------ the steps the companion makes
@@ -1869,8 +1872,8 @@ def apply(state: State, move: KPMove) -> State:
             else:  # the last unit: the use ends in the same copy (``_end_use`` changes nothing off a boat)
                 s = _unit(s, seat, move, top.arg, below)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _then(_end_use(s, top), tuple(t for t in below
-                                              if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
+            s = _then(_end_use(s, top), tuple([t for t in below
+                                               if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)]))
     elif kind == "pick":
         if verb == "pick":
             tile = args[0]
@@ -1978,7 +1981,7 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     for both (worked out now, in the same copy: ``_resolved``)."""
     where = parse_target(target)
     keyples = (*s.boards[where[1]].fields[where[2]], UPRIGHT[colour])
-    tasks = tuple(t for t in s.tasks if not (t.kind == "follow" and t.arg == target))
+    tasks = tuple([t for t in s.tasks if not (t.kind == "follow" and t.arg == target)])
     leader = tasks[-1].seat  # the offers were on top of the result
     tasks = tasks[:-1] + _resolved(s, target, leader, seat, keyples)
     s = _set_keyples(s, seat, where, keyples, tasks, colour)
