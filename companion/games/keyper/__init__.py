@@ -75,8 +75,9 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
     def parse_move(self, text: str) -> KPMove:
         return parse_move(text)
 
-    def current_player(self, state: State) -> int:
-        return rules.actor(state)
+    current_player = staticmethod(rules.actor)
+    """The rules' own functions, named as the protocol names their parameters (a playout calls them at every move:
+    no wrapper's frame)."""
 
     def legal_moves(self, state: State) -> list[KPMove]:
         return rules.legal_moves(state)
@@ -87,14 +88,12 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
     def validate(self, state: State, move: KPMove) -> IllegalMoveError | None:
         return rules.validate(state, move)
 
-    def apply(self, state: State, move: KPMove) -> State:
-        return rules.apply(state, move)
+    apply = staticmethod(rules.apply)
 
     def chance_outcomes(self, state: State) -> list[tuple[KPMove, int]]:
         return rules.chance_outcomes(state)
 
-    def sample_chance(self, state: State, rng: random.Random) -> KPMove:
-        return rules.sample_chance(state, rng)
+    sample_chance = staticmethod(rules.sample_chance)
 
     def deciders(self, state: State) -> tuple[int, ...]:
         """The seats still to fold their board at the start of a season (in secret), else whoever decides: the

@@ -31,9 +31,12 @@ from companion.games.keyper.data import (
 from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, MOVES_CACHE, PK, PLOTS_CACHE, Board, Plot, Player, State, Task, evolve, with_tasks,
+    ANIMAL_INDEX, GOOD_INDEX, LAID, MOVES_CACHE, PK, PLOTS_CACHE, UPRIGHT, Board, Plot, Player, State, Task, evolve,
+    with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
+
+T = TypeVar("T")
 
 START_KEYPLES = ("blue", "orange", "green", "brown", "black", "grey", "white", "white")
 NINTH_POOL = ("brown", "green", "grey", "orange")
@@ -109,27 +112,37 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     for flag, values in UNPLAYED.items():
         if options[flag] in values:
             raise MalformedInputError(msg("kp.refuse.unplayed", flag=flag, value=options[flag]))
-    n = len(names)
-    home = tuple(sorted(edition.tile_ids("home")))
+    key = ("setup", len(names))
+    found: tuple[Player, State] | None = edition.derived.get(key)
+    if found is None:
+        found = edition.derived[key] = _setup(edition, len(names), options)
+    player, start = found
+    return settle(evolve(start, options=options, players=tuple(evolve(player, name=name) for name in names)))
+
+
+def _setup(edition: Edition, n: int, options: Options) -> tuple[Player, State]:
+    """What every game of ``n`` players on ``edition`` starts from, worked out once (a game's start reads the whole
+    data pack) and kept in ``edition.derived``: a player before its name, the state before its players and options
+    (immutable: games share them)."""
     start_goods = tuple(1 if g in FINISHED else 0 for g in GOODS)
-    players = tuple(Player(
-        name, keep=tuple(sorted(START_KEYPLES)), farm=(Plot(),) * edition.farm_plots,
-        village=(Plot(),) * edition.village_plots, unbuilt=home, goods=start_goods) for name in names)
+    player = Player("", keep=tuple(sorted(START_KEYPLES)), farm=(Plot(),) * edition.farm_plots,
+                    village=(Plot(),) * edition.village_plots, unbuilt=tuple(sorted(edition.tile_ids("home"))),
+                    goods=start_goods)
     boards = tuple(Board(edition.options(i + 1, "spring")[0].key, fields=((),) * 15) for i in range(n))
     winter = sorted(f for f, fair in edition.fairs.items() if fair.season == "winter")
     stacks = tuple(tuple(sorted(f for f, fair in edition.fairs.items() if fair.season == season))
                    for season in SEASONS[:3])
     supply = tuple(SUPPLY[g] - n * start_goods[i] for i, g in enumerate(GOODS)) + tuple(SUPPLY[a] for a in ANIMALS)
-    tasks = [Task("begin_play"), Task("start")]
+    tasks = [_task("begin_play"), _task("start")]
     if n == 2:
-        tasks += [Task("ninth", 1), Task("ninth", 0)]
+        tasks += [_task("ninth", 1), _task("ninth", 0)]
     for season in (2, 1, 0):
-        tasks += [Task("fair", seat, season) for seat in reversed(range(n))]
-    tasks += [Task("boats")] + [Task("draw")] * 8
-    s = State(edition, options, players, boards=boards, bag=Bag(edition.tile_ids("spring")),
-              set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply, fair_stacks=stacks,
-              ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n, tasks=tuple(tasks))
-    return settle(s)
+        tasks += [_task("fair", seat, season) for seat in reversed(range(n))]
+    tasks += [_task("boats")] + [_task("draw")] * 8
+    return player, State(edition, options, (), boards=boards, bag=Bag(edition.tile_ids("spring")),
+                         set_aside=tuple(sorted(edition.tile_ids("later") + winter)), supply=supply,
+                         fair_stacks=stacks, ninth_pool=NINTH_POOL if n == 2 else (), folds=("",) * n,
+                         tasks=tuple(tasks))
 
 
 # ------------------------------------------------------------------ small helpers
@@ -158,24 +171,29 @@ def _replaced(s: State, *tasks: Task) -> tuple[Task, ...]:
     return s.tasks[:-1] + tasks[::-1]
 
 
-def _left_of(s: State, seat: int) -> list[int]:
+def _left_of(s: State, seat: int) -> tuple[int, ...]:
     """The other seats clockwise from ``seat``'s left."""
-    n = len(s.players)
-    return [(seat + k) % n for k in range(1, n)]
+    return LEFT_OF[len(s.players)][seat]
 
 
-def _add(p: Player, kind: str, delta: int) -> Player:
-    if kind in GOOD_INDEX:
-        goods = list(p.goods)
-        goods[GOOD_INDEX[kind]] += delta
-        return evolve(p, goods=tuple(goods))
-    animals = list(p.animals)
-    animals[ANIMAL_INDEX[kind]] += delta
-    return evolve(p, animals=tuple(animals))
+LEFT_OF = {n: tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n)) for n in range(1, 5)}
+"""``_left_of`` by player count and seat (every placement asks the others in this order)."""
+
+
+def _swap(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with ``item`` at ``index`` (a player, a board, a plot, a field)."""
+    out = list(items)
+    out[index] = item
+    return tuple(out)
 
 
 def _supply_index(kind: str) -> int:
     return GOOD_INDEX[kind] if kind in GOOD_INDEX else len(GOODS) + ANIMAL_INDEX[kind]
+
+
+PIECES = {**{g: (True, i, i) for i, g in enumerate(GOODS)},
+          **{a: (False, i, _supply_index(a)) for i, a in enumerate(ANIMALS)}}
+"""A piece's place: among a player's goods (else animals), its index there, its index in the supply."""
 
 
 def _limited(s: State) -> bool:
@@ -186,35 +204,56 @@ def _in_supply(s: State, kind: str) -> int:
     return s.supply[_supply_index(kind)] if _limited(s) else 99
 
 
+def _exchange(s: State, seat: int, given: Iterable[str] = (), taken: Iterable[str] = ()) -> dict[str, object]:
+    """The state's fields ``players`` and ``supply`` once ``seat`` has given the pieces ``given`` back to the supply,
+    then taken the pieces ``taken`` from it (as many as are left, spec 6 #2); none if nothing moved. A move's pieces
+    all change in one copy of the state."""
+    p = s.players[seat]
+    goods, animals = list(p.goods), list(p.animals)
+    supply = list(s.supply) if _limited(s) else None
+    moved = False
+    for kind in given:
+        good, index, at = PIECES[kind]
+        (goods if good else animals)[index] -= 1
+        if supply is not None:
+            supply[at] += 1
+        moved = True
+    for kind in taken:
+        good, index, at = PIECES[kind]
+        if supply is not None:
+            if supply[at] <= 0:
+                continue
+            supply[at] -= 1
+        (goods if good else animals)[index] += 1
+        moved = True
+    if not moved:
+        return {}
+    p = evolve(p, goods=tuple(goods), animals=tuple(animals))
+    changes: dict[str, object] = {"players": _swap(s.players, seat, p)}
+    if supply is not None:
+        changes["supply"] = tuple(supply)
+    return changes
+
+
 def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
     """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
     change in the same copy."""
-    supply = list(s.supply)
-    if _limited(s):
-        index = _supply_index(kind)
-        n = min(n, supply[index])
-        supply[index] -= max(n, 0)
-    if n <= 0:
-        return evolve(s, **changes) if changes else s
-    players = list(s.players)
-    players[seat] = _add(players[seat], kind, n)
-    return evolve(s, supply=tuple(supply), players=tuple(players), **changes)
+    changes.update(_exchange(s, seat, taken=(kind,) * n))
+    return evolve(s, **changes) if changes else s
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
-    supply, p, limited = list(s.supply), s.players[seat], _limited(s)
-    for kind in kinds:
-        p = _add(p, kind, -1)
-        if limited:
-            supply[_supply_index(kind)] += 1
-    players = list(s.players)
-    players[seat] = p
-    return evolve(s, supply=tuple(supply), players=tuple(players))
+    changes = _exchange(s, seat, given=kinds)
+    return evolve(s, **changes) if changes else s
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
-    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``)."""
-    return all(p.good(k) >= kinds.count(k) for k in set(kinds))
+    """Whether ``p`` holds the pieces ``kinds`` (a few: counted without a ``Counter``, nor a set: a piece named twice
+    is checked twice)."""
+    for kind in kinds:
+        if p.good(kind) < kinds.count(kind):
+            return False
+    return True
 
 
 # ------------------------------------------------------------------ targets
@@ -278,55 +317,55 @@ def bonus(first: str, colour: str) -> int:
     return 1 if colour != "none" and eff(first, colour) == colour else 0
 
 
-def _set_keyples(s: State, seat: int, target: str, keyples: tuple[PK, ...], take: str = "", boat: str = "",
-                 **changes: object) -> State:
-    """``target`` (a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names the colour of a keyple
-    ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the state's fields
-    ``changes`` change in the same copy (a turn is one copy)."""
-    kind, board, index = parse_target(target)
+def _set_keyples(s: State, seat: int, where: tuple[str, int, int], keyples: tuple[PK, ...], tasks: tuple[Task, ...],
+                 take: str = "", boat: str = "", **changes: object) -> State:
+    """The place ``where`` (``parse_target``: a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names
+    the colour of a keyple ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the
+    state's tasks become ``tasks`` (``_then``) and its fields ``changes`` change in the same copy (a turn is one
+    copy)."""
+    kind, board, index = where
     p = s.players[seat]
-    mine: dict[str, object] = {}
+    keep: tuple[str, ...] = p.keep
     if take:
-        keep = list(p.keep)
-        keep.remove(take)
-        mine["keep"] = tuple(keep)
+        at = keep.index(take)
+        keep = keep[:at] + keep[at + 1:]
     if kind == "field":
-        boards = list(s.boards)
-        fields = list(boards[board].fields)
-        fields[index] = keyples
-        boards[board] = evolve(boards[board], fields=tuple(fields), **({"boat": boat} if boat else {}))
-        changes["boards"] = tuple(boards)
+        b = s.boards[board]
+        fields = _swap(b.fields, index, keyples)
+        changes["boards"] = _swap(s.boards, board, evolve(b, fields=fields, boat=boat) if boat else
+                                  evolve(b, fields=fields))
+        if take:
+            changes["players"] = _swap(s.players, seat, evolve(p, keep=keep))
     else:
-        plots = list(p.plots(kind))
-        plots[index] = evolve(plots[index], keyples=keyples)
-        mine[kind] = tuple(plots)
-    if mine:
-        players = list(s.players)
-        players[seat] = evolve(p, **mine)
-        changes["players"] = tuple(players)
-    return evolve(s, **changes)
+        plots = p.plots(kind)
+        plots = _swap(plots, index, evolve(plots[index], keyples=keyples))
+        changes["players"] = _swap(s.players, seat, evolve(p, keep=keep, **{kind: plots}))
+    return _then(s, tasks, **changes)
 
 
 def claimed_board(s: State, seat: int) -> int:
-    return next((i for i, b in enumerate(s.boards) if b.keeper == seat), -1)
+    for i, b in enumerate(s.boards):
+        if b.keeper == seat:
+            return i
+    return -1
 
 
 # ------------------------------------------------------------------ whose move
 
 
-def actor(s: State) -> int:
-    if s.over or not s.tasks:
+def actor(state: State) -> int:
+    if state.over or not state.tasks:
         return TERMINAL
-    top = s.tasks[-1]
-    if top.kind in CHANCE_KINDS:
-        return CHANCE
-    if top.kind == "fold":
-        return SIMULTANEOUS
-    return top.seat
+    top = state.tasks[-1]
+    return NOT_A_SEAT.get(top.kind, top.seat)
+
+
+NOT_A_SEAT = {**dict.fromkeys(CHANCE_KINDS, CHANCE), "fold": SIMULTANEOUS}
+"""The tasks no one seat decides (``actor``): the chance steps, the folding (every seat at once)."""
 
 
 def fold_deciders(s: State) -> tuple[int, ...]:
-    return tuple(seat for seat, f in enumerate(s.folds) if not f)
+    return tuple([seat for seat, f in enumerate(s.folds) if not f])
 
 
 # ------------------------------------------------------------------ the steps the companion makes
@@ -338,45 +377,45 @@ def settle(s: State) -> State:
         top = s.tasks[-1]
         kind = top.kind
         if kind in WAITING:  # a decision or a draw is due, unless the companion can make it by itself
-            if kind == "use" and top.n <= 0:
+            if kind == "turn":  # the most frequent first
+                if moves_of(s).size or s.options["no_target"] != "skip":
+                    break
+                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
+                s = _end_turn(s, top.seat, s.tasks[:-1])
+            elif kind == "use" and top.n <= 0:
                 s = _end_use(_pop(s), top)
             elif kind == "follow" and moves_of(s).size == 1:  # only the pass: no keyple may follow
                 s = _then(s, s.tasks[:-1])
-            elif kind == "turn" and not moves_of(s).size and s.options["no_target"] == "skip":
-                # a turn with nothing legal is skipped (4.5, A22): the companion moves on by itself
-                s = _push(_pop(s), END_TURN[top.seat])
             elif kind == "draw" and not s.bag.outcomes():  # an empty bag (its outcomes are listed faster than counted)
                 s = _recycle(s)
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
                     s = _pop(s)
             elif kind == "fold" and not fold_deciders(s):
-                s = evolve(s, tasks=s.tasks[:-1] + (Task("reveal"),))
+                s = evolve(s, tasks=s.tasks[:-1] + (_task("reveal"),))
             else:
                 break
         elif kind == "begin_play":
-            s = _pop(s)
-            s = evolve(s, active=s.start, final=False, last_placer=-1)
-            s = _push(s, TURN[s.start])
+            s = evolve(s, active=s.start, final=False, last_placer=-1, tasks=(*s.tasks[:-1], TURN[s.start]))
         elif kind == "end_turn":
             s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
             s = _resolve(s, top, s.tasks[:-1])
         elif kind == "refill":
-            s = _pop(s)
-            if s.options["refill_on_last_action"] == "yes" or not _last_action(s):
-                s = _push(s, *[DRAW] * max(0, 8 - len(s.display)))
+            tasks = s.tasks[:-1]
+            if s.options["refill_on_last_action"] == "yes" or not _last_action(s):  # (the refill is no turn)
+                tasks += (DRAW,) * (8 - len(s.display))
+            s = with_tasks(s, tasks)
         elif kind == "season_end":
-            s = _season_end(_pop(s))
+            s = _season_end(s)
         elif kind == "housing":
-            s = _housing(_pop(s))
+            s = _housing(s)
         elif kind == "collect":
-            s = _collect(_pop(s))
+            s = _collect(s)
         elif kind == "next_season":
-            s = _next_season(_pop(s))
+            s = _next_season(s)
         elif kind == "team_cap":
-            s = _pop(s)
-            s = _push(s, *[Task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
-                           if len(p.keep) > cap(s)])
+            s = _replace(s, *[_task("rest", seat, len(p.keep) - cap(s)) for seat, p in enumerate(s.players)
+                              if len(p.keep) > cap(s)])
         else:
             break
     return s
@@ -400,42 +439,55 @@ def _last_action(s: State) -> bool:
     return not any(t.kind == "turn" for t in s.tasks)
 
 
-def _end_turn(s: State, seat: int, tasks: tuple[Task, ...]) -> State:
+def _end_turn(s: State, seat: int, tasks: tuple[Task, ...], **changes: object) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
-    ``tasks``, those under its ``end_turn`` task; the common case is one copy of the state)."""
-    changes: dict[str, object] = {"tasks": tasks}
-    if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "turn":
+    ``tasks``, those under its ``end_turn`` task, and its fields ``changes`` change: the common case is one copy of
+    the state; ``changes`` are read as changed)."""
+    changes["tasks"] = tasks
+    get = changes.get
+    if (get("gained", s.gained) or get("shipped", s.shipped)) and s.options["gain_ship_scope"] == "turn":
         changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
         return evolve(s, **changes)
-    if not s.players[seat].pieces_home and all(p.pieces_home == 0 for p in s.players):
-        last = s.last_placer if s.last_placer >= 0 else seat
-        s = evolve(s, final=True, last_placer=last, **changes)
-        return _push(s, *[Task("turn", other, arg="final") for other in _left_of(s, last)], Task("season_end"))
-    nxt = (seat + 1) % len(s.players)
+    players: tuple[Player, ...] = get("players", s.players)  # type: ignore[assignment]
+    if not players[seat].pieces_home and all(p.pieces_home == 0 for p in players):
+        last: int = get("last_placer", s.last_placer)  # type: ignore[assignment]
+        s = evolve(s, **{**changes, "final": True, "last_placer": last if last >= 0 else seat})
+        return _push(s, *[_task("turn", other, arg="final") for other in _left_of(s, s.last_placer)],
+                     _task("season_end"))
+    nxt = (seat + 1) % len(players)
     changes["tasks"] = (*tasks, TURN[nxt])
     return evolve(s, active=nxt, **changes)
 
 
-def _then(s: State, tasks: tuple[Task, ...]) -> State:
-    """``s`` with ``tasks``; an ``end_turn`` or ``resolve`` on top of them runs in the same copy (``settle`` would
-    run it next)."""
+def _then(s: State, tasks: tuple[Task, ...], **changes: object) -> State:
+    """``s`` with ``tasks`` and its fields ``changes``; an ``end_turn`` or ``resolve`` on top of them runs in the same
+    copy (``settle`` would run it next)."""
     kind = tasks[-1].kind if tasks else ""
     if kind == "end_turn":
-        return _end_turn(s, tasks[-1].seat, tasks[:-1])
+        return _end_turn(s, tasks[-1].seat, tasks[:-1], **changes)
     if kind == "resolve":
+        if changes:  # the result reads the keyples there
+            s = evolve(s, **changes)
         return _resolve(s, tasks[-1], tasks[:-1])
+    if changes:
+        return evolve(s, tasks=tasks, **changes)
     return with_tasks(s, tasks)
 
 
 def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
-    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus (in
-    place of the ``resolve`` task ``top``; ``s``'s tasks become ``below`` and what follows)."""
-    target, leader = top.arg, top.seat
-    keyples = occupants(s, leader, target) or ()
+    """``s``'s tasks become ``below`` and the result of the follower offer ``top`` (``_resolved``)."""
+    return with_tasks(s, below + _resolved(s, top.arg, top.seat, top.n - 1, occupants(s, top.seat, top.arg) or ()))
+
+
+def _resolved(s: State, target: str, leader: int, follower: int, keyples: tuple[PK, ...]) -> tuple[Task, ...]:
+    """Spec 4.3: after the follower offers, each of the two (or the one) gets 1 or 2, plus the colour bonus: the
+    tasks in place of the ``resolve`` task of ``leader``'s placement on ``target`` (``follower``: the seat that
+    followed, else -1) when the field holds ``keyples`` (as pushed: the last runs first)."""
     place = field_of(s, *parse_target(target)[1:])  # a follower offer is on a field
     b = bonus(keyples[0].colour, place.colour)
-    follower = top.n - 1 if len(keyples) == 2 else -1
+    if len(keyples) != 2:
+        follower = -1
     n = (2 if follower >= 0 else 1) + b
     kind = place.kind
     if kind == "tiles":
@@ -448,10 +500,10 @@ def _resolve(s: State, top: Task, below: tuple[Task, ...]) -> State:
         mine, theirs = n, n
         if follower >= 0 and kind in ("res", "gem", "animal") and _limited(s):
             mine, theirs = shares(_in_supply(s, place.param), n)
-        tasks = [_use_task(s, leader, mine, target)]
+        tasks = [_use_task(s, leader, mine, target, kind)]
         if follower >= 0:
-            tasks.append(_use_task(s, follower, theirs, target))
-    return with_tasks(s, below + tuple(tasks[::-1]))
+            tasks.append(_use_task(s, follower, theirs, target, kind))
+    return tuple(tasks[::-1])
 
 
 BUILD_KINDS = frozenset({"build", "discount", "upgrade"})
@@ -483,9 +535,10 @@ def _kind_at(s: State, seat: int, target: str) -> str:
     return field_of(s, board, index).kind if kind == "field" else "plot"
 
 
-def _use_task(s: State, seat: int, n: int, target: str) -> Task:
-    """``n`` units for ``seat`` on ``target``; on a boat the upgraded Merchant adds one (L998)."""
-    if _kind_at(s, seat, target) == "river" and _owns(s, seat, "merchant", upgraded=True):
+def _use_task(s: State, seat: int, n: int, target: str, kind: str) -> Task:
+    """``n`` units for ``seat`` on ``target``, a place of ``kind`` (``_kind_at``); on a boat the upgraded Merchant
+    adds one (L998)."""
+    if kind == "river" and _owns(s, seat, "merchant", upgraded=True):
         n += 1
     return _task("use", seat, n, target)
 
@@ -543,15 +596,16 @@ def _end_use(s: State, top: Task) -> State:
 
 
 def _season_end(s: State) -> State:
-    """Step 2: each seat with a fair to hold decides, in seat order from the start player; then housing."""
+    """Step 2: each seat with a fair to hold decides, in seat order from the start player; then housing (in place of
+    the ``season_end`` task on top of ``s``)."""
     tasks = []
     for seat in [s.start, *_left_of(s, s.start)]:
         p = s.players[seat]
         own = s.season < 3 and bool(p.private[s.season])
         winter = bool(p.winter_fairs) and (s.season > 0 or s.options["winter_fair_seasons"] == "any")
         if own or winter:
-            tasks.append(Task("fairs", seat))
-    return _push(s, *tasks, Task("housing"))
+            tasks.append(_task("fairs", seat))
+    return _replace(s, *tasks, _task("housing"))
 
 
 def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
@@ -591,7 +645,8 @@ def max_housed(counts: Sequence[int], homes: Sequence[tuple[Sequence[str], int]]
 
 
 def _housing(s: State) -> State:
-    """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice."""
+    """Animals that cannot be housed go back to the supply; the player chooses which when there is a choice (in place
+    of the ``housing`` task on top of ``s``)."""
     tasks = []
     for seat, p in enumerate(s.players):
         held = sum(p.animals)
@@ -604,8 +659,8 @@ def _housing(s: State) -> State:
         if len(options) == 1:
             s = _spend(s, seat, options[0])
         else:
-            tasks.append(Task("house", seat, surplus))
-    return _push(s, *tasks, Task("collect"))
+            tasks.append(_task("house", seat, surplus))
+    return _replace(s, *tasks, _task("collect"))
 
 
 def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
@@ -623,9 +678,10 @@ def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
 
 
 def _collect(s: State) -> State:
-    """Step 4: each player takes back the Keyper, the claimed board's keyples, their plots' and keep tile's."""
+    """Step 4: each player takes back the Keyper, the claimed board's keyples, their plots' and keep tile's (in place
+    of the ``collect`` task on top of ``s``, in one copy)."""
+    last = s.season == 3  # step 5: the game ends; unheld winter fairs go to the box
     players = list(s.players)
-    boards = list(s.boards)
     for seat, p in enumerate(players):
         board = claimed_board(s, seat)
         got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
@@ -633,17 +689,15 @@ def _collect(s: State) -> State:
             got += [k.colour for f in s.boards[board].fields for k in f]
         players[seat] = evolve(
             p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=_emptied(p.farm), village=_emptied(p.village))
-    for i, b in enumerate(boards):
-        boards[i] = evolve(b, keeper=-1, fields=((),) * 15, boat="")
-    s = evolve(s, players=tuple(players), boards=tuple(boards))
-    if s.season == 3:  # step 5: the game ends; unheld winter fairs go to the box
-        players = [evolve(p, winter_fairs=()) for p in s.players]
-        return evolve(s, players=tuple(players), over=True, tasks=())
-    s = evolve(s, discard=tuple(sorted((*s.discard, *s.display))), display=())  # step 6
+            farm=_emptied(p.farm), village=_emptied(p.village), **({"winter_fairs": ()} if last else {}))
+    boards = tuple(evolve(b, keeper=-1, fields=((),) * 15, boat="") for b in s.boards)
+    if last:
+        return evolve(s, players=tuple(players), boards=boards, over=True, tasks=())
+    changes: dict[str, object] = {}
     if s.season == 0 and s.set_aside:  # step 7
-        s = evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
-    return _push(s, Task("next_season"))
+        changes.update(bag=s.bag.add(*s.set_aside), set_aside=())
+    return evolve(s, players=tuple(players), boards=boards, discard=tuple(sorted((*s.discard, *s.display))),
+                  display=(), tasks=_replaced(s, _task("next_season")), **changes)  # step 6
 
 
 def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
@@ -653,9 +707,10 @@ def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
 
 def _next_season(s: State) -> State:
     """Spec 3.2: 8 tiles, 4 boats, the boards folded (in secret, revealed together), the team cap, the start
-    player (the last to play a piece from the keep area on their own turn)."""
-    s = evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players))
-    return _push(s, *[Task("draw")] * 8, Task("boats"), Task("fold"), Task("team_cap"), Task("begin_play"))
+    player (the last to play a piece from the keep area on their own turn); in place of the ``next_season`` task on
+    top of ``s``."""
+    tasks = _replaced(s, *[DRAW] * 8, _task("boats"), _task("fold"), _task("team_cap"), _task("begin_play"))
+    return evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players), tasks=tasks)
 
 
 # ------------------------------------------------------------------ chance
@@ -666,67 +721,68 @@ def chance_outcomes(s: State) -> list[tuple[KPMove, int]]:
     if top is None:
         return []
     if top.kind == "draw":
-        return [(_draw(tile), n) for tile, n in s.bag.outcomes()]
+        return [(_chance_move("draw", tile), n) for tile, n in s.bag.outcomes()]
     if top.kind == "boats":
         ids = sorted(s.edition.boats)
         boats = BY_ARGS["boats"]
         return [(boats[combo], 1) for combo in itertools.combinations(ids, 4)]
     if top.kind == "fair":
-        return [(KPMove("fair", (str(top.seat + 1), f)), 1) for f in s.fair_stacks[top.n]]
+        return [(_chance_move("fair", str(top.seat + 1), f), 1) for f in s.fair_stacks[top.n]]
     if top.kind == "ninth":
-        return [(KPMove("ninth", (str(top.seat + 1), c)), 1) for c in s.ninth_pool]
+        return [(_chance_move("ninth", str(top.seat + 1), c), 1) for c in s.ninth_pool]
     if top.kind == "start":
-        return [(KPMove("start", (str(seat + 1),)), 1) for seat in range(len(s.players))]
+        return [(_chance_move("start", str(seat + 1)), 1) for seat in range(len(s.players))]
     if top.kind == "reveal":
-        return [(KPMove("reveal", s.folds), 1)]
+        return [(_chance_move("reveal", *s.folds), 1)]
     return []
 
 
-_DRAWS: dict[str, KPMove] = {}
-"""``draw TILE`` by tile (a draw offers every tile in the bag, many times a game)."""
+_CHANCE_MOVES: dict[tuple[str, ...], KPMove] = {}
+"""The chance moves by verb and arguments, each made once (a draw offers every tile in the bag, a fair step every
+fair of its stack, many times a game)."""
 
 
-def _draw(tile: str) -> KPMove:
-    return _DRAWS.get(tile) or _DRAWS.setdefault(tile, KPMove("draw", (tile,)))
+def _chance_move(verb: str, *args: str) -> KPMove:
+    key = (verb, *args)
+    return _CHANCE_MOVES.get(key) or _CHANCE_MOVES.setdefault(key, KPMove(verb, args))
 
 
-def sample_chance(s: State, rng: random.Random) -> KPMove:
-    """``weighted_choice(rng, chance_outcomes(s))``; a draw picks its tile from the bag's (tile, count) pairs, in the
-    order of its outcomes, so the same random number gives the same tile without making every outcome."""
-    if s.tasks[-1].kind == "draw":
-        return _draw(weighted_choice(rng, s.bag.outcomes()))
-    return weighted_choice(rng, chance_outcomes(s))
+def sample_chance(state: State, rng: random.Random) -> KPMove:
+    """``weighted_choice(rng, chance_outcomes(state))``; a draw picks its tile from the bag's (tile, count) pairs, in
+    the order of its outcomes, so the same random number gives the same tile without making every outcome."""
+    if state.tasks[-1].kind == "draw":
+        return _chance_move("draw", weighted_choice(rng, state.bag.outcomes()))
+    return weighted_choice(rng, chance_outcomes(state))
 
 
 def _chance(s: State, move: KPMove) -> State:
     top = s.tasks[-1]
     verb, args = move.verb, move.args
     if verb == "draw":  # the most frequent: one copy
-        return evolve(s, bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))), tasks=s.tasks[:-1])
-    s = _pop(s)
+        return _then(s, s.tasks[:-1], bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
     if verb == "boats":
-        return evolve(s, boats=tuple(args))
+        return evolve(s, boats=tuple(args), tasks=s.tasks[:-1])
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
-        private = list(s.players[seat].private)
-        private[top.n] = fair
-        stacks = list(s.fair_stacks)
-        stacks[top.n] = tuple(f for f in stacks[top.n] if f != fair)
-        s = evolve(s, fair_stacks=tuple(stacks))
         if top.n == 2 and top.seat == len(s.players) - 1:
-            s = evolve(s, fair_stacks=((), (), ()))  # the rest go back to the box
-        return s.player(seat, private=tuple(private))
+            stacks: tuple[tuple[str, ...], ...] = ((), (), ())  # the rest go back to the box
+        else:
+            stacks = _swap(s.fair_stacks, top.n, tuple(f for f in s.fair_stacks[top.n] if f != fair))
+        p = evolve(s.players[seat], private=_swap(s.players[seat].private, top.n, fair))
+        return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, p), tasks=s.tasks[:-1])
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
-        s = evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour))
-        return s.player(seat, keep=tuple(sorted((*s.players[seat].keep, colour))))
+        p = evolve(s.players[seat], keep=tuple(sorted((*s.players[seat].keep, colour))))
+        return evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour), players=_swap(s.players, seat, p),
+                      tasks=s.tasks[:-1])
     if verb == "start":
-        return evolve(s, start=int(args[0]) - 1)
+        return evolve(s, start=int(args[0]) - 1, tasks=s.tasks[:-1])
     if verb == "reveal":
+        boards = list(s.boards)
         for seat, option in enumerate(s.folds):
             board = s.players[seat].claimed
-            s = s.board(board, layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
-        return s
+            boards[board] = evolve(boards[board], layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
+        return evolve(s, boards=tuple(boards), tasks=s.tasks[:-1])
     raise AssertionError(move)
 
 
@@ -1967,8 +2023,9 @@ def _folds(edition: Edition, seat: int, board: int, season: int) -> tuple[KPMove
 # ------------------------------------------------------------------ applying a move
 
 
-def apply(s: State, move: KPMove) -> State:
+def apply(state: State, move: KPMove) -> State:
     """The state after ``move`` (unchecked: ``validate`` first), settled."""
+    s = state
     top = s.tasks[-1]
     if top.kind in CHANCE_KINDS:
         return settle(_chance(s, move))
@@ -1977,145 +2034,162 @@ def apply(s: State, move: KPMove) -> State:
         folds = list(s.folds)
         folds[int(args[0]) - 1] = args[1]
         return settle(evolve(s, folds=tuple(folds)))
-    seat = top.seat
-    if top.kind == "turn":
-        s = _turn(s, seat, move)
-    elif top.kind == "follow":
-        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, s.tasks[:-1])
-    elif top.kind == "use":
+    kind, seat = top.kind, top.seat
+    if kind == "turn":
+        return settle(_turn(s, seat, move))
+    below = s.tasks[:-1]
+    if kind == "follow":
+        s = _follow(s, seat, top.arg, args[0]) if verb == "follow" else _then(s, below)
+    elif kind == "use":
         if verb != "done":
             dead = verb == "build" and args[1] == top.arg  # built over, the tile in use is dead (L643, L790)
             used = _task("use", seat, 0 if dead else top.n - 1, top.arg, top.used + 1, top.shipped + (verb == "ship"))
             if used.n > 0:
-                s = _unit(s, seat, move, top.arg, (*s.tasks[:-1], used))
-            else:  # the last unit: the use ends in the same copy (``settle`` would pop it)
-                s = _end_use(_unit(s, seat, move, top.arg, s.tasks[:-1]), used)
+                s = _unit(s, seat, move, top.arg, (*below, used))
+            elif verb in BOAT_UNITS:  # the last unit on a boat: the use ends before what follows (``settle``)
+                s = _end_use(_unit(s, seat, move, top.arg, below), used)
+            else:  # the last unit: the use ends in the same copy (``_end_use`` changes nothing off a boat)
+                s = _unit(s, seat, move, top.arg, below)
         else:  # the rest unused, including this seat's later turns on the same field (L633)
-            s = _then(_end_use(s, top), tuple(t for t in s.tasks[:-1]
-                                              if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)))
-    elif top.kind == "pick":
-        s = _pop(s)
+            s = _then(_end_use(s, top), tuple([t for t in below
+                                               if not (t.kind == "use" and t.seat == seat and t.arg == top.arg)]))
+    elif kind == "pick":
         if verb == "pick":
             tile = args[0]
             display = list(s.display)
             display.remove(tile)
             p = s.players[seat]
-            if tile in s.edition.fairs:
-                s = s.player(seat, winter_fairs=tuple(sorted((*p.winter_fairs, tile))))
-            else:
-                s = s.player(seat, unbuilt=tuple(sorted((*p.unbuilt, tile))))
-            s = evolve(s, display=tuple(display))
-    elif top.kind == "keeptile":
-        s = _pop(s)
-        for kind in args if verb == "keep" else ():
-            s = _gain(s, seat, kind)
-    elif top.kind == "fairs":
-        s = _hold(_pop(s), seat, args)
-    elif top.kind == "house":
-        s = _spend(_pop(s), seat, args)
-    elif top.kind == "rest":
-        s = _pop(s)
+            p = evolve(p, winter_fairs=tuple(sorted((*p.winter_fairs, tile)))) if tile in s.edition.fairs else \
+                evolve(p, unbuilt=tuple(sorted((*p.unbuilt, tile))))
+            s = _then(s, below, players=_swap(s.players, seat, p), display=tuple(display))
+        else:
+            s = _then(s, below)
+    elif kind == "keeptile":
+        s = _then(s, below, **_exchange(s, seat, taken=args if verb == "keep" else ()))
+    elif kind == "fairs":
+        s = _hold(s, seat, args, below)
+    elif kind == "house":
+        s = _then(s, below, **_exchange(s, seat, given=args))
+    elif kind == "rest":
         keep = list(s.players[seat].keep)
         for colour in args:
             keep.remove(colour)
-        s = s.player(seat, keep=tuple(keep), keep_tile=tuple(PK(c) for c in args))
+        p = evolve(s.players[seat], keep=tuple(keep), keep_tile=tuple(UPRIGHT[c] for c in args))
+        s = _then(s, below, players=_swap(s.players, seat, p))
     return settle(s)
 
 
+BOAT_UNITS = frozenset({"work", "ship"})
+"""The units of a boat (``use_moves``): only they end a use with a change (``_end_use``)."""
+
+
 def _turn(s: State, seat: int, move: KPMove) -> State:
-    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows."""
+    """``seat``'s turn ``move``; ``s`` still has the turn's task on top, replaced by what follows (in one copy: what
+    follows is worked out first)."""
     verb, args = move.verb, move.args
     if verb == "keyper":
         board = int(args[0]) - 1
-        s = s.board(board, keeper=seat).player(seat, keyper_home=False)
-        s = evolve(s, last_placer=seat)
-        tile = s.players[seat].keep_tile
+        boards = _swap(s.boards, board, evolve(s.boards[board], keeper=seat))
+        p = s.players[seat]
+        tile = p.keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
-            s = s.player(seat, keep_tile=tuple(PK(k.colour, False) for k in tile))
-            return _replace(s, _task("keeptile", seat, len(tile)), END_TURN[seat])
-        return _replace(s, END_TURN[seat])
-    if verb == "place":  # what follows is worked out first, then the state changes in one copy
-        colour, target = args[0], args[1]
-        here = occupants(s, seat, target) or ()
+            p = evolve(p, keyper_home=False, keep_tile=tuple(LAID[k.colour] for k in tile))
+            return evolve(s, boards=boards, players=_swap(s.players, seat, p), last_placer=seat,
+                          tasks=_replaced(s, _task("keeptile", seat, len(tile)), END_TURN[seat]))
+        return _end_turn(s, seat, s.tasks[:-1], boards=boards, players=_swap(s.players, seat,
+                                                                             evolve(p, keyper_home=False)),
+                         last_placer=seat)
+    target = args[0] if verb == "lay" else args[1]
+    where = parse_target(target)
+    kind, board, index = where
+    place = field_of(s, board, index) if kind == "field" else None
+    here = s.boards[board].fields[index] if place is not None else s.players[seat].plots(kind)[index].keyples
+    colour_at = place.colour if place is not None else "none"
+    if verb == "place":
+        colour = args[0]
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
-                                tasks=_replaced(s, END_TURN[seat]))
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, END_TURN[seat]), colour,
+                                last_placer=seat)
         if not here:
-            kind, board, index = parse_target(target)
-            if kind != "field":
-                return _set_keyples(s, seat, target, (PK(colour),), colour, last_placer=seat,
-                                    tasks=_replaced(s, _use_task(s, seat, 1, target), END_TURN[seat]))
+            if place is None:
+                return _set_keyples(s, seat, where, (UPRIGHT[colour],),
+                                    _replaced(s, _use_task(s, seat, 1, target, "plot"), END_TURN[seat]), colour,
+                                    last_placer=seat)
             # who may follow (``_follow_options``): ``joiner`` of a standing keyple
-            joins = eff(colour, field_of(s, board, index).colour)
+            joins = eff(colour, colour_at)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
                     if (keep := s.players[other].keep) and (joins == "*" or "white" in keep or joins in keep)]
-            return _set_keyples(s, seat, target, (PK(colour),), colour, args[3] if len(args) == 4 else "",
-                                last_placer=seat, tasks=_replaced(s, *asks, _task("resolve", seat, 0, target),
-                                                                  END_TURN[seat]))
+            # no one to ask: the result now (``_resolved``), in the same copy
+            then = (*asks, _task("resolve", seat, 0, target)) if asks else \
+                _resolved(s, target, seat, -1, (UPRIGHT[colour],))[::-1]
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]), colour,
+                                args[3] if len(args) == 4 else "", last_placer=seat)
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
-        colour_at = target_colour(s, target)
         # a white keyple takes the first keyple's colour, lying or not (L307); A14 ``any``: beside a lying one the new
         # keyple works alone, in its own colour (L300)
         alone = not first.standing and s.options["join_lying"] == "any"
-        b = bonus(colour if alone else first.colour, colour_at)
-        n = (2 if lay else 1) + b
-        return _set_keyples(s, seat, target, (PK(first.colour, first.standing and not lay), PK(colour)), colour,
-                            last_placer=seat, tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
+        n = (2 if lay else 1) + bonus(colour if alone else first.colour, colour_at)
+        return _set_keyples(s, seat, where, (LAID[first.colour] if lay else first, UPRIGHT[colour]),
+                            _replaced(s, *_units(s, seat, n, target, place), END_TURN[seat]), colour,
+                            last_placer=seat)
     # lay
-    target = args[0]
-    placed = list(occupants(s, seat, target) or ())
+    placed = list(here)
     up = [i for i, k in enumerate(placed) if k.standing]
     laid = up if len(args) == 2 else up[:1]
     for i in laid:
-        placed[i] = PK(placed[i].colour, False)
+        placed[i] = LAID[placed[i].colour]
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
-    n = len(laid) + bonus(placed[1 if alone else 0].colour, target_colour(s, target))
-    return _set_keyples(s, seat, target, tuple(placed), tasks=_replaced(s, *_units(s, seat, n, target), END_TURN[seat]))
+    n = len(laid) + bonus(placed[1 if alone else 0].colour, colour_at)
+    return _set_keyples(s, seat, where, tuple(placed), _replaced(s, *_units(s, seat, n, target, place),
+                                                                 END_TURN[seat]))
 
 
-def _units(s: State, seat: int, n: int, target: str) -> list[Task]:
-    if _kind_at(s, seat, target) == "tiles":
+def _units(s: State, seat: int, n: int, target: str, place: Field | None) -> list[Task]:
+    """``n`` units for ``seat`` on ``target``, the field ``place`` (``None``: a plot)."""
+    if place is None:
+        return [_use_task(s, seat, n, target, "plot")]
+    if place.kind == "tiles":
         return _picks(s, [seat] * n, target)
-    return [_use_task(s, seat, n, target)]
+    return [_use_task(s, seat, n, target, place.kind)]
 
 
 def _follow(s: State, seat: int, target: str, colour: str) -> State:
     """4.3: the follower's keyple joins; no one else is asked (the offer on top of ``s`` goes too); the result counts
-    for both."""
-    here = occupants(s, seat, target) or ()
-    tasks = [t for t in s.tasks if not (t.kind == "follow" and t.arg == target)]
-    tasks = [_task(t.kind, t.seat, seat + 1, t.arg) if t.kind == "resolve" and t.arg == target else t for t in tasks]
-    s = _set_keyples(s, seat, target, (*here, PK(colour)), colour, tasks=tuple(tasks))
+    for both (worked out now, in the same copy: ``_resolved``)."""
+    where = parse_target(target)
+    keyples = (*s.boards[where[1]].fields[where[2]], UPRIGHT[colour])
+    tasks = tuple([t for t in s.tasks if not (t.kind == "follow" and t.arg == target)])
+    leader = tasks[-1].seat  # the offers were on top of the result
+    tasks = tasks[:-1] + _resolved(s, target, leader, seat, keyples)
+    s = _set_keyples(s, seat, where, keyples, tasks, colour)
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
         s = evolve(s, last_placer=seat)
     return s
 
 
 def _unit(s: State, seat: int, move: KPMove, target: str, tasks: tuple[Task, ...]) -> State:
-    """One unit of a yield on ``target``, and the state's tasks become ``tasks``."""
+    """One unit of a yield on ``target``, and the state's tasks become ``tasks`` (``_then``: not on a boat, where the
+    use's end comes first)."""
     verb, args = move.verb, move.args
     if verb == "take":
-        return _gain(s, seat, args[0], tasks=tasks)
+        return _then(s, tasks, **_exchange(s, seat, taken=args))
     if verb == "work":
         return _gain(s, seat, args[0], tasks=tasks, gained=s.gained | {(seat, args[0])})
-    s = with_tasks(s, tasks)
-    if verb == "process":
-        return _gain(_spend(s, seat, (RAW_OF[args[0]],)), seat, args[0])
-    if verb in ("trade", "convert"):
-        s = _spend(s, seat, pieces(args[0]) if verb == "convert" else (args[0],))
-        for kind in pieces(args[1]):
-            s = _gain(s, seat, kind)
-        return s
-    if verb == "build":
-        return _build(s, seat, args[0], args[1], pieces(args[2]))
-    if verb == "upgrade":
-        return _upgrade(s, seat, args[0], pieces(args[1]))
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return evolve(s, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
+        return evolve(s, tasks=tasks, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
+    if verb == "process":
+        return _then(s, tasks, **_exchange(s, seat, (RAW_OF[args[0]],), args))
+    if verb in ("trade", "convert"):
+        return _then(s, tasks, **_exchange(s, seat, pieces(args[0]) if verb == "convert" else (args[0],),
+                                           pieces(args[1])))
+    if verb == "build":
+        return _then(_build(s, seat, args[0], args[1], pieces(args[2])), tasks)
+    if verb == "upgrade":
+        return _then(_upgrade(s, seat, args[0], pieces(args[1])), tasks)
     raise AssertionError(move)
 
 
@@ -2126,17 +2200,17 @@ def _boat_type(s: State, target: str, shipped: str) -> str:
     return shipped if shipped in types else RAW_OF.get(shipped, shipped)
 
 
-def _hold(s: State, seat: int, fairs: Sequence[str]) -> State:
+def _hold(s: State, seat: int, fairs: Sequence[str], tasks: tuple[Task, ...]) -> State:
     """Spec 3.6: the fairs held go face up on this season's space; the season's private fair not held goes to the
-    box (A20)."""
+    box (A20); the state's tasks become ``tasks``."""
     p = s.players[seat]
     season = SEASONS[s.season]
     private = list(p.private)
     if s.season < 3:
         private[s.season] = ""
     winter = tuple(w for w in p.winter_fairs if w not in fairs)
-    return s.player(seat, private=tuple(private), winter_fairs=winter,
-                    held=(*p.held, *((f, season) for f in fairs)))
+    p = evolve(p, private=tuple(private), winter_fairs=winter, held=(*p.held, *((f, season) for f in fairs)))
+    return _then(s, tasks, players=_swap(s.players, seat, p))
 
 
 # ------------------------------------------------------------------ validation (checklist 4.11)

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from companion.core.bag import Bag
 from companion.core.options import Options
-from companion.games.keyper.data import ANIMALS, GOODS, Edition
+from companion.games.keyper.data import ANIMALS, GOODS, KEYPLE_COLOURS, Edition
 
 T = TypeVar("T")
 MOVES_CACHE = "_legal_moves"
@@ -32,6 +32,11 @@ class PK:
 
     colour: str
     standing: bool = True
+
+
+UPRIGHT = {colour: PK(colour) for colour in KEYPLE_COLOURS}
+LAID = {colour: PK(colour, False) for colour in KEYPLE_COLOURS}
+"""Each keyple standing and lying, made once (keyples never change: a turn places or lays one down)."""
 
 
 @dataclass(frozen=True, slots=True)
