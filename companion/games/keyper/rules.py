@@ -1198,7 +1198,8 @@ class ByArgs(dict[tuple[str, ...], KPMove]):
         return move
 
 
-BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold", "fairs")}
+BY_ARGS = {verb: ByArgs(verb) for verb in ("build", "boats", "lay", "trade", "keep", "rest", "fold", "fairs",
+                                           "upgrade")}
 """The moves of several arguments offered often, or many at a time (a keep tile's outcomes, the rests)."""
 
 
@@ -1206,17 +1207,21 @@ def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]
     """``how``: ``cost`` (the player board's upgrade cost), ``builder`` (1 finished good or wheat), ``labourer``
     (farm buildings, free)."""
     p = s.players[seat]
-    out = []
+    out: list[KPMove] = []
+    upgrades = BY_ARGS["upgrade"]
     for area in ("farm", "village"):
         if how == "labourer" and area != "farm":
             continue
+        labels, texts = PLOT_LABELS[area], None
         for i, plot in enumerate(p.plots(area)):
-            label = _plot_label(area, i)
+            label = labels[i]
             if not plot.tiles or plot.upgraded or (only and label != only):
                 continue
-            pays_ = ([()] if how == "labourer" else payments(s, p, ("fin_any",)) if how == "builder"
-                     else payments(s, p, s.edition.upgrade_cost[area]))
-            out += [KPMove("upgrade", (label, joined(pay))) for pay in pays_]
+            if texts is None:  # the same for every plot of the area: worked out at its first
+                texts = [joined(pay) for pay in ([()] if how == "labourer" else payments(s, p, ("fin_any",))
+                                                 if how == "builder" else payments(s, p, s.edition.upgrade_cost[area]))]
+            for text in texts:
+                out.append(upgrades[label, text])
     return out
 
 
