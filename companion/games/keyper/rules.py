@@ -1387,8 +1387,14 @@ def turn_moves(s: State, top: Task) -> list[Part]:
                 keyper.append(KEYPER_MOVES[b])
     key = (tuple(free_boats(s)), s.options["join_lying"])
     places = []
-    for b in range(len(s.boards)):  # (a loop: a comprehension is one more call)
-        places.append(_field_places(s, b, key))
+    for b, board in enumerate(s.boards):  # (a loop: a comprehension is one more call)
+        memo: dict[tuple[tuple[str, ...], str], Places] | None = board.__dict__.get(MOVES_CACHE)
+        if memo is None:  # each board's places remembered on it while it is unchanged (``evolve`` drops them)
+            memo = board.__dict__[MOVES_CACHE] = {}
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _field_places(s, b, key)
+        places.append(found)
     places.append(_plot_places(s, seat, key[1]))
     builds = build_options(s, seat, "full", empty_only=True)
     return [keyper, TurnPlacements(sorted(set(p.keep)), places, builds)]
@@ -1484,38 +1490,32 @@ class Places:
 def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
     """The ``Places`` of board ``b``'s fields (but keep fields) with room, for the free boats and the ``join_lying``
     flag of ``key``: an empty one (a river field with each free boat), one with a keyple to join (also laying it down
-    if standing). Remembered on the board, while it is unchanged (``evolve`` drops it)."""
+    if standing). Worked out when not remembered on the board (``turn_moves``)."""
     board = s.boards[b]
-    memo: dict[tuple[tuple[str, ...], str], Places] | None = board.__dict__.get(MOVES_CACHE)
-    if memo is None:
-        memo = board.__dict__[MOVES_CACHE] = {}
-    found = memo.get(key)
-    if found is None:
-        fields = board.fields
-        empty, rivers, where = _empty_board(s.edition, b, board.layout)
-        out = list(empty)
-        anyone = len(empty) - len(rivers)
-        if rivers:
-            river = _RIVERS.get(key[0]) or _RIVERS.setdefault(key[0], tuple(("boat", boat) for boat in key[0]))
-            anyone += len(rivers) * len(river)
-            for at in rivers:
-                out[at] = (empty[at][0], "*", river)
-        by_who: dict[str, int] = {}
-        full = False
-        for i in itertools.compress(FIELDS_15, fields):  # the fields with keyples (a keep field holds none)
-            at, colour = where[i]
-            label, _, tails = out[at]  # its place while empty
-            anyone -= len(tails)
-            here = fields[i]
-            if len(here) == 1:
-                who, tails = joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN
-                out[at] = (label, who, tails)
-                by_who[who] = by_who.get(who, 0) + len(tails)
-            else:
-                out[at] = FULL
-                full = True
-        found = memo[key] = Places([place for place in out if place is not FULL] if full else out, anyone, by_who)
-    return found
+    fields = board.fields
+    empty, rivers, where = _empty_board(s.edition, b, board.layout)
+    out = list(empty)
+    anyone = len(empty) - len(rivers)
+    if rivers:
+        river = _RIVERS.get(key[0]) or _RIVERS.setdefault(key[0], tuple(("boat", boat) for boat in key[0]))
+        anyone += len(rivers) * len(river)
+        for at in rivers:
+            out[at] = (empty[at][0], "*", river)
+    by_who: dict[str, int] = {}
+    full = False
+    for i in itertools.compress(FIELDS_15, fields):  # the fields with keyples (a keep field holds none)
+        at, colour = where[i]
+        label, _, tails = out[at]  # its place while empty
+        anyone -= len(tails)
+        here = fields[i]
+        if len(here) == 1:
+            who, tails = joiner(s, here[0], colour), STANDING if here[0].standing else PLAIN
+            out[at] = (label, who, tails)
+            by_who[who] = by_who.get(who, 0) + len(tails)
+        else:
+            out[at] = FULL
+            full = True
+    return Places([place for place in out if place is not FULL] if full else out, anyone, by_who)
 
 
 FIELDS_15 = range(15)
