@@ -1758,15 +1758,23 @@ def trade_moves(s: State, seat: int, kinds: Sequence[str], post: bool = False) -
     """Give 1, take 2 of any types (a 1:2 trade field, L1139-L1147); on the Trading Post (``post``) the A10 flag
     ``other_types`` takes 2 of the other types (L856)."""
     p = s.players[seat]
-    out = []
-    same_ok = not post or s.options["trading_post"] == "any_types"
-    for give in sorted({x for k in kinds for x in _givable(k)}):
-        if p.good(give) <= 0:
-            continue
-        others = [k for k in kinds if same_ok or k != RAW_OF.get(give, give)]
-        for pair in itertools.combinations_with_replacement(others, 2):
-            out.append(BY_ARGS["trade"][give, joined(pair)])
+    out: list[KPMove] = []
+    for give, trades in _trades(tuple(kinds), not post or s.options["trading_post"] == "any_types"):
+        if p.good(give) > 0:
+            out += trades
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _trades(kinds: tuple[str, ...], same_ok: bool) -> tuple[tuple[str, tuple[KPMove, ...]], ...]:
+    """Each piece that may be given for ``kinds`` (sorted) with its trades (``trade_moves``; ``same_ok``: taking
+    its own type too), made once (a few sets of kinds)."""
+    out = []
+    for give in sorted({x for k in kinds for x in _givable(k)}):
+        others = [k for k in kinds if same_ok or k != RAW_OF.get(give, give)]
+        out.append((give, tuple(BY_ARGS["trade"][give, joined(pair)]
+                                for pair in itertools.combinations_with_replacement(others, 2))))
+    return tuple(out)
 
 
 def plot_moves(s: State, seat: int, target: str) -> list[KPMove]:
