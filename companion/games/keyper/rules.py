@@ -1972,10 +1972,23 @@ def house_moves(s: State, top: Task) -> list[KPMove]:
 class Rests:
     """``rest_choices(counts, n)``, counted without being made, each made when read (there can be hundreds)."""
 
-    __slots__ = ("counts", "n", "size")
+    __slots__ = ("counts", "n", "ways", "size")
 
     def __init__(self, counts: tuple[tuple[str, int], ...], n: int) -> None:
-        self.counts, self.n, self.size = counts, n, rest_count(counts, n)
+        self.counts, self.n = counts, n
+        ways = [[1] + [0] * n]  # per tail of ``counts`` (the empty one first), its choices of 0 to n keyples
+        for _, k in reversed(counts):
+            after, row = ways[-1], []
+            for m in range(n + 1):
+                total = 0
+                for used in range(min(k, m) + 1):
+                    total += after[m - used]
+                row.append(total)
+            ways.append(row)
+        ways.reverse()
+        self.ways: list[list[int]] = ways
+        """``ways[i][m]``: the choices of ``m`` keyples from ``counts[i:]``."""
+        self.size = ways[0][n]
 
     def __len__(self) -> int:
         return self.size
@@ -1984,12 +1997,14 @@ class Rests:
         """The ``index``-th choice (0 to ``len - 1``): per colour, the most of it first, as ``rest_choices`` lists."""
         if not 0 <= index < self.size:
             raise IndexError(index)
-        counts, n = self.counts, self.n
+        n = self.n
         out: tuple[str, ...] = ()
-        while n:
-            (item, k), counts = counts[0], counts[1:]
+        for i, (item, k) in enumerate(self.counts):
+            if not n:
+                break
+            after = self.ways[i + 1]
             for used in range(min(k, n), -1, -1):
-                if index < (ways := rest_count(counts, n - used)):
+                if index < (ways := after[n - used]):
                     break
                 index -= ways
             out += (item,) * used
@@ -1998,17 +2013,6 @@ class Rests:
 
     def __iter__(self) -> Iterator[tuple[str, ...]]:
         return iter(rest_choices(self.counts, self.n))
-
-
-@functools.lru_cache(maxsize=4096)
-def rest_count(counts: tuple[tuple[str, int], ...], n: int) -> int:
-    """``len(rest_choices(counts, n))``, worked out without them."""
-    if n == 0:
-        return 1
-    if not counts or sum(k for _, k in counts) < n:
-        return 0
-    (_, k), rest = counts[0], counts[1:]
-    return sum(rest_count(rest, n - used) for used in range(min(k, n) + 1))
 
 
 @functools.lru_cache(maxsize=4096)
