@@ -1956,10 +1956,13 @@ def fairs_moves(s: State, top: Task) -> list[KPMove]:
     winter = list(p.winter_fairs) if s.season > 0 or s.options["winter_fair_seasons"] == "any" else []
     options = own + winter
     out, fairs = [], BY_ARGS["fairs"]
-    for k in range(len(options) + 1):
-        for combo in itertools.combinations(options, k):
+    alone: list[str] = []
+    for k in range(len(options) + 1):  # a set needs at least what each of its fairs needs: only those shown alone
+        for combo in itertools.combinations(options if k < 2 else alone, k):
             if can_show(p, fair_needs(s, combo)):
                 out.append(fairs[combo])
+                if k == 1:
+                    alone.append(combo[0])
     if own and s.options["seasonal_fair"] == "required" and any(own[0] in m.args for m in out):
         out = [m for m in out if own[0] in m.args]
     return out
