@@ -611,9 +611,13 @@ def _season_end(s: State) -> State:
 def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
     """Spec 3.5 step 3, 7.5: how many of the animals can be housed (a maximum flow)."""
     p = s.players[seat]
-    counts = list(p.animals if animals is None else animals)
-    homes = [s.edition.housing[plot.top] for plot in p.farm if plot.top in s.edition.housing]
-    return max_housed(counts, [(h.species, h.capacity) for h in homes])
+    return max_housed(p.animals if animals is None else animals, _homes(s, p))
+
+
+def _homes(s: State, p: Player) -> list[tuple[tuple[str, ...], int]]:
+    """The species and capacity of each animal-housing tile on top of ``p``'s farm plots (spec 7.5)."""
+    housing = s.edition.housing
+    return [(h.species, h.capacity) for plot in p.farm if plot.tiles and (h := housing.get(plot.tiles[-1]))]
 
 
 def max_housed(counts: Sequence[int], homes: Sequence[tuple[Sequence[str], int]]) -> int:
@@ -652,8 +656,12 @@ def _housing(s: State) -> State:
         held = sum(p.animals)
         if not held:  # nothing to house (most players, most seasons)
             continue
-        surplus = held - housing_capacity(s, seat)
+        homes = _homes(s, p)
+        surplus = held - max_housed(p.animals, homes) if homes else held
         if surplus <= 0:
+            continue
+        if surplus == held:  # no animal housed: all go back (the one choice of ``release_options``)
+            s = _spend(s, seat, [a for a, n in zip(ANIMALS, p.animals) for _ in range(n)])
             continue
         options = release_options(s, seat, surplus)
         if len(options) == 1:
@@ -666,13 +674,14 @@ def _housing(s: State) -> State:
 def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
     """Every choice of ``surplus`` animals to release that leaves the rest housed."""
     p = s.players[seat]
+    homes = _homes(s, p)
     held = [a for a in ANIMALS for _ in range(p.good(a))]
     out = []
     for combo in sorted({tuple(sorted(c)) for c in itertools.combinations(held, surplus)}):
         left = list(p.animals)
         for a in combo:
             left[ANIMAL_INDEX[a]] -= 1
-        if housing_capacity(s, seat, left) == sum(left):
+        if max_housed(left, homes) == sum(left):
             out.append(combo)
     return out
 
