@@ -1223,22 +1223,30 @@ def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]
 
 def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> State:
     """Pay, and lay ``tile`` base side up on ``plot`` (over the building there, whose keyples move up, L645)."""
-    s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
-    p = s.players[seat]
-    plots = list(p.plots(area))
-    plots[index] = evolve(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
-    unbuilt = list(p.unbuilt)
-    unbuilt.remove(tile)
-    return s.player(seat, unbuilt=tuple(unbuilt), **{area: tuple(plots)})
+    return _paid_plot(s, seat, pay, area, index, tiles=(*s.players[seat].plots(area)[index].tiles, tile), upgraded=False)
 
 
 def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
-    s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
-    plots = list(s.players[seat].plots(area))
-    plots[index] = evolve(plots[index], upgraded=True)
-    return s.player(seat, **{area: tuple(plots)})
+    return _paid_plot(s, seat, pay, area, index, upgraded=True)
+
+
+def _paid_plot(s: State, seat: int, pay: Sequence[str], area: str, index: int, **plot: object) -> State:
+    """``seat`` pays ``pay`` and its plot ``index`` of ``area`` changes as ``plot`` says (a tile built there leaves
+    its unbuilt tiles): one copy of the state."""
+    changes = _exchange(s, seat, given=pay)
+    players: tuple[Player, ...] = changes.get("players", s.players)  # type: ignore[assignment]
+    p = players[seat]
+    plots = list(p.plots(area))
+    plots[index] = evolve(plots[index], **plot)
+    more: dict[str, object] = {area: tuple(plots)}
+    if "tiles" in plot:
+        unbuilt = list(p.unbuilt)
+        unbuilt.remove(plots[index].tiles[-1])
+        more["unbuilt"] = tuple(unbuilt)
+    changes["players"] = _swap(players, seat, evolve(p, **more))
+    return evolve(s, **changes)
 
 
 class OneArg(dict[str, KPMove]):
