@@ -611,9 +611,13 @@ def _season_end(s: State) -> State:
 def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
     """Spec 3.5 step 3, 7.5: how many of the animals can be housed (a maximum flow)."""
     p = s.players[seat]
-    counts = list(p.animals if animals is None else animals)
-    homes = [s.edition.housing[plot.top] for plot in p.farm if plot.top in s.edition.housing]
-    return max_housed(counts, [(h.species, h.capacity) for h in homes])
+    return max_housed(p.animals if animals is None else animals, _homes(s, p))
+
+
+def _homes(s: State, p: Player) -> list[tuple[tuple[str, ...], int]]:
+    """The species and capacity of each animal-housing tile on top of ``p``'s farm plots (spec 7.5)."""
+    housing = s.edition.housing
+    return [(h.species, h.capacity) for plot in p.farm if plot.tiles and (h := housing.get(plot.tiles[-1]))]
 
 
 def max_housed(counts: Sequence[int], homes: Sequence[tuple[Sequence[str], int]]) -> int:
@@ -652,8 +656,12 @@ def _housing(s: State) -> State:
         held = sum(p.animals)
         if not held:  # nothing to house (most players, most seasons)
             continue
-        surplus = held - housing_capacity(s, seat)
+        homes = _homes(s, p)
+        surplus = held - max_housed(p.animals, homes) if homes else held
         if surplus <= 0:
+            continue
+        if surplus == held:  # no animal housed: all go back (the one choice of ``release_options``)
+            s = _spend(s, seat, [a for a, n in zip(ANIMALS, p.animals) for _ in range(n)])
             continue
         options = release_options(s, seat, surplus)
         if len(options) == 1:
@@ -666,13 +674,14 @@ def _housing(s: State) -> State:
 def release_options(s: State, seat: int, surplus: int) -> list[tuple[str, ...]]:
     """Every choice of ``surplus`` animals to release that leaves the rest housed."""
     p = s.players[seat]
+    homes = _homes(s, p)
     held = [a for a in ANIMALS for _ in range(p.good(a))]
     out = []
     for combo in sorted({tuple(sorted(c)) for c in itertools.combinations(held, surplus)}):
         left = list(p.animals)
         for a in combo:
             left[ANIMAL_INDEX[a]] -= 1
-        if housing_capacity(s, seat, left) == sum(left):
+        if max_housed(left, homes) == sum(left):
             out.append(combo)
     return out
 
@@ -1227,22 +1236,30 @@ def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]
 
 def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> State:
     """Pay, and lay ``tile`` base side up on ``plot`` (over the building there, whose keyples move up, L645)."""
-    s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
-    p = s.players[seat]
-    plots = list(p.plots(area))
-    plots[index] = evolve(plots[index], tiles=(*plots[index].tiles, tile), upgraded=False)
-    unbuilt = list(p.unbuilt)
-    unbuilt.remove(tile)
-    return s.player(seat, unbuilt=tuple(unbuilt), **{area: tuple(plots)})
+    return _paid_plot(s, seat, pay, area, index, tiles=(*s.players[seat].plots(area)[index].tiles, tile), upgraded=False)
 
 
 def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
-    s = _spend(s, seat, pay)
     area, _, index = parse_target(plot)
-    plots = list(s.players[seat].plots(area))
-    plots[index] = evolve(plots[index], upgraded=True)
-    return s.player(seat, **{area: tuple(plots)})
+    return _paid_plot(s, seat, pay, area, index, upgraded=True)
+
+
+def _paid_plot(s: State, seat: int, pay: Sequence[str], area: str, index: int, **plot: object) -> State:
+    """``seat`` pays ``pay`` and its plot ``index`` of ``area`` changes as ``plot`` says (a tile built there leaves
+    its unbuilt tiles): one copy of the state."""
+    changes = _exchange(s, seat, given=pay)
+    players: tuple[Player, ...] = changes.get("players", s.players)  # type: ignore[assignment]
+    p = players[seat]
+    plots = list(p.plots(area))
+    plots[index] = evolve(plots[index], **plot)
+    more: dict[str, object] = {area: tuple(plots)}
+    if "tiles" in plot:
+        unbuilt = list(p.unbuilt)
+        unbuilt.remove(plots[index].tiles[-1])
+        more["unbuilt"] = tuple(unbuilt)
+    changes["players"] = _swap(players, seat, evolve(p, **more))
+    return evolve(s, **changes)
 
 
 class OneArg(dict[str, KPMove]):
