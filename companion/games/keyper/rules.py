@@ -1237,7 +1237,8 @@ def upgrade_moves(s: State, seat: int, how: str, only: str = "") -> list[KPMove]
 def _build(s: State, seat: int, tile: str, plot: str, pay: Sequence[str]) -> State:
     """Pay, and lay ``tile`` base side up on ``plot`` (over the building there, whose keyples move up, L645)."""
     area, _, index = parse_target(plot)
-    return _paid_plot(s, seat, pay, area, index, tiles=(*s.players[seat].plots(area)[index].tiles, tile), upgraded=False)
+    tiles = (*s.players[seat].plots(area)[index].tiles, tile)
+    return _paid_plot(s, seat, pay, area, index, tiles=tiles, upgraded=False)
 
 
 def _upgrade(s: State, seat: int, plot: str, pay: Sequence[str]) -> State:
