@@ -608,10 +608,10 @@ def _season_end(s: State) -> State:
     return _replace(s, *tasks, _task("housing"))
 
 
-def housing_capacity(s: State, seat: int, animals: Sequence[int] | None = None) -> int:
-    """Spec 3.5 step 3, 7.5: how many of the animals can be housed (a maximum flow)."""
+def housing_capacity(s: State, seat: int) -> int:
+    """Spec 3.5 step 3, 7.5: how many of ``seat``'s animals can be housed (a maximum flow)."""
     p = s.players[seat]
-    return max_housed(p.animals if animals is None else animals, _homes(s, p))
+    return max_housed(p.animals, _homes(s, p))
 
 
 def _homes(s: State, p: Player) -> list[tuple[tuple[str, ...], int]]:
@@ -1096,14 +1096,11 @@ def _tile_payments(s: State, p: Player, how: str) -> Payments:
     key = (how, p.unbuilt, p.goods, s.options["payment"])
     found = memo.get(key)
     if found is None:
-        rows, payable, every, goods = _tile_rows(s, how), [], [], p.goods
-        held = sum(goods)
+        rows, payable, every, held = _tile_rows(s, how), [], [], sum(p.goods)
         for tile in sorted(set(p.unbuilt)):
             unpaid, least, texts = rows[tile]
-            if held >= least:  # (``texts.of`` inlined while remembered: one call less per tile)
-                pays = texts.get(texts.payers(goods))
-                if pays is None:
-                    pays = texts.of(s, p)
+            if held >= least:
+                pays = texts.of(s, p)
                 if pays:
                     row = (tile, unpaid[1], pays)
                     every.append(row)

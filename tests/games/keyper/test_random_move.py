@@ -85,3 +85,20 @@ def test_sample_chance_is_the_weighted_choice_from_the_chance_outcomes() -> None
                 assert mine.getstate() == theirs.getstate()
             kinds[state.tasks[-1].kind] += 1
     assert {"draw", "boats", "fair", "ninth", "start", "reveal"} <= set(kinds), kinds
+
+
+def test_rests_by_index_are_the_listed_choices_on_every_small_keep_area() -> None:
+    """The team cap (spec 3.5, A7): the n-th rest a random pick reads (``Rests``, counted by a table) is the n-th of
+    ``rest_choices``, and there are as many, for every keep area of up to 4 colours of 0-3 keyples and every n."""
+    from itertools import product
+
+    from companion.games.keyper.rules import Rests, rest_choices
+
+    colours = ("blue", "green", "red", "white")
+    for sizes in product(range(4), repeat=4):
+        counts = tuple((colour, k) for colour, k in zip(colours, sizes) if k)
+        for n in range(sum(sizes) + 2):
+            listed = rest_choices(counts, n)
+            rests = Rests(counts, n)
+            assert len(rests) == len(listed), (counts, n)
+            assert [rests[i] for i in range(len(rests))] == list(listed), (counts, n)
