@@ -1464,9 +1464,9 @@ STANDING: tuple[tuple[str, ...], ...] = ((), ("lay",))
 
 
 class Places:
-    """The places with room on one board's fields or among one seat's buildings, in order, as (label, who may go
-    there, the words after the label of each placement there: ``PLAIN``, ``STANDING``, a boat each), and how many
-    placements each colour has. ``who``: ``*`` anyone (an empty place too), else the one colour that may join the
+    """The places with room on one board's fields (among them those without, ``FULL``) or among one seat's
+    buildings, in order, as (label, who may go there, the words after the label of each placement there: ``PLAIN``,
+    ``STANDING``, a boat each), and how many placements each colour has. ``who``: ``*`` anyone (an empty place too), else the one colour that may join the
     keyple there besides white (``joiner``)."""
 
     __slots__ = ("places", "counts")
@@ -1503,7 +1503,7 @@ class Places:
 
 
 def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
-    """The ``Places`` of board ``b``'s fields (but keep fields) with room, for the free boats and the ``join_lying``
+    """The ``Places`` of board ``b``'s fields (but keep fields), for the free boats and the ``join_lying``
     flag of ``key``: an empty one (a river field with each free boat), one with a keyple to join (also laying it down
     if standing). Worked out when not remembered on the board (``turn_moves``)."""
     board = s.boards[b]
@@ -1517,7 +1517,6 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
         for at in rivers:
             out[at] = (empty[at][0], "*", river)
     by_who: dict[str, int] = {}
-    full = False
     for i in itertools.compress(FIELDS_15, fields):  # the fields with keyples (a keep field holds none)
         at, colour = where[i]
         label, _, tails = out[at]  # its place while empty
@@ -1529,15 +1528,15 @@ def _field_places(s: State, b: int, key: tuple[tuple[str, ...], str]) -> Places:
             by_who[who] = by_who.get(who, 0) + len(tails)
         else:
             out[at] = FULL
-            full = True
-    return Places([place for place in out if place is not FULL] if full else out, anyone, by_who)
+    return Places(out, anyone, by_who)
 
 
 FIELDS_15 = range(15)
 _RIVERS: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
 """The words after a river field's label of its placements, by the free boats (a few hundred sets of boats)."""
 FULL: Place = ("", "", ())
-"""A field without room (``_field_places``: left out)."""
+"""A field without room (``_field_places``: left among the places, not left out, which would cost more than
+passing over it when a placement is read: no colour has a placement there)."""
 
 
 def _empty_board(edition: Edition, b: int, layout: str,
