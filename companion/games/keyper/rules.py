@@ -1305,9 +1305,11 @@ class Moves:
     __slots__ = ("parts", "size", "_joined")
 
     def __init__(self, parts: list[Part]) -> None:
-        self.parts, self.size = parts, 0
-        for part in parts:  # (one or two: a loop is faster than a map)
-            self.size += len(part)
+        self.parts = parts
+        size = 0
+        for part in parts:  # (one or two: a loop is faster than a map; counted in a local, cheaper than an attribute)
+            size += len(part)
+        self.size = size
         self._joined: list[KPMove] | None = None
 
     def __len__(self) -> int:
@@ -1316,9 +1318,10 @@ class Moves:
     def __getitem__(self, index: int) -> KPMove:
         """The move at ``index`` (0 to ``len - 1``) of the joined list."""
         for part in self.parts:
-            if index < len(part):
+            size = len(part)  # (once: a run's length can be a call)
+            if index < size:
                 return part[index]
-            index -= len(part)
+            index -= size
         raise IndexError(index)
 
     def joined(self) -> list[KPMove]:
@@ -1429,25 +1432,27 @@ class TurnPlacements:
 
     def __init__(self, colours: list[str], places: list[Places], builds: Builds) -> None:
         self.colours, self.places, self.builds = colours, places, builds
-        self.size = builds.size * len(colours)
+        size = builds.size * len(colours)  # (counted in a local: an attribute costs more)
         for where in places:
             counts = where.counts
             for colour in colours:
-                self.size += counts[colour]
+                size += counts[colour]
+        self.size = size
 
     def __len__(self) -> int:
         return self.size
 
     def __getitem__(self, index: int) -> KPMove:
+        per_colour = self.builds.size  # (each colour's builds: read once)
         for colour in self.colours:
             for where in self.places:
                 n = where.counts[colour]
                 if index < n:
                     return where.move(colour, index)
                 index -= n
-            if index < self.builds.size:
+            if index < per_colour:
                 return _BUILD_PLACEMENTS[self.builds[index]][colour]
-            index -= self.builds.size
+            index -= per_colour
         raise IndexError(index)
 
     def __iter__(self) -> Iterator[KPMove]:
@@ -1489,11 +1494,13 @@ class Places:
 
     def move(self, colour: str, index: int) -> KPMove:
         """The ``index``-th placement of a ``colour`` keyple here."""
+        white = colour == "white"
         for label, who, tails in self.places:
-            if who == "*" or colour == "white" or who == colour:
-                if index < len(tails):
+            if who == "*" or white or who == colour:
+                n = len(tails)
+                if index < n:
                     return _placements(colour, tails[index])[label]
-                index -= len(tails)
+                index -= n
         raise IndexError(index)
 
     def moves(self, colour: str) -> Iterator[KPMove]:
@@ -1651,8 +1658,15 @@ _BUILD_PLACEMENTS = ByBuild()
 
 
 def free_boats(s: State) -> list[str]:
-    used = {b.boat for b in s.boards}
-    return [b for b in s.boats if b not in used]
+    """The season's boats on no board, in order (plain loops: a comprehension is a call more)."""
+    used: set[str] = set()
+    for board in s.boards:
+        used.add(board.boat)
+    out: list[str] = []
+    for boat in s.boats:
+        if boat not in used:
+            out.append(boat)
+    return out
 
 
 def lay_targets(s: State, seat: int) -> list[str]:
