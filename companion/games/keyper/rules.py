@@ -801,12 +801,13 @@ def _chance(s: State, move: KPMove) -> State:
 def symbol_pieces(symbol: str, builder_wheat: bool = False) -> tuple[str, ...]:
     """The pieces that may pay one cost symbol: a finished good for the raw material of its colour, wheat for a
     white raw or finished symbol, never for a 3-colour or a specific one (L493-L499)."""
-    if symbol in RAW:
-        return (symbol, FIN_OF[symbol])
-    if symbol in (*FINISHED, *GEMS, "wheat"):
-        return (symbol,)
-    return {"raw3": (*RAW, *FINISHED), "fin3": FINISHED, "raw_any": (*RAW, *FINISHED, "wheat"),
-            "fin_any": (*FINISHED, "wheat"), "gem_any": GEMS}[symbol]
+    return SYMBOL_PIECES[symbol]
+
+
+SYMBOL_PIECES = {**{raw: (raw, FIN_OF[raw]) for raw in RAW}, **{one: (one,) for one in (*FINISHED, *GEMS, "wheat")},
+                 "raw3": (*RAW, *FINISHED), "fin3": FINISHED, "raw_any": (*RAW, *FINISHED, "wheat"),
+                 "fin_any": (*FINISHED, "wheat"), "gem_any": GEMS}
+"""``symbol_pieces`` of each symbol, made once (``_payments`` asks at each miss)."""
 
 
 def payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
