@@ -844,10 +844,12 @@ _PAYERS: dict[tuple[str, ...], Callable[[tuple[int, ...]], object]] = {}
 def _payments(s: State, p: Player, symbols: Sequence[str]) -> list[tuple[str, ...]]:
     """``payments`` worked out (the pieces are goods: only ``p.goods`` matters)."""
     found: set[tuple[str, ...]] = set()
-    options = [[x for x in symbol_pieces(sym) if p.good(x) > 0] for sym in symbols]
+    goods = p.goods  # (read directly: ``p.good`` is a call)
+    options = [[x for x in SYMBOL_PIECES[sym] if goods[GOOD_INDEX[x]] > 0] for sym in symbols]
     for combo in itertools.product(*options):
         pay = tuple(sorted(combo))
-        if pay not in found and _has(p, pay):
+        # (``options`` holds only pieces held: a payment using each once is held, without asking ``_has``)
+        if pay not in found and (len(set(pay)) == len(pay) or _has(p, pay)):
             found.add(pay)
     if s.options["payment"] == "cheapest" and found:
         def cost(pay: tuple[str, ...]) -> tuple[int, int]:
