@@ -1348,8 +1348,12 @@ def legal_moves(s: State) -> list[KPMove]:
 
 
 def random_move(s: State, rng: random.Random) -> KPMove:
-    """``rng.choice(legal_moves(s))`` without joining the moves."""
-    return rng.choice(moves_of(s))
+    """``rng.choice(legal_moves(s))`` without joining the moves: ``choice`` draws ``randrange(len)`` (its
+    ``_randbelow``), asked here of the count already made (``choice`` would ask ``Moves`` its length twice, calls)."""
+    moves = moves_of(s)
+    if not moves.size:
+        raise IndexError("Cannot choose from an empty sequence")
+    return moves[rng.randrange(moves.size)]
 
 
 def generate(s: State) -> list[Part]:
