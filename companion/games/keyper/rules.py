@@ -31,7 +31,7 @@ from companion.games.keyper.data import (
 from companion.games.keyper.data import colour as colour_text
 from companion.games.keyper.moves import UNIT_VERBS, KPMove, joined, pieces
 from companion.games.keyper.state import (
-    ANIMAL_INDEX, GOOD_INDEX, LAID, MOVES_CACHE, PK, PLOTS_CACHE, UPRIGHT, Board, Plot, Player, State, Task, evolve,
+    ANIMAL_INDEX, GOOD_INDEX, LAID, MOVES_CACHE, PK, PLOTS_CACHE, UPRIGHT, Board, Plot, Player, State, Task, copied,
     with_tasks,
 )
 from companion.games.keyper.variants import UNPLAYED
@@ -117,7 +117,8 @@ def new_state(edition: Edition, names: tuple[str, ...], options: Options) -> Sta
     if found is None:
         found = edition.derived[key] = _setup(edition, len(names), options)
     player, start = found
-    return settle(evolve(start, options=options, players=tuple(evolve(player, name=name) for name in names)))
+    players = tuple(copied(player, {"name": name}) for name in names)
+    return settle(copied(start, {"options": options, "players": players}))
 
 
 def _setup(edition: Edition, n: int, options: Options) -> tuple[Player, State]:
@@ -228,23 +229,23 @@ def _exchange(s: State, seat: int, given: Iterable[str] = (), taken: Iterable[st
         moved = True
     if not moved:
         return {}
-    p = evolve(p, goods=tuple(goods), animals=tuple(animals))
+    p = copied(p, {"goods": tuple(goods), "animals": tuple(animals)})
     changes: dict[str, object] = {"players": _swap(s.players, seat, p)}
     if supply is not None:
         changes["supply"] = tuple(supply)
     return changes
 
 
-def _gain(s: State, seat: int, kind: str, n: int = 1, **changes: object) -> State:
-    """``n`` pieces from the supply to ``seat`` (as many as are left, spec 6 #2); the state's fields ``changes``
-    change in the same copy."""
-    changes.update(_exchange(s, seat, taken=(kind,) * n))
-    return evolve(s, **changes) if changes else s
+def _gain(s: State, seat: int, kind: str, changes: dict[str, object]) -> State:
+    """A piece ``kind`` from the supply to ``seat`` (if one is left, spec 6 #2); the state's fields ``changes`` (a
+    dict of the caller's, filled in here) change in the same copy."""
+    changes.update(_exchange(s, seat, taken=(kind,)))
+    return copied(s, changes)
 
 
 def _spend(s: State, seat: int, kinds: Iterable[str]) -> State:
     changes = _exchange(s, seat, given=kinds)
-    return evolve(s, **changes) if changes else s
+    return copied(s, changes) if changes else s
 
 
 def _has(p: Player, kinds: Sequence[str]) -> bool:
@@ -318,11 +319,11 @@ def bonus(first: str, colour: str) -> int:
 
 
 def _set_keyples(s: State, seat: int, where: tuple[str, int, int], keyples: tuple[PK, ...], tasks: tuple[Task, ...],
-                 take: str = "", boat: str = "", **changes: object) -> State:
+                 changes: dict[str, object], take: str = "", boat: str = "") -> State:
     """The place ``where`` (``parse_target``: a field, or one of ``seat``'s plots) holds ``keyples``: ``take`` names
     the colour of a keyple ``seat`` took from its keep area for it, ``boat`` a boat placed on the field with it; the
-    state's tasks become ``tasks`` (``_then``) and its fields ``changes`` change in the same copy (a turn is one
-    copy)."""
+    state's tasks become ``tasks`` (``_then``) and its fields ``changes`` (a dict of the caller's, filled in here)
+    change in the same copy (a turn is one copy)."""
     kind, board, index = where
     p = s.players[seat]
     keep: tuple[str, ...] = p.keep
@@ -332,15 +333,15 @@ def _set_keyples(s: State, seat: int, where: tuple[str, int, int], keyples: tupl
     if kind == "field":
         b = s.boards[board]
         fields = _swap(b.fields, index, keyples)
-        changes["boards"] = _swap(s.boards, board, evolve(b, fields=fields, boat=boat) if boat else
-                                  evolve(b, fields=fields))
+        changes["boards"] = _swap(s.boards, board, copied(b, {"fields": fields, "boat": boat}) if boat else
+                                  copied(b, {"fields": fields}))
         if take:
-            changes["players"] = _swap(s.players, seat, evolve(p, keep=keep))
+            changes["players"] = _swap(s.players, seat, copied(p, {"keep": keep}))
     else:
         plots = p.plots(kind)
-        plots = _swap(plots, index, evolve(plots[index], keyples=keyples))
-        changes["players"] = _swap(s.players, seat, evolve(p, keep=keep, **{kind: plots}))
-    return _then(s, tasks, **changes)
+        plots = _swap(plots, index, copied(plots[index], {"keyples": keyples}))
+        changes["players"] = _swap(s.players, seat, copied(p, {"keep": keep, kind: plots}))
+    return _then(s, tasks, changes)
 
 
 def claimed_board(s: State, seat: int) -> int:
@@ -391,11 +392,12 @@ def settle(s: State) -> State:
                 if len(s.bag) == 0:  # A23: the bag and the pile are both empty
                     s = _pop(s)
             elif kind == "fold" and not fold_deciders(s):
-                s = evolve(s, tasks=s.tasks[:-1] + (_task("reveal"),))
+                s = copied(s, {"tasks": s.tasks[:-1] + (_task("reveal"),)})
             else:
                 break
         elif kind == "begin_play":
-            s = evolve(s, active=s.start, final=False, last_placer=-1, tasks=(*s.tasks[:-1], TURN[s.start]))
+            s = copied(s, {"active": s.start, "final": False, "last_placer": -1,
+                           "tasks": (*s.tasks[:-1], TURN[s.start])})
         elif kind == "end_turn":
             s = _end_turn(s, top.seat, s.tasks[:-1])
         elif kind == "resolve":
@@ -424,9 +426,9 @@ def settle(s: State) -> State:
 def _recycle(s: State) -> State:
     """Spec 3.7: an empty bag takes the set-aside stack in spring, the discard pile later."""
     if s.season == 0 and s.set_aside:
-        return evolve(s, bag=s.bag.add(*s.set_aside), set_aside=())
+        return copied(s, {"bag": s.bag.add(*s.set_aside), "set_aside": ()})
     if s.season > 0 and s.discard:
-        return evolve(s, bag=s.bag.add(*s.discard), discard=())
+        return copied(s, {"bag": s.bag.add(*s.discard), "discard": ()})
     return s
 
 
@@ -439,39 +441,44 @@ def _last_action(s: State) -> bool:
     return not any(t.kind == "turn" for t in s.tasks)
 
 
-def _end_turn(s: State, seat: int, tasks: tuple[Task, ...], **changes: object) -> State:
+def _end_turn(s: State, seat: int, tasks: tuple[Task, ...], changes: dict[str, object] | None = None) -> State:
     """Spec 3.4: the next player, or the trigger and the final round, or the end of the season (``s``'s tasks become
-    ``tasks``, those under its ``end_turn`` task, and its fields ``changes`` change: the common case is one copy of
-    the state; ``changes`` are read as changed)."""
+    ``tasks``, those under its ``end_turn`` task, and its fields ``changes`` change (a dict of the caller's, filled in
+    here): the common case is one copy of the state; ``changes`` are read as changed)."""
+    if changes is None:
+        changes = {}
     changes["tasks"] = tasks
     get = changes.get
     if (get("gained", s.gained) or get("shipped", s.shipped)) and s.options["gain_ship_scope"] == "turn":
         changes.update(gained=frozenset(), shipped=frozenset())
     if s.final:
-        return evolve(s, **changes)
+        return copied(s, changes)
     players: tuple[Player, ...] = get("players", s.players)  # type: ignore[assignment]
     if not players[seat].pieces_home and all(p.pieces_home == 0 for p in players):
         last: int = get("last_placer", s.last_placer)  # type: ignore[assignment]
-        s = evolve(s, **{**changes, "final": True, "last_placer": last if last >= 0 else seat})
+        changes.update(final=True, last_placer=last if last >= 0 else seat)
+        s = copied(s, changes)
         return _push(s, *[_task("turn", other, arg="final") for other in _left_of(s, s.last_placer)],
                      _task("season_end"))
     nxt = (seat + 1) % len(players)
     changes["tasks"] = (*tasks, TURN[nxt])
-    return evolve(s, active=nxt, **changes)
+    changes["active"] = nxt
+    return copied(s, changes)
 
 
-def _then(s: State, tasks: tuple[Task, ...], **changes: object) -> State:
-    """``s`` with ``tasks`` and its fields ``changes``; an ``end_turn`` or ``resolve`` on top of them runs in the same
-    copy (``settle`` would run it next)."""
+def _then(s: State, tasks: tuple[Task, ...], changes: dict[str, object] | None = None) -> State:
+    """``s`` with ``tasks`` and its fields ``changes`` (a dict of the caller's, filled in here); an ``end_turn`` or
+    ``resolve`` on top of them runs in the same copy (``settle`` would run it next)."""
     kind = tasks[-1].kind if tasks else ""
     if kind == "end_turn":
-        return _end_turn(s, tasks[-1].seat, tasks[:-1], **changes)
+        return _end_turn(s, tasks[-1].seat, tasks[:-1], changes)
     if kind == "resolve":
         if changes:  # the result reads the keyples there
-            s = evolve(s, **changes)
+            s = copied(s, changes)
         return _resolve(s, tasks[-1], tasks[:-1])
     if changes:
-        return evolve(s, tasks=tasks, **changes)
+        changes["tasks"] = tasks
+        return copied(s, changes)
     return with_tasks(s, tasks)
 
 
@@ -588,7 +595,7 @@ def _end_use(s: State, top: Task) -> State:
     if extra:
         s = s.player(top.seat, shipping=s.players[top.seat].shipping + extra)
     if (s.gained or s.shipped) and s.options["gain_ship_scope"] == "use":
-        s = evolve(s, gained=frozenset(), shipped=frozenset())
+        s = copied(s, {"gained": frozenset(), "shipped": frozenset()})
     return s
 
 
@@ -696,22 +703,22 @@ def _collect(s: State) -> State:
         got = [k.colour for k in p.keep_tile] + [k.colour for plot in (*p.farm, *p.village) for k in plot.keyples]
         if board >= 0:
             got += [k.colour for f in s.boards[board].fields for k in f]
-        players[seat] = evolve(
-            p, keyper_home=True, keep=tuple(sorted((*p.keep, *got))), keep_tile=(), claimed=board,
-            farm=_emptied(p.farm), village=_emptied(p.village), **({"winter_fairs": ()} if last else {}))
-    boards = tuple(evolve(b, keeper=-1, fields=((),) * 15, boat="") for b in s.boards)
+        players[seat] = copied(
+            p, {"keyper_home": True, "keep": tuple(sorted((*p.keep, *got))), "keep_tile": (), "claimed": board,
+                "farm": _emptied(p.farm), "village": _emptied(p.village), **({"winter_fairs": ()} if last else {})})
+    boards = tuple(copied(b, {"keeper": -1, "fields": ((),) * 15, "boat": ""}) for b in s.boards)
     if last:
-        return evolve(s, players=tuple(players), boards=boards, over=True, tasks=())
+        return copied(s, {"players": tuple(players), "boards": boards, "over": True, "tasks": ()})
     changes: dict[str, object] = {}
     if s.season == 0 and s.set_aside:  # step 7
         changes.update(bag=s.bag.add(*s.set_aside), set_aside=())
-    return evolve(s, players=tuple(players), boards=boards, discard=tuple(sorted((*s.discard, *s.display))),
-                  display=(), tasks=_replaced(s, _task("next_season")), **changes)  # step 6
+    return copied(s, {"players": tuple(players), "boards": boards, "discard": tuple(sorted((*s.discard, *s.display))),
+                      "display": (), "tasks": _replaced(s, _task("next_season")), **changes})  # step 6
 
 
 def _emptied(plots: tuple[Plot, ...]) -> tuple[Plot, ...]:
     """``plots`` without their keyples."""
-    return tuple([evolve(plot, keyples=()) if plot.keyples else plot for plot in plots])
+    return tuple([copied(plot, {"keyples": ()}) if plot.keyples else plot for plot in plots])
 
 
 def _next_season(s: State) -> State:
@@ -719,7 +726,8 @@ def _next_season(s: State) -> State:
     player (the last to play a piece from the keep area on their own turn); in place of the ``next_season`` task on
     top of ``s``."""
     tasks = _replaced(s, *[DRAW] * 8, _task("boats"), _task("fold"), _task("team_cap"), _task("begin_play"))
-    return evolve(s, season=s.season + 1, start=s.last_placer, boats=(), folds=("",) * len(s.players), tasks=tasks)
+    return copied(s, {"season": s.season + 1, "start": s.last_placer, "boats": (), "folds": ("",) * len(s.players),
+                      "tasks": tasks})
 
 
 # ------------------------------------------------------------------ chance
@@ -768,30 +776,30 @@ def _chance(s: State, move: KPMove) -> State:
     top = s.tasks[-1]
     verb, args = move.verb, move.args
     if verb == "draw":  # the most frequent: one copy
-        return _then(s, s.tasks[:-1], bag=s.bag.remove(args[0]), display=tuple(sorted((*s.display, args[0]))))
+        return _then(s, s.tasks[:-1], {"bag": s.bag.remove(args[0]), "display": tuple(sorted((*s.display, args[0])))})
     if verb == "boats":
-        return evolve(s, boats=tuple(args), tasks=s.tasks[:-1])
+        return copied(s, {"boats": tuple(args), "tasks": s.tasks[:-1]})
     if verb == "fair":
         seat, fair = int(args[0]) - 1, args[1]
         if top.n == 2 and top.seat == len(s.players) - 1:
             stacks: tuple[tuple[str, ...], ...] = ((), (), ())  # the rest go back to the box
         else:
             stacks = _swap(s.fair_stacks, top.n, tuple(f for f in s.fair_stacks[top.n] if f != fair))
-        p = evolve(s.players[seat], private=_swap(s.players[seat].private, top.n, fair))
-        return evolve(s, fair_stacks=stacks, players=_swap(s.players, seat, p), tasks=s.tasks[:-1])
+        p = copied(s.players[seat], {"private": _swap(s.players[seat].private, top.n, fair)})
+        return copied(s, {"fair_stacks": stacks, "players": _swap(s.players, seat, p), "tasks": s.tasks[:-1]})
     if verb == "ninth":
         seat, colour = int(args[0]) - 1, args[1]
-        p = evolve(s.players[seat], keep=tuple(sorted((*s.players[seat].keep, colour))))
-        return evolve(s, ninth_pool=tuple(c for c in s.ninth_pool if c != colour), players=_swap(s.players, seat, p),
-                      tasks=s.tasks[:-1])
+        p = copied(s.players[seat], {"keep": tuple(sorted((*s.players[seat].keep, colour)))})
+        return copied(s, {"ninth_pool": tuple(c for c in s.ninth_pool if c != colour),
+                          "players": _swap(s.players, seat, p), "tasks": s.tasks[:-1]})
     if verb == "start":
-        return evolve(s, start=int(args[0]) - 1, tasks=s.tasks[:-1])
+        return copied(s, {"start": int(args[0]) - 1, "tasks": s.tasks[:-1]})
     if verb == "reveal":
         boards = list(s.boards)
         for seat, option in enumerate(s.folds):
             board = s.players[seat].claimed
-            boards[board] = evolve(boards[board], layout=f"{board + 1}/{SEASONS[s.season]}/{option}")
-        return evolve(s, boards=tuple(boards), tasks=s.tasks[:-1])
+            boards[board] = copied(boards[board], {"layout": f"{board + 1}/{SEASONS[s.season]}/{option}"})
+        return copied(s, {"boards": tuple(boards), "tasks": s.tasks[:-1]})
     raise AssertionError(move)
 
 
@@ -1255,14 +1263,14 @@ def _paid_plot(s: State, seat: int, pay: Sequence[str], area: str, index: int, *
     players: tuple[Player, ...] = changes.get("players", s.players)  # type: ignore[assignment]
     p = players[seat]
     plots = list(p.plots(area))
-    plots[index] = evolve(plots[index], **plot)
+    plots[index] = copied(plots[index], plot)
     more: dict[str, object] = {area: tuple(plots)}
     if "tiles" in plot:
         unbuilt = list(p.unbuilt)
         unbuilt.remove(plots[index].tiles[-1])
         more["unbuilt"] = tuple(unbuilt)
-    changes["players"] = _swap(players, seat, evolve(p, **more))
-    return evolve(s, **changes)
+    changes["players"] = _swap(players, seat, copied(p, more))
+    return copied(s, changes)
 
 
 class OneArg(dict[str, KPMove]):
@@ -2101,7 +2109,7 @@ def apply(state: State, move: KPMove) -> State:
     if verb == "fold":
         folds = list(s.folds)
         folds[int(args[0]) - 1] = args[1]
-        return settle(evolve(s, folds=tuple(folds)))
+        return settle(copied(s, {"folds": tuple(folds)}))
     kind, seat = top.kind, top.seat
     if kind == "turn":
         return settle(_turn(s, seat, move))
@@ -2127,23 +2135,23 @@ def apply(state: State, move: KPMove) -> State:
             display = list(s.display)
             display.remove(tile)
             p = s.players[seat]
-            p = evolve(p, winter_fairs=tuple(sorted((*p.winter_fairs, tile)))) if tile in s.edition.fairs else \
-                evolve(p, unbuilt=tuple(sorted((*p.unbuilt, tile))))
-            s = _then(s, below, players=_swap(s.players, seat, p), display=tuple(display))
+            p = copied(p, {"winter_fairs": tuple(sorted((*p.winter_fairs, tile)))} if tile in s.edition.fairs else
+                       {"unbuilt": tuple(sorted((*p.unbuilt, tile)))})
+            s = _then(s, below, {"players": _swap(s.players, seat, p), "display": tuple(display)})
         else:
             s = _then(s, below)
     elif kind == "keeptile":
-        s = _then(s, below, **_exchange(s, seat, taken=args if verb == "keep" else ()))
+        s = _then(s, below, _exchange(s, seat, taken=args if verb == "keep" else ()))
     elif kind == "fairs":
         s = _hold(s, seat, args, below)
     elif kind == "house":
-        s = _then(s, below, **_exchange(s, seat, given=args))
+        s = _then(s, below, _exchange(s, seat, given=args))
     elif kind == "rest":
         keep = list(s.players[seat].keep)
         for colour in args:
             keep.remove(colour)
-        p = evolve(s.players[seat], keep=tuple(keep), keep_tile=tuple(UPRIGHT[c] for c in args))
-        s = _then(s, below, players=_swap(s.players, seat, p))
+        p = copied(s.players[seat], {"keep": tuple(keep), "keep_tile": tuple(UPRIGHT[c] for c in args)})
+        s = _then(s, below, {"players": _swap(s.players, seat, p)})
     return settle(s)
 
 
@@ -2157,16 +2165,16 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     verb, args = move.verb, move.args
     if verb == "keyper":
         board = int(args[0]) - 1
-        boards = _swap(s.boards, board, evolve(s.boards[board], keeper=seat))
+        boards = _swap(s.boards, board, copied(s.boards[board], {"keeper": seat}))
         p = s.players[seat]
         tile = p.keep_tile
         if tile:  # 4.1: every keyple on the keep tile is laid down and gives a resource
-            p = evolve(p, keyper_home=False, keep_tile=tuple(LAID[k.colour] for k in tile))
-            return evolve(s, boards=boards, players=_swap(s.players, seat, p), last_placer=seat,
-                          tasks=_replaced(s, _task("keeptile", seat, len(tile)), END_TURN[seat]))
-        return _end_turn(s, seat, s.tasks[:-1], boards=boards, players=_swap(s.players, seat,
-                                                                             evolve(p, keyper_home=False)),
-                         last_placer=seat)
+            p = copied(p, {"keyper_home": False, "keep_tile": tuple(LAID[k.colour] for k in tile)})
+            return copied(s, {"boards": boards, "players": _swap(s.players, seat, p), "last_placer": seat,
+                              "tasks": _replaced(s, _task("keeptile", seat, len(tile)), END_TURN[seat])})
+        p = copied(p, {"keyper_home": False})
+        return _end_turn(s, seat, s.tasks[:-1], {"boards": boards, "players": _swap(s.players, seat, p),
+                                                 "last_placer": seat})
     target = args[0] if verb == "lay" else args[1]
     where = parse_target(target)
     kind, board, index = where
@@ -2177,13 +2185,13 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         colour = args[0]
         if len(args) >= 3 and args[2] == "build":  # 4.8 (v)
             s = _build(s, seat, args[3], target, pieces(args[4]))
-            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, END_TURN[seat]), colour,
-                                last_placer=seat)
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, END_TURN[seat]),
+                                {"last_placer": seat}, colour)
         if not here:
             if place is None:
                 return _set_keyples(s, seat, where, (UPRIGHT[colour],),
-                                    _replaced(s, _use_task(s, seat, 1, target, "plot"), END_TURN[seat]), colour,
-                                    last_placer=seat)
+                                    _replaced(s, _use_task(s, seat, 1, target, "plot"), END_TURN[seat]),
+                                    {"last_placer": seat}, colour)
             # who may follow (``_follow_options``): ``joiner`` of a standing keyple
             joins = eff(colour, colour_at)
             asks = [_task("follow", other, arg=target) for other in _left_of(s, seat)
@@ -2191,8 +2199,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
             # no one to ask: the result now (``_resolved``), in the same copy
             then = (*asks, _task("resolve", seat, 0, target)) if asks else \
                 _resolved(s, target, seat, -1, (UPRIGHT[colour],))[::-1]
-            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]), colour,
-                                args[3] if len(args) == 4 else "", last_placer=seat)
+            return _set_keyples(s, seat, where, (UPRIGHT[colour],), _replaced(s, *then, END_TURN[seat]),
+                                {"last_placer": seat}, colour, args[3] if len(args) == 4 else "")
         first = here[0]
         lay = len(args) == 3 and args[2] == "lay"
         # a white keyple takes the first keyple's colour, lying or not (L307); A14 ``any``: beside a lying one the new
@@ -2200,8 +2208,8 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
         alone = not first.standing and s.options["join_lying"] == "any"
         n = (2 if lay else 1) + bonus(colour if alone else first.colour, colour_at)
         return _set_keyples(s, seat, where, (LAID[first.colour] if lay else first, UPRIGHT[colour]),
-                            _replaced(s, *_units(s, seat, n, target, place), END_TURN[seat]), colour,
-                            last_placer=seat)
+                            _replaced(s, *_units(s, seat, n, target, place), END_TURN[seat]), {"last_placer": seat},
+                            colour)
     # lay
     placed = list(here)
     up = [i for i, k in enumerate(placed) if k.standing]
@@ -2211,7 +2219,7 @@ def _turn(s: State, seat: int, move: KPMove) -> State:
     alone = laid == [1] and s.options["join_lying"] == "any"  # beside a lying keyple it joined in its own colour
     n = len(laid) + bonus(placed[1 if alone else 0].colour, colour_at)
     return _set_keyples(s, seat, where, tuple(placed), _replaced(s, *_units(s, seat, n, target, place),
-                                                                 END_TURN[seat]))
+                                                                 END_TURN[seat]), {})
 
 
 def _units(s: State, seat: int, n: int, target: str, place: Field | None) -> list[Task]:
@@ -2231,9 +2239,9 @@ def _follow(s: State, seat: int, target: str, colour: str) -> State:
     tasks = tuple([t for t in s.tasks if not (t.kind == "follow" and t.arg == target)])
     leader = tasks[-1].seat  # the offers were on top of the result
     tasks = tasks[:-1] + _resolved(s, target, leader, seat, keyples)
-    s = _set_keyples(s, seat, where, keyples, tasks, colour)
+    s = _set_keyples(s, seat, where, keyples, tasks, {}, colour)
     if s.options["last_placer"] == "follower" and all(p.pieces_home == 0 for p in s.players):
-        s = evolve(s, last_placer=seat)
+        s = copied(s, {"last_placer": seat})
     return s
 
 
@@ -2242,17 +2250,17 @@ def _unit(s: State, seat: int, move: KPMove, target: str, tasks: tuple[Task, ...
     use's end comes first)."""
     verb, args = move.verb, move.args
     if verb == "take":
-        return _then(s, tasks, **_exchange(s, seat, taken=args))
+        return _then(s, tasks, _exchange(s, seat, taken=args))
     if verb == "work":
-        return _gain(s, seat, args[0], tasks=tasks, gained=s.gained | {(seat, args[0])})
+        return _gain(s, seat, args[0], {"tasks": tasks, "gained": s.gained | {(seat, args[0])}})
     if verb == "ship":
         s = _spend(s, seat, (args[0],))
         s = s.player(seat, shipping=s.players[seat].shipping + 2)
-        return evolve(s, tasks=tasks, shipped=s.shipped | {(seat, _boat_type(s, target, args[0]))})
+        return copied(s, {"tasks": tasks, "shipped": s.shipped | {(seat, _boat_type(s, target, args[0]))}})
     if verb == "process":
-        return _then(s, tasks, **_exchange(s, seat, (RAW_OF[args[0]],), args))
+        return _then(s, tasks, _exchange(s, seat, (RAW_OF[args[0]],), args))
     if verb in ("trade", "convert"):
-        return _then(s, tasks, **_exchange(s, seat, pieces(args[0]) if verb == "convert" else (args[0],),
+        return _then(s, tasks, _exchange(s, seat, pieces(args[0]) if verb == "convert" else (args[0],),
                                            pieces(args[1])))
     if verb == "build":
         return _then(_build(s, seat, args[0], args[1], pieces(args[2])), tasks)
@@ -2277,8 +2285,9 @@ def _hold(s: State, seat: int, fairs: Sequence[str], tasks: tuple[Task, ...]) ->
     if s.season < 3:
         private[s.season] = ""
     winter = tuple(w for w in p.winter_fairs if w not in fairs)
-    p = evolve(p, private=tuple(private), winter_fairs=winter, held=(*p.held, *((f, season) for f in fairs)))
-    return _then(s, tasks, players=_swap(s.players, seat, p))
+    p = copied(p, {"private": tuple(private), "winter_fairs": winter,
+                   "held": (*p.held, *((f, season) for f in fairs))})
+    return _then(s, tasks, {"players": _swap(s.players, seat, p)})
 
 
 # ------------------------------------------------------------------ validation (checklist 4.11)

@@ -170,6 +170,12 @@ def evolve(obj: T, **changes: Any) -> T:
     """A copy of one of the frozen dataclasses here with some fields changed: ``dataclasses.replace`` without
     re-running ``__init__`` (the engine's most frequent step). A state's memoised legal moves are not copied, nor a
     player's plots' (``PLOTS_CACHE``) once its farm or village changes."""
+    return copied(obj, changes)
+
+
+def copied(obj: T, changes: dict[str, Any]) -> T:
+    """``evolve(obj, **changes)``, the changes given as one dict: a move gathers its changes through several steps
+    into one dict (one copy of the state), and passing a dict on is cheaper than repacking keyword arguments."""
     cls = type(obj)
     new = _new(cls)
     held = getattr(obj, "__dict__", None)
