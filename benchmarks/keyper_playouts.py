@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import platform
 import random
 import statistics
+import sys
 import time
 
 from companion.core.game import CHANCE, TERMINAL
@@ -90,6 +92,7 @@ def main() -> None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)
         return
     random_playout(GAME, 4, 999)  # warm up (data pack, caches)
+    print(f"Python {platform.python_version()} ({sys.executable}): the interpreter's build matters as much as the code")
     for players in (2, 3, 4):
         best, median, cpu, per_game, every = playout_rate(players, args.rounds, args.games)
         goal = " (goal >= 100 games/s)" if players == 4 else ""
