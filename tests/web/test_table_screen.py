@@ -147,10 +147,11 @@ def test_the_bag_lists_the_labels_of_the_tiles_still_in_it(server: int, browser:
     game = page.request.post(f"{base}/api/games", data={"players": ["Ana", "Ben"]}).json()
     page.goto(f"{base}/games/{game['id']}")
     page.locator("#bag .bag-labels summary").click()
+    page.locator("#bag .bag-list dd").first.wait_for(state="attached")  # (filled when the view arrives)
     text = page.inner_text("#bag .bag-list")
     assert "[object" not in text
     inside = game["view"]["bag"]["fields"]
-    listed = [word for dd in page.locator("#bag .bag-list dd").all_inner_texts() for word in dd.split()]
+    listed = [word for dd in page.locator("#bag .bag-list dd").all_text_contents() for word in dd.split()]
     assert sorted(listed) == sorted(inside) and len(inside) > 10  # every label in the bag, once
 
 
