@@ -117,6 +117,22 @@ def test_the_house_rules_speak_plain_words(server: int, browser: Any, shots: Pat
     page.screenshot(path=str(shots / f"start-{game}-{language}-house-rules.png"), full_page=True)
 
 
+def test_choosing_the_same_game_again_keeps_the_house_rules_chosen(server: int, browser: Any) -> None:
+    """Choosing the game already shown asks nothing and keeps the form: a house rule changed there stays changed."""
+    page = start_page(browser, server, "tablet")
+    page.wait_for_load_state("networkidle")
+    game = page.locator("#game-select").input_value()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/games/options/" in request.url else None)
+    page.click("#house-rules summary")
+    rule = page.locator("#variants select").first
+    other = rule.evaluate("s => [...s.options].find((o) => !o.selected).value")
+    rule.select_option(other)
+    page.select_option("#game-select", game)
+    page.wait_for_load_state("networkidle")
+    assert asked == [] and page.locator("#variants select").first.input_value() == other
+
+
 def test_a_finished_game_offers_its_result_not_resume(tmp_path: Path, browser: Any) -> None:
     """The games list: "Resume" only for a game in progress; a finished game's button says "See the result"."""
     with serving(tmp_path) as (port, _):

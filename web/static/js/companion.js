@@ -84,11 +84,18 @@ function countChanged() {
   fill("house-rules-changed", changed ? t("house_rules_changed", { n: changed }) : t("house_rules_defaults"));
 }
 
+let formGame = ""; // the game whose form is drawn, or on its way
+
 async function renderNewGameForm() {
   const game = byId("game-select").value;
+  if (game === formGame) return null; // the same game chosen again: its form (and the choices made in it) stays
+  formGame = game;
   const answer = await api("GET", `/api/games/options/${encodeURIComponent(game)}`);
-  if (byId("game-select").value !== game) return null; // another game was chosen meanwhile: its answer draws the form
-  if (!answer.ok) return showError(answer.data);
+  if (formGame !== game) return null; // another game was chosen meanwhile: its answer draws the form
+  if (!answer.ok) {
+    formGame = "";
+    return showError(answer.data);
+  }
   const spec = answer.data;
   const players = byId("players");
   players.replaceChildren(players.querySelector("legend"), ...playerFields(spec));
