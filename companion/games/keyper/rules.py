@@ -93,10 +93,6 @@ CONVERSIONS: dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[tupl
 also trades finished goods (``trade``), and upgraded it makes one raw and one finished trade per use (A10)."""
 
 
-def seasons_left(s: State) -> int:
-    return len(SEASONS) - s.season
-
-
 def cap(s: State) -> int:
     """The team cap: 8 keyples, 9 with 2 players (spec 2.3)."""
     return 9 if len(s.players) == 2 else 8
@@ -1424,7 +1420,7 @@ def turn_moves(s: State, top: Task) -> list[Part]:
     places = []
     for b, board in enumerate(s.boards):  # (a loop: a comprehension is one more call)
         memo: dict[tuple[tuple[str, ...], str], Places] | None = board.__dict__.get(MOVES_CACHE)
-        if memo is None:  # each board's places remembered on it while it is unchanged (``evolve`` drops them)
+        if memo is None:  # each board's places remembered on it while it is unchanged (a copy drops them)
             memo = board.__dict__[MOVES_CACHE] = {}
         found = memo.get(key)
         if found is None:
@@ -1612,13 +1608,6 @@ def layout_fields(edition: Edition, layout: str) -> tuple[tuple[int, str, str], 
 
 
 FIELD_LABELS = tuple(tuple(f"{b + 1}.{i + 1}" for i in range(15)) for b in range(4))
-
-
-def _targets(s: State, seat: int) -> list[str]:
-    """Every field (but keep fields) and every plot of ``seat`` with a building."""
-    out = [FIELD_LABELS[b][i] for b, board in enumerate(s.boards) for i, _, _ in layout_fields(s.edition, board.layout)]
-    p = s.players[seat]
-    return out + [_plot_label(a, i) for a in ("farm", "village") for i, plot in enumerate(p.plots(a)) if plot.tiles]
 
 
 class Placements(dict[str, KPMove]):
