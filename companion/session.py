@@ -24,6 +24,7 @@ from companion.core.errors import (
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, TERMINAL, Game, Move
 from companion.core.messages import Text, msg
 from companion.core.options import Options
+from companion.core.picks import PickTree, node_json
 from companion.core.rng import new_seed, step_rng
 from companion.games import find_game
 from companion.store import OVER, PLAYING, GameRecord, GameStore
@@ -125,6 +126,8 @@ class Session:
         self._listeners: list[Listener] = []
         self._lines: dict[int | None, list[tuple[Any, Move, Text]]] = {}
         """Per viewer, the log lines made so far with the state and move each was made from (``_log``)."""
+        self._trees: dict[int | None, tuple[tuple[int, int, int | None], PickTree[Move]]] = {}
+        """Per seat (``None``: the table), the pick tree of the moves offered now, and the version it was made at."""
         self._lock = threading.RLock()
         self.auto_chance = auto_chance
 
@@ -378,6 +381,49 @@ class Session:
             except MalformedInputError:
                 return error
             return self._game.table_refusal(self.state, move, error)
+
+    def offered(self, seat: int | None) -> list[Move]:
+        """The moves ``seat`` may pick now on its own page (at a simultaneous step: its own choices), or with
+        ``None`` the moves the shared table is offered (``Game.public_moves``)."""
+        with self._lock:
+            state, game = self.state, self._game
+            if seat is None:
+                return game.public_moves(state)
+            if seat not in game.deciders(state):
+                return []
+            return [m for m in game.legal_moves(state) if game.seat_of(state, m) == seat]
+
+    def pick_tree(self, seat: int | None) -> PickTree[Move]:
+        """The picks of the moves ``offered`` to ``seat`` now (kept until the game changes)."""
+        with self._lock:
+            key = (self._version, len(self._history), seat)
+            cached = self._trees.get(seat)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+            state, game = self.state, self._game
+            tree: PickTree[Move] = PickTree((m, game.pick_path(state, m)) for m in self.offered(seat))
+            self._trees[seat] = (key, tree)
+            return tree
+
+    def picks(self, seat: int | None, chosen: Sequence[str], version: int | None = None) -> dict[str, Any]:
+        """The next pick after ``chosen`` for ``seat`` (``None``: the shared table) as a device receives it
+        (``picks.node_json``), with the version it was computed from; ``StaleMoveError`` if ``version`` is not the
+        game's now."""
+        with self._lock:
+            self.sync()
+            if version is not None and version != self._version:
+                raise StaleMoveError(self._version)
+            node = self.pick_tree(seat).node(chosen)
+            state = self.state
+            done = node.done
+            words = None if done is None else self._game.move_text(state, done)
+            confirm = done is not None and (bool(node.groups) or self._game.confirms(state, done))
+            return {"version": self._version, **node_json(node, words, confirm)}
+
+    def picked_move(self, seat: int | None, chosen: Sequence[str]) -> Move:
+        """The move the picks ``chosen`` make for ``seat`` now; ``MalformedInputError`` if they make none."""
+        with self._lock:
+            return self.pick_tree(seat).move_of(chosen)
 
     def undo_info(self) -> dict[str, Any]:
         """What Undo would take back, as the whole table may read it, or why it is not possible."""

@@ -21,7 +21,9 @@ from companion.core.errors import (
     UnknownGameError,
     UnsupportedError,
 )
+from companion.core.game import Move
 from companion.core.messages import msg
+from companion.core.picks import MAX_PICKS
 from companion.games import default_game, find_game, games
 from companion.session import Session, check_move_text, check_options, check_players
 from web.messages import dumps
@@ -99,13 +101,33 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def move_request() -> tuple[str, int]:
-    """The move text and the version it was chosen from: ``{"move": "bid 31 wheat", "version": 12}``."""
+def move_request(session: Session, seat: int | None) -> tuple[str | Move, int]:
+    """The move and the version it was chosen from: ``{"picks": ["bid", "E4", "wheat"], "version": 12}`` (the
+    picks a device assembled, ``Session.picks``) or ``{"move": "bid E4 wheat", "version": 12}`` (notation). Picks
+    that no longer make a move on a game that moved on are stale (409)."""
     data = body()
+    if "picks" in data:
+        chosen = picks_of(data)
+        version = chosen_version(data)
+        try:
+            return session.picked_move(seat, chosen), version
+        except MalformedInputError:
+            if version != session.version:
+                raise StaleMoveError(session.version) from None
+            raise
     text = data.get("move")
     if not isinstance(text, str) or not text.strip():
         raise MalformedInputError(msg("web.refuse.move_missing"))
     return check_move_text(text.strip()), chosen_version(data)
+
+
+def picks_of(data: dict[str, Any]) -> list[str]:
+    """The ``picks`` of a request: a list of at most ``MAX_PICKS`` short texts (the ids of the options picked)."""
+    chosen = data.get("picks", [])
+    if not isinstance(chosen, list) or len(chosen) > MAX_PICKS or not all(
+            isinstance(p, str) and 0 < len(p) <= 64 for p in chosen):
+        raise MalformedInputError(msg("web.refuse.picks_list", n=MAX_PICKS))
+    return chosen
 
 
 @bp.get("/games")
@@ -169,13 +191,23 @@ def play_move(game_id: str) -> Response:
     older version is refused (409, with the game now); a refusal whose reason lies behind a screen reads
     "not possible: check your screen" (the player's own page gives the reason); a secret choice is made on the
     seat's own page only."""
-    text, version = move_request()
     session = get_table().session(game_id)
     with session.lock:
+        text, version = move_request(session, None)
         before = len(session.history)
         session.play_shared(text, version)
         game = public_game(session)
     return jsonify(played=game["log"][before:], game=game)
+
+
+@bp.post("/games/<game_id>/picks")
+def table_picks(game_id: str) -> Response:
+    """The next pick of the shared table's decision: ``{"picks": [ids picked so far], "version": N}`` -> what was
+    picked in words, the options of the next pick grouped by question, and the move they make when complete
+    (``Session.picks``; docs/api.md)."""
+    data = body()
+    session = get_table().session(game_id)
+    return jsonify(session.picks(None, picks_of(data), chosen_version(data)))
 
 
 @bp.post("/games/<game_id>/undo")
@@ -265,7 +297,8 @@ def private_view(session: Session, seat: int) -> dict[str, Any]:
         mine = seat in game.deciders(state)
         moves = [m for m in game.legal_moves(state) if game.seat_of(state, m) == seat] if mine else []
         return {"seat": seat, "name": session.players[seat], "version": session.version, "view": session.view(seat),
-                "log": session.export(seat)["log"], "deciding": mine, "legal": [str(m) for m in moves],
+                "log": session.export(seat)["log"], "deciding": mine, "pick": session.picks(seat, []) if mine else None,
+                "legal": [str(m) for m in moves],
                 "words": move_words(game, state, moves)}
 
 
@@ -280,15 +313,25 @@ def private(game_id: str, token: str) -> Response:
 def private_move(game_id: str, token: str) -> Response:
     """Play one of this seat's moves from its own page: ``{"move": ..., "version": N}``; a refusal gives the precise
     reason (this page may know what is behind the seat's screen)."""
-    text, version = move_request()
     table = get_table()
     session = table.session(game_id)
     seat = table.seat_of(session, token)
     with session.lock:
+        text, version = move_request(session, seat)
         before = len(session.history)
         session.play(text, version, seat=seat)
         mine = private_view(session, seat)
         return jsonify(played=mine["log"][before:], private=mine, game=public_game(session))
+
+
+@bp.post("/games/<game_id>/private/<token>/picks")
+def private_picks(game_id: str, token: str) -> Response:
+    """The next pick of this seat's own decision, as ``/picks`` gives the table's."""
+    data = body()
+    table = get_table()
+    session = table.session(game_id)
+    seat = table.seat_of(session, token)
+    return jsonify(session.picks(seat, picks_of(data), chosen_version(data)))
 
 
 @bp.get("/games/<game_id>/stream")

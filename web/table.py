@@ -264,6 +264,7 @@ def public_game(session: Session) -> dict[str, Any]:
             "log_start": 0,
             "table_now": log[session.last_decision:],
             "warnings": game.data_warnings(),
+            "pick": session.picks(None, []),
             "choices": [str(move) for move in offered],
             "words": move_words(game, state, offered),
             "undo": session.undo_info(),

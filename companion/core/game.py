@@ -22,6 +22,7 @@ from companion.core.options import Options, OptionSpec
 
 if TYPE_CHECKING:
     from companion.codes.registry import Component
+    from companion.core.picks import Step
     from companion.core.boards import BoardReader
     from companion.core.datapack import DataPack
 
@@ -331,6 +332,19 @@ class Game(ABC, Generic[S, M]):
         """What ``move`` does, in words, for the player choosing it in ``state`` (every screen shows it next to
         each offered move); the default is the move's notation."""
         return str(move)
+
+    def pick_path(self, state: S, move: M) -> Sequence[Step]:
+        """How a player picks ``move`` in ``state``: the piece or action first, then where, then how to pay, each
+        step the question it answers and the component picked (its sticker's and its picture's id, and its words;
+        companion/core/picks.py). Paths must differ between moves. The default offers the move whole, in words."""
+        from companion.core.picks import default_ask, whole_move_path
+
+        return whole_move_path(default_ask(), str(move), self.move_text(state, move))
+
+    def confirms(self, state: S, move: M) -> bool:
+        """Whether a device shows ``move`` in words before sending it once its picks are made (a decision with a
+        cost: a bid, a payment); the default sends it on the last pick."""
+        return False
 
     def message_ids(self) -> Collection[str]:
         """Every message identifier the game builds at run time (``f"kh.crop.{key}"``), for the catalog test; the

@@ -3,6 +3,7 @@
 // Data is always inserted as text (never as HTML): player names are typed by players.
 
 import { say, t } from "./i18n.js";
+import { createPicker } from "./picks.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export const LOG_LINES = 30;
@@ -255,10 +256,12 @@ export async function renderSeatLinks(gameId, answer = null) {
 }
 
 /** A seat's private page: fetch it, draw it with ``renderSeat(data, colours)``, play a tapped
- * legal move (buttons with data-move inside #legal), and fetch again on every live update. */
-export function runSeatPage(renderSeat) {
+ * legal move (buttons with data-move inside #legal), and fetch again on every live update. With ``picks`` the
+ * seat's decision is made by picks in #legal (picks.js) and ``renderSeat`` leaves #legal alone. */
+export function runSeatPage(renderSeat, { picks = false } = {}) {
   const { gameId, token } = document.body.dataset;
   const path = gamePath(gameId, `/private/${encodeURIComponent(token)}`);
+  const picker = picks ? createPicker({ box: byId("legal"), apiPath: path, send: (chosen) => sendMove({ picks: chosen }) }) : null;
   let busy = false;
   let again = false;
   let colours = []; // the seats' colours, from the public game (the private view has none)
@@ -275,24 +278,28 @@ export function runSeatPage(renderSeat) {
       if (answer.ok) {
         last = answer.data;
         renderSeat(last, colours);
+        if (picker) showSeatPick(picker, last);
       }
       else if (answer.status === 404) showDeleted();
       else showError(answer.data);
     } while (again);
     busy = false;
   };
-  byId("legal").addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-move]");
-    if (!button) return;
-    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
-    const answer = await api("POST", `${path}/moves`, { move: button.dataset.move, version: last ? last.version : null });
+  const sendMove = async (move) => {
+    const answer = await api("POST", `${path}/moves`, { ...move, version: last ? last.version : null });
     if (answer.ok) {
       clearError();
       showPlayed(answer.data.played);
     } else {
       showError(answer.data);
     }
-    refresh();
+    await refresh();
+  };
+  byId("legal").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-move]");
+    if (!button) return;
+    for (const b of byId("legal").querySelectorAll("button")) b.disabled = true;
+    sendMove({ move: button.dataset.move });
   });
   follow(gameId, {
     update: (update) => {
@@ -304,6 +311,14 @@ export function runSeatPage(renderSeat) {
     deleted: showDeleted,
   });
   refresh();
+}
+
+/** A seat's decision in its picker: its first pick while it decides, else a quiet "nothing to decide". */
+function showSeatPick(picker, data) {
+  const first = data.deciding && data.pick && (data.pick.groups.length || data.pick.done) ? data.pick : null;
+  picker.show(first, data.version);
+  if (!first) fill("legal", h("p", { class: "muted" }, t("no_legal")));
+  byId("legal").hidden = false;
 }
 
 /** The shared table of any game: draw each new version of the public game with ``render(game)``,
@@ -371,8 +386,9 @@ export function runTablePage(render, createFlow) {
     enable();
     return answer.data;
   };
-  const play = async (text) => {
-    const played = await send("/moves", { move: text });
+  /** Send a move: its notation (the expert box) or `{picks}`, the picks a device assembled (picks.js). */
+  const play = async (move) => {
+    const played = await send("/moves", typeof move === "string" ? { move } : move);
     if (played) showPlayed(played.played);
     return played;
   };
