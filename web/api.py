@@ -126,7 +126,7 @@ def picks_of(data: dict[str, Any]) -> list[str]:
     chosen = data.get("picks", [])
     if not isinstance(chosen, list) or len(chosen) > MAX_PICKS or not all(
             isinstance(p, str) and 0 < len(p) <= 64 for p in chosen):
-        raise MalformedInputError(msg("web.refuse.picks_list", n=MAX_PICKS))
+        raise MalformedInputError(msg("web.refuse.picks_list", most=MAX_PICKS))
     return chosen
 
 
