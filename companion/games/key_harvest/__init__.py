@@ -255,7 +255,7 @@ class KeyHarvest(Game[State, KHMove]):
         return words.move_text(state, move)
 
     def message_ids(self) -> list[str]:
-        return words.message_ids() + text.message_ids()
+        return words.message_ids() + text.message_ids() + [f"kh.ask.{key}" for key in picks.ASKS]
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""

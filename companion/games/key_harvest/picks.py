@@ -24,6 +24,10 @@ COUNT_SEP = "*"
 UNORDERED_VERBS = frozenset({"gain", "flip"})
 """Verbs whose arguments are one unordered pick (two crops, two tiles)."""
 SINGLE_TILE = frozenset({"buy", "fallow", "seize", "bonus", "give", "take"})
+ASKS = ("action", "harvest", "instead", "place_labourer", "place_townsfolk", "space", "remove", "reuse", "move", "buy",
+        "bid", "stones_of", "swap_own", "swap_for", "crop", "flip", "take_stone", "take", "fallow", "seize", "bonus",
+        "give", "tile")
+"""The questions of the picks (``kh.ask.<key>``)."""
 CONFIRMED = frozenset({"bid", "pay", "buy", "remove"})
 """Decisions with a cost, shown in words with an OK first: stones bid or paid, a purchase, action B spent on taking
 a worker back."""

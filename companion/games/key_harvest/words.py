@@ -254,7 +254,7 @@ def describe_draw(state: State, move: KHMove, viewer: int | None) -> Text:
         twin = next(b if a == tile else a for a, b in state.layout.start_pairs if tile in (a, b))
         return msg("kh.log.pair", move=text, player=names[step.player], label=arg, twin=state.label(twin))
     if kind == "crops":
-        return msg(f"kh.log.crops.{len(names)}", crops=[crop(a) for a in move.args])
+        return msg(f"kh.log.crops.{len(names)}", move=text, crops=[crop(a) for a in move.args])
     if kind == "stone":
         return msg("kh.log.stone", crop=crop(arg), player=names[step.player])
     if kind == "remove_event":
