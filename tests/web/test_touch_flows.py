@@ -26,7 +26,7 @@ from tests.web.pickkit import node, option_ids, random_picks, tap, tap_decision
 CROPS = ("hops", "vegetables", "apples", "wine", "wheat")
 BOX = "#flow-options"
 """The table's picker."""
-PIECES = ".board .hex, #land-office .slot, .warehouse-tile, .board .beside li, #town li"
+PIECES = ".board .hex, #land-office .slot, .warehouse-tile, .board .beside li, .board ul.workers li, #town li"
 """The pictures of tiles and workers a tap may pick (an empty space may lie under a worker: its button is tapped)."""
 
 
@@ -202,7 +202,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     phone.goto(f"{base}/games/{game_id}")
     phone.locator("#land-office .slot.lit").first.wait_for()
     tap(phone, BOX, tile, "#land-office .slot")
-    assert "Wie viele Erntesteine?" in phone.inner_text(BOX)  # the stones of a bid, in German
+    assert "Weizen: wie viele Erntesteine?" in phone.inner_text(BOX)  # the stones of a bid, in German
     assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
     phone.screenshot(path=str(shots / "touch-11-phone-flow-de.png"), full_page=True)
 
@@ -395,8 +395,11 @@ def test_random_decisions_are_all_made_by_tapping(server: int, browser: Any) -> 
                                         first=lambda options: rng.choice([o for o in options if o != "end"] or options))
             if node(page, api.path, ids, version)["done"]:
                 break
+        view = game["view"]
+        pieces = {tile["label"] for p in view["players"] for tile in p["tiles"] + p["warehouse"]}
+        pieces |= {label for label in view["land_office"] if label} | set("ABCDEFGHIJKL")
         on_picture = rng.random() < 0.5  # half the decisions tap the lit tiles and workers, half the buttons
-        answer = tap_decision(page, BOX, ids, confirm, lambda pick: PIECES if on_picture and len(pick) <= 2 else None)
+        answer = tap_decision(page, BOX, ids, confirm, lambda pick: PIECES if on_picture and pick in pieces else None)
         assert answer["status"] == 200, (ids, answer)
         move = notation(answer["played"][0]) or ""
         verbs.add(move.split()[0])

@@ -15,7 +15,7 @@ from companion.core.options import Options
 from companion.core.picks import Step as PickStep
 from companion.games.key_harvest import picks, rules, text, words
 from companion.games.key_harvest.board import CROP_KEYS, Crop, Layout, bits, layout_of_pack, load_layout, pack_of_layout
-from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, parse_move
+from companion.games.key_harvest.moves import CROP_ORDER, EVENT_LETTERS, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
 from companion.games.key_harvest.state import (
     EVENTS,
@@ -70,7 +70,8 @@ def concrete(pooled: State, moves: Sequence[KHMove], seat: int) -> list[KHMove]:
     for move in moves:
         if move.verb == "bid" and len(move.args) == 1:
             if bids is None:
-                bids = tuple(b for b in rules.sub_multisets(stones) if len(b) <= TABLE_BID_MOST)
+                bids = tuple(sorted((b for b in rules.sub_multisets(stones) if len(b) <= TABLE_BID_MOST),
+                                    key=lambda b: (len(b), [CROP_ORDER[c] for c in b])))  # the crops in order
             out += [KHMove("bid", move.args + bid) for bid in bids]
         elif move.verb == "pay" and not move.args:
             top = pooled.top
