@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from companion.games.key_harvest.state import (
     TRACK_SPACES,
     Player,
     State,
+    Stones,
     Step,
     evolve,
     stones_json,
@@ -61,6 +63,15 @@ class PublicMoves(list[KHMove]):
         return list.__contains__(self, move)
 
 
+@cache
+def small_bids(stones: Stones, most: int) -> tuple[tuple[str, ...], ...]:
+    """Every choice of 1 to ``most`` stones out of ``stones``, each in crop order, smallest first."""
+    out: list[tuple[str, ...]] = [()]
+    for key, n in zip(CROP_KEYS, stones):
+        out = [bid + (key,) * k for bid in out for k in range(min(n, most - len(bid)) + 1)]
+    return tuple(sorted(out[1:], key=lambda bid: (len(bid), [CROP_ORDER[c] for c in bid])))
+
+
 def concrete(pooled: State, moves: Sequence[KHMove], seat: int) -> list[KHMove]:
     """``moves`` with each pattern (``bid L``, ``pay``) replaced by the moves it stands for with ``seat``'s stones
     in ``pooled`` (a bid of at most ``TABLE_BID_MOST`` stones)."""
@@ -70,8 +81,7 @@ def concrete(pooled: State, moves: Sequence[KHMove], seat: int) -> list[KHMove]:
     for move in moves:
         if move.verb == "bid" and len(move.args) == 1:
             if bids is None:
-                bids = tuple(sorted((b for b in rules.sub_multisets(stones) if len(b) <= TABLE_BID_MOST),
-                                    key=lambda b: (len(b), [CROP_ORDER[c] for c in b])))  # the crops in order
+                bids = small_bids(stones, TABLE_BID_MOST)
             out += [KHMove("bid", move.args + bid) for bid in bids]
         elif move.verb == "pay" and not move.args:
             top = pooled.top

@@ -12,10 +12,12 @@ so even a big bid is a few taps.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from companion.core.messages import Param, Text, msg
 from companion.core.picks import Step, step
 from companion.games.key_harvest import words
+from companion.games.key_harvest.board import CROP_KEYS
 from companion.games.key_harvest.moves import KHMove, label_crop
 from companion.games.key_harvest.state import LABOURERS, State, stones_of
 
@@ -56,10 +58,14 @@ def verb_step(state: State, move: KHMove) -> Step:
 
 def stone_steps(args: Sequence[str]) -> list[Step]:
     """The stones of a bid or a payment: one unordered pick per crop, its count in the id."""
-    counts = stones_of(args)
-    return [step(ask("stones_of", crop=words.crop(key)), f"{key}{COUNT_SEP}{n}",
-                 msg("kh.stones", n=n, crop=words.crop(key)), unordered=True)
-            for key, n in zip(("hops", "vegetables", "apples", "wine", "wheat"), counts) if n]
+    return [count_step(key, n) for key, n in zip(CROP_KEYS, stones_of(args)) if n]
+
+
+@cache
+def count_step(key: str, n: int) -> Step:
+    """``n`` stones of crop ``key`` (made once: a table's bids repeat them thousands of times)."""
+    return step(ask("stones_of", crop=words.crop(key)), f"{key}{COUNT_SEP}{n}", msg("kh.stones", n=n, crop=words.crop(key)),
+                unordered=True)
 
 
 def harvest_steps(state: State, question: Text, arg: str) -> list[Step]:
