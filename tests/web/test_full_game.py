@@ -25,8 +25,9 @@ SEED = 1848
 KEEP_PLAYING = 0.75
 """How often a non-"end" move is chosen when "end" is also legal: turns last, events get drawn."""
 MAX_CLICKS = 2500
-TIME_BUDGET = 300.0
-"""Seconds for the whole game; seeded random 2-player games take ~250-500 clicks."""
+TIME_BUDGET = 540.0
+"""Seconds for the whole game; seeded random 2-player games take ~250-500 decisions, each a few taps (one round
+trip to the picks API per tap: 246 decisions took 276 s on the 2-core machine)."""
 STEP_TIMEOUT = 15_000
 """Milliseconds any one page may take to show a change."""
 REFUSE_AFTER = 20

@@ -58,7 +58,7 @@ def test_two_tablets_tap_the_same_move_at_once(server: int, browser: Any, shots:
     undo = first.locator("#undo")
     undo.wait_for(state="attached")
     first.wait_for_function("() => !document.querySelector('#undo').disabled")
-    assert "end" in (undo.get_attribute("title") or "")
+    assert "End your turn" in (undo.get_attribute("title") or "")
     asked = accept_dialogs(first)
     undo.click()
     first.wait_for_function("turn => document.querySelector('#turn').innerText === turn", arg=turn)
