@@ -56,7 +56,7 @@ def test_screens_stay_hidden_on_the_shared_display(tmp_path: Path, monkeypatch: 
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_play(monkeypatch, capsys, ["--data", str(tmp_path), "--players", "Alice,Bob"], "quit\n")
     assert "screen hidden" in out
-    assert "stone ? for Alice" in out and "stone ? for Bob" in out
+    assert "Alice draws 1 starting stone in secret" in out and "Bob draws 1 starting stone in secret" in out
     [session] = stored(tmp_path)
     dealt = [str(m) for m in session.history if m.verb == "stone"]
     assert len(dealt) == 4  # two each (plus one of the fifth crop) with 2 players

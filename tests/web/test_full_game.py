@@ -1,8 +1,8 @@
 """A whole 2-player Key Harvest game played through the tablet's pages in real Chromium.
 
 The game is created with the index page's form. Both seats play from their private pages
-(two pages of the tablet's browser context), clicking legal-move buttons picked by a seeded
-`random.Random`. A second device (the "phone", its own browser context) watches the table and
+(two pages of the tablet's browser context), each decision picked at random (a seeded
+`random.Random`) by tapping the picker's options one by one. A second device (the "phone", its own browser context) watches the table and
 must follow every change live, without a reload. On the way: a move typed on the table is
 refused with its rule ID, a move is taken back with Undo, events are drawn; at the end the
 final scoring shows on both devices. Screenshots go to test-output/screenshots/full-game-*.png.
@@ -18,14 +18,16 @@ import time
 from pathlib import Path
 from typing import Any
 from tests.web.apikit import english, notation
+from tests.web.pickkit import random_picks, tap_decision
 
 SEED = 1848
-"""Seeds the choice of moves (which button of #legal is clicked)."""
+"""Seeds the choice of moves (which picks of #legal are tapped)."""
 KEEP_PLAYING = 0.75
 """How often a non-"end" move is chosen when "end" is also legal: turns last, events get drawn."""
 MAX_CLICKS = 2500
-TIME_BUDGET = 300.0
-"""Seconds for the whole game; seeded random 2-player games take ~250-500 clicks."""
+TIME_BUDGET = 540.0
+"""Seconds for the whole game; seeded random 2-player games take ~250-500 decisions, each a few taps (one round
+trip to the picks API per tap: 246 decisions took 276 s on the 2-core machine)."""
 STEP_TIMEOUT = 15_000
 """Milliseconds any one page may take to show a change."""
 REFUSE_AFTER = 20
@@ -51,9 +53,14 @@ def wait_log(page: Any, count: int) -> None:
         raise AssertionError(f"{page.url} shows {log_count(page)} log lines, not {count}") from error
 
 
-def legal_moves(page: Any) -> list[str]:
-    moves: list[str] = page.locator("#legal button[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)")
-    return moves
+OFFERS = "#legal button[data-pick], #legal button[data-pick-send]"
+"""A seat page's picker offering a decision."""
+
+
+def first_picks(page: Any) -> list[str]:
+    """The options of the first pick on a seat page."""
+    ids: list[str] = page.locator("#legal button[data-pick]").evaluate_all("bs => bs.map(b => b.dataset.pick)")
+    return ids
 
 
 def choose(rng: random.Random, moves: list[str]) -> str:
@@ -61,6 +68,12 @@ def choose(rng: random.Random, moves: list[str]) -> str:
     if "end" in moves and (not others or rng.random() >= KEEP_PLAYING):
         return "end"
     return rng.choice(others)
+
+
+def private_path(page: Any, base: str) -> str:
+    """A seat page's private API path."""
+    game_id, token = page.evaluate("() => [document.body.dataset.gameId, document.body.dataset.token]")
+    return f"{base}/api/games/{game_id}/private/{token}"
 
 
 def open_expert(page: Any) -> None:
@@ -154,12 +167,12 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             wait_log(page, count)
         if tablet.locator("#final").is_visible():  # rendered with the log the tablet shows: the game is over
             break
-        offering = [seat for seat, page in enumerate(seats) if page.locator("#legal button[data-move]").count()]
+        offering = [seat for seat, page in enumerate(seats) if page.locator(OFFERS).count()]
         deadline = time.monotonic() + STEP_TIMEOUT / 1000
         while len(offering) != 1:  # a seat page may show a refresh that crossed the last move; the next one is right
             assert time.monotonic() < deadline, f"{len(offering)} seat pages offer moves after {clicks} clicks"
             seats[0].wait_for_timeout(20)
-            offering = [seat for seat, page in enumerate(seats) if page.locator("#legal button[data-move]").count()]
+            offering = [seat for seat, page in enumerate(seats) if page.locator(OFFERS).count()]
         seat = offering[0]
         page = seats[seat]
 
@@ -173,25 +186,32 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             tablet.screenshot(path=str(shots / "full-game-03-table-mid-game.png"), full_page=True)
             page.screenshot(path=str(shots / "full-game-05-seat-page.png"), full_page=True)
 
-        moves = legal_moves(page)
+        moves = first_picks(page)
         if not moves:  # re-rendered between the two looks: look again
             continue
-        move = choose(rng, moves)
+        mine = private_path(page, base)
+        private = page.request.get(mine).json()
         turn_before = text_of(tablet, "#turn")
         typed, type_next = type_next, False
         actor = tablet if typed else page
         actor.bring_to_front()  # a tab left behind gets no animation frames, and click's checks wait for them
+        move = None
         try:
-            with actor.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-                if typed:  # this one is typed on the table, in the notation box (the experts' fallback)
+            if typed:  # this one is typed on the table, in the notation box (the experts' fallback)
+                move = choose(rng, private["legal"])
+                with actor.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
                     open_expert(tablet)
                     tablet.fill("#move", move)
                     tablet.click("#play")
-                else:
-                    page.locator(f"#legal button[data-move='{move}']").first.click(timeout=3000)
-        except PlaywrightTimeout:
-            answer = None
-        if answer is None or answer.value.status == 422:
+                status, result = answer.value.status, answer.value.json()
+            else:  # picked: the first pick as a player would (ending the turn now and then), the rest at random
+                ids, confirm = random_picks(page, mine, private["version"], rng, first=lambda options: choose(rng, options))
+                result = tap_decision(page, "#legal", ids, confirm)
+                status = result["status"]
+                move = notation(result["played"][0]) if status == 200 else None
+        except (PlaywrightTimeout, AssertionError):
+            status = None
+        if status is None or status in (409, 422):
             # The page showed the buttons of a refresh that crossed the last move (its log new, its
             # moves not yet): the button went away, or the game refused the move. Look again.
             stale += 1
@@ -200,10 +220,9 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             type_next = typed
             page.wait_for_timeout(50)
             continue
-        assert answer.value.ok, f"{move!r}: HTTP {answer.value.status} {answer.value.text()}"
+        assert status == 200, f"{move!r}: HTTP {status} {result}"
         clicks += 1
         stale_in_a_row = 0
-        result = answer.value.json()
         played: list[Any] = result["played"]
         game: dict[str, Any] = result["game"]
         assert played and notation(played[0]) == move, (move, played)
@@ -236,8 +255,8 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             assert text_of(tablet, "#turn") == turn_before
             tablet.locator("#error").wait_for(state="hidden")
             wait_log(page, count)
-            page.locator("#legal button[data-move]").first.wait_for()
-            assert sorted(legal_moves(page)) == sorted(moves), "undo did not bring back the same decision"
+            page.locator("#legal button[data-pick]").first.wait_for()
+            assert sorted(first_picks(page)) == sorted(moves), "undo did not bring back the same decision"
             check_phone(phone, tablet, count, "after undo")
             phone_checks += 1
             continue
@@ -302,7 +321,7 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
         assert screen.evaluate("() => window.noReload === true"), "the page was reloaded"
     assert tablet.locator("#move").is_disabled() and tablet.locator("#undo").is_disabled()
     for page in seats:
-        assert page.locator("#legal button[data-move]").count() == 0
+        assert page.locator(OFFERS).count() == 0
     check_phone(phone, tablet, count, "at the end")
 
     tablet.screenshot(path=str(shots / "full-game-06-final-score.png"), full_page=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +13,10 @@ from companion.core.errors import MalformedInputError
 from companion.core.game import CHANCE, Game
 from companion.core.messages import Text, msg
 from companion.core.options import Options
-from companion.games.key_harvest import rules, text, words
+from companion.core.picks import Step as PickStep
+from companion.games.key_harvest import picks, rules, text, words
 from companion.games.key_harvest.board import CROP_KEYS, Crop, Layout, bits, layout_of_pack, load_layout, pack_of_layout
-from companion.games.key_harvest.moves import EVENT_LETTERS, KHMove, parse_move
+from companion.games.key_harvest.moves import CROP_ORDER, EVENT_LETTERS, KHMove, parse_move
 from companion.games.key_harvest.scoring import ScoringBoard, score_boards
 from companion.games.key_harvest.state import (
     EVENTS,
@@ -24,6 +26,7 @@ from companion.games.key_harvest.state import (
     TRACK_SPACES,
     Player,
     State,
+    Stones,
     Step,
     evolve,
     stones_json,
@@ -37,10 +40,16 @@ if TYPE_CHECKING:
 __all__ = ["GAME", "KeyHarvest", "State", "KHMove", "Layout", "load_layout", "PublicMoves"]
 
 
+TABLE_BID_MOST = 8
+"""The most stones a bid offered on the shared table holds (a bigger one is typed, or made on the bidder's own
+page): the table lists every bid the stones behind the screens could pay, and without a bound those would be
+hundreds of thousands late in a game; with it, a pick of stones never shows more than 5 x 8 = 40 counts."""
+
+
 class PublicMoves(list[KHMove]):
-    """The table's choices: a list of moves in which ``bid L`` and ``pay`` are patterns. ``move in`` it is
-    true for a listed move and for every ``bid L s...`` or ``pay s...`` that is legal for some stones the
-    table cannot rule out (then only the player's own screen can tell whether it is legal)."""
+    """The table's choices: every move the table cannot rule out, the stones of a bid or a payment being any the
+    screens could hold (a bid of at most ``TABLE_BID_MOST`` stones). ``move in`` it is also true for a bigger bid
+    legal for such stones (then only the player's own screen can tell whether it is legal)."""
 
     def __init__(self, moves: Sequence[KHMove], pooled: State) -> None:
         super().__init__(moves)
@@ -49,11 +58,38 @@ class PublicMoves(list[KHMove]):
     def __contains__(self, move: object) -> bool:
         if not isinstance(move, KHMove):
             return False
-        if move.verb == "bid" and len(move.args) > 1:
-            return list.__contains__(self, KHMove("bid", move.args[:1])) and rules.validate(self._pooled, move) is None
-        if move.verb == "pay" and move.args:
-            return list.__contains__(self, KHMove("pay")) and rules.validate(self._pooled, move) is None
+        if move.verb in ("bid", "pay") and len(move.args) > (move.verb == "bid"):
+            return rules.validate(self._pooled, move) is None
         return list.__contains__(self, move)
+
+
+@cache
+def small_bids(stones: Stones, most: int) -> tuple[tuple[str, ...], ...]:
+    """Every choice of 1 to ``most`` stones out of ``stones``, each in crop order, smallest first."""
+    out: list[tuple[str, ...]] = [()]
+    for key, n in zip(CROP_KEYS, stones):
+        out = [bid + (key,) * k for bid in out for k in range(min(n, most - len(bid)) + 1)]
+    return tuple(sorted(out[1:], key=lambda bid: (len(bid), [CROP_ORDER[c] for c in bid])))
+
+
+def concrete(pooled: State, moves: Sequence[KHMove], seat: int) -> list[KHMove]:
+    """``moves`` with each pattern (``bid L``, ``pay``) replaced by the moves it stands for with ``seat``'s stones
+    in ``pooled`` (a bid of at most ``TABLE_BID_MOST`` stones)."""
+    stones = pooled.player(seat).stones
+    out: list[KHMove] = []
+    bids: tuple[tuple[str, ...], ...] | None = None
+    for move in moves:
+        if move.verb == "bid" and len(move.args) == 1:
+            if bids is None:
+                bids = small_bids(stones, TABLE_BID_MOST)
+            out += [KHMove("bid", move.args + bid) for bid in bids]
+        elif move.verb == "pay" and not move.args:
+            top = pooled.top
+            assert top is not None
+            out += rules.payments(stones, top.n)
+        else:
+            out.append(move)
+    return out
 
 USER_LAYOUT_FILE = "key-harvest-layout.json"
 """The installed layout before data packs (its own format); converted once into the data pack when found."""
@@ -217,12 +253,20 @@ class KeyHarvest(Game[State, KHMove]):
         events, the Trader's draw."""
         return words.describe(state, move, viewer, self.is_secret(state, move))
 
+    def pick_path(self, state: State, move: KHMove) -> Sequence[PickStep]:
+        """The worker or the action first, then the tile or the space, then the stones (``picks.py``)."""
+        return picks.pick_path(state, move)
+
+    def confirms(self, state: State, move: KHMove) -> bool:
+        """A bid, a payment, a purchase and a worker taken back are shown in words before they are sent."""
+        return picks.confirms(move)
+
     def move_text(self, state: State, move: KHMove) -> Text:
         """What ``move`` does, in words (``bid F1 vegetables``: bid on F1 with 1 vegetables stone)."""
         return words.move_text(state, move)
 
     def message_ids(self) -> list[str]:
-        return words.message_ids() + text.message_ids()
+        return words.message_ids() + text.message_ids() + [f"kh.ask.{key}" for key in picks.ASKS]
 
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """Everything ``player`` may see (``None``: the shared table): no other screen, no hidden draw."""
@@ -290,15 +334,14 @@ class KeyHarvest(Game[State, KHMove]):
 
     def public_moves(self, state: State) -> list[KHMove]:
         """The decider's moves as the table may know them: legal as if their screen held every stone
-        not in the supply or on a bid (the table cannot tell whose screen holds which). A bid's stones
-        and a payment's are chosen on the screen's stepper: one pattern ``bid L`` per tile and ``pay``
-        stand for them, and ``in`` also finds every concrete ``bid L s...`` and ``pay s...`` they allow
+        not in the supply or on a bid (the table cannot tell whose screen holds which): every bid of at most
+        ``TABLE_BID_MOST`` such stones and every payment; ``in`` also finds a bigger bid they allow
         (docs/key-harvest-notation.md)."""
         seat = rules.actor(state)
         if seat < 0:
             return []
         pooled = self._pooled(state, seat)
-        return PublicMoves(rules.generate(pooled, public=True), pooled)
+        return PublicMoves(concrete(pooled, rules.generate(pooled, public=True), seat), pooled)
 
     @staticmethod
     def _pooled(state: State, seat: int) -> State:

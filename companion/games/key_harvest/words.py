@@ -22,7 +22,8 @@ def message_ids() -> list[str]:
     return ([f"kh.crop.{crop.key}" for crop in Crop] + [f"kh.worker.{w}" for w in WORKER_LETTERS]
             + [f"kh.event.{e}" for e in EVENT_LETTERS] + [f"kh.step.{kind}" for kind in STEP_KINDS]
             + [f"kh.log.draw.{purpose}" for purpose in DRAW_PURPOSES]
-            + [f"kh.move.done.{kind}" for kind in ("harvest", "bid_more", "buy_more")])
+            + [f"kh.move.done.{kind}" for kind in ("harvest", "bid_more", "buy_more")]
+            + [f"kh.log.crops.{n}" for n in (2, 3, 4)])
 
 
 def crop(which: Crop | str) -> Message:
@@ -253,7 +254,7 @@ def describe_draw(state: State, move: KHMove, viewer: int | None) -> Text:
         twin = next(b if a == tile else a for a, b in state.layout.start_pairs if tile in (a, b))
         return msg("kh.log.pair", move=text, player=names[step.player], label=arg, twin=state.label(twin))
     if kind == "crops":
-        return msg("kh.log.crops", move=text)
+        return msg(f"kh.log.crops.{len(names)}", move=text, crops=[crop(a) for a in move.args])
     if kind == "stone":
         return msg("kh.log.stone", crop=crop(arg), player=names[step.player])
     if kind == "remove_event":

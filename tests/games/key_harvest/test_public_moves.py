@@ -47,19 +47,21 @@ def test_every_legal_move_is_offered_and_nothing_depends_on_the_screen(seed: int
 
 
 def test_a_bid_offers_every_crop_and_the_core_refuses_a_crop_not_held() -> None:
-    """The table's choices hold one pattern ``bid L`` per land-office tile (the stepper names the stones);
-    every bid of stones someone may hold is a public move, and the screen decides (R-D3)."""
+    """The table's choices hold, for each land-office tile, every bid of up to 8 stones that the stones behind
+    the screens could pay, whoever holds them (R-D3: the screen decides); a bigger one is still a public move
+    (typed, or made on the bidder's own page), never more stones of a crop than exist."""
     state, _ = set_up(3, 7)
     seat = GAME.current_player(state)
     tile = state.layout.labels[state.office_tiles[0]]
     public = GAME.public_moves(state)
     offered = {str(m) for m in public}
-    assert {f"bid {label}" for label in (state.layout.labels[t] for t in state.office_tiles)} <= offered
-    assert not any(m.startswith("bid ") and len(m.split()) > 2 for m in offered)
     crops = ("hops", "vegetables", "apples", "wine", "wheat")
-    assert all(GAME.parse_move(f"bid {tile} {crop}") in public for crop in crops)
+    assert all(f"bid {tile} {crop}" in offered for crop in crops)  # the 9 starting stones hold every crop
+    assert not any(m.startswith("bid ") and len(m.split()) in (2, 11) for m in offered)  # no pattern, at most 8
+    assert GAME.parse_move(f"bid {tile} " + " ".join(["wheat"] * 2)) in public
     assert GAME.parse_move(f"bid {tile} " + " ".join(["wine"] * 13)) not in public  # only 12 wine exist
-    missing = next(c for c, n in zip(("hops", "vegetables", "apples", "wine", "wheat"), state.player(seat).stones) if not n)
+    assert "pay" not in offered and f"bid {tile}" not in offered
+    missing = next(c for c, n in zip(crops, state.player(seat).stones) if not n)
     error = GAME.validate(state, GAME.parse_move(f"bid {tile} {missing}"))
     assert error is not None and error.rule == "R-D3"
 

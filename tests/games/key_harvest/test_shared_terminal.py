@@ -20,13 +20,16 @@ def run(tmp_path: Path, *commands: str) -> tuple[Session, str]:
 
 
 def test_moves_view_and_score_show_no_screen(tmp_path: Path) -> None:
-    """'moves' lists the table's choices (one 'bid L' per tile, never the stones a player can bid); 'view' is the
-    table's view; 'score' mid-game leaves the majorities (which tell the screens) for the end."""
+    """'moves' lists the table's choices (every bid the stones behind all the screens could pay, never only the
+    decider's); 'view' is the table's view; 'score' mid-game leaves the majorities (which tell the screens) for the
+    end."""
     session, text = run(tmp_path, "moves", "view", "score")
     state = session.state
     seat = session.game.current_player(state)
     bids = {line.split(":")[0].strip() for line in text.splitlines() if line.startswith("  bid ")}
-    assert bids == {f"bid {state.layout.labels[t]}" for t in state.office_tiles}  # one pattern per tile, no stones
+    assert {bid.split()[1] for bid in bids} == {state.layout.labels[t] for t in state.office_tiles}
+    assert {str(m) for m in session.game.public_moves(state) if m.verb == "bid"} == bids
+    assert any(session.game.validate(state, session.game.parse_move(bid)) is not None for bid in bids)  # R-D3 decides
     assert "  end: End your turn" in text.splitlines()  # each move in words
     assert "screen hidden" in text
     held = state.player(seat).stones
@@ -40,7 +43,7 @@ def test_a_bid_is_one_move_at_the_terminal(tmp_path: Path) -> None:
     tile = state.layout.labels[state.office_tiles[0]]
     held = [c for c, n in zip(("hops", "vegetables", "apples", "wine", "wheat"), state.player(session.game.current_player(state)).stones) for _ in range(n)]
     session2, text = run(tmp_path / "again", f"bid {tile} {' '.join(held[:2])}")
-    assert f"bid {tile} " in text and "refused" not in text
+    assert f"Bid on {tile} with " in text and "refused" not in text
     seat = session2.game.current_player(session2.state)
     assert len(session2.state.player(0).warehouse) + len(session2.state.player(1).warehouse) + len(session2.state.player(2).warehouse) == 1
     assert seat >= 0

@@ -5,9 +5,9 @@
 import { has, t } from "../../js/i18n.js";
 import {
   h, svg, byId, fill, listText, playerName, seatColour, paintSeat, seatDot, renderWarnings, renderLog,
-  moveText, runSeatPage, runTablePage,
+  runSeatPage, runTablePage,
 } from "../../js/ui.js";
-import { createFlows } from "./flows.js";
+import { pickFlow } from "../../js/picks.js";
 import {
   CROPS, TRACK_SPACES, OFFICE_SLOTS, HEX, SQRT3, cropName, workerName, workerKind, eventName, cropChip, stoneChips,
 } from "./pieces.js";
@@ -103,7 +103,7 @@ function hexTile(tile, seat, occupied) {
   const title = t(tile.harvested ? "tile_title_harvested" : "tile_title", { label: tile.label, crop: cropName(tile.crop) });
   const labelY = occupied ? y - 8 : y + (tile.harvested ? -2 : 5);
   return svg("g", { class: `hex crop-${tile.crop}${tile.harvested ? " harvested" : ""}`, "data-label": tile.label,
-                    "data-crop": tile.crop, "data-harvested": String(tile.harvested) },
+                    "data-component": tile.label, "data-crop": tile.crop, "data-harvested": String(tile.harvested) },
     svg("title", {}, title),
     svg("polygon", { class: "base", points: hexPoints(centre) }),
     tile.harvested ? svg("polygon", { class: "stripes", points: hexPoints(centre), fill: `url(#stripes-${seat})` }) : null,
@@ -112,28 +112,32 @@ function hexTile(tile, seat, occupied) {
                          t("harvested_mark")) : null);
 }
 
-/** An empty space of the board: a faint outline with its small label, so a player can find where a tile goes. */
-function hexSpace(space, occupied) {
+/** An empty space of the board: a faint outline with its small label, so a player can find where a tile goes; on
+ * the board of whoever decides it is a component a pick may name (a worker's space). */
+function hexSpace(space, occupied, deciding) {
   const centre = hexCenter(space.at);
   const [x, y] = centre;
-  return svg("g", { class: "space", "data-label": space.label, "data-crop": space.crop },
+  return svg("g", { class: "space", "data-label": space.label, "data-crop": space.crop,
+                    "data-component": deciding ? space.label : null },
     svg("title", {}, t("space_title", { label: space.label })),
     svg("polygon", { points: hexPoints(centre, HEX - 1) }),
     svg("text", { x, y: occupied ? y - 10 : y + 4 }, space.label));
 }
 
-/** A worker token on its space: labourers (A-F) and townsfolk (G-L) look different. */
-function hexWorker(worker, at, index, count) {
+/** A worker token on its space: labourers (A-F) and townsfolk (G-L) look different; on the board of whoever
+ * decides it is a component a pick may name. */
+function hexWorker(worker, at, index, count, deciding) {
   const [cx, cy] = hexCenter(at);
   const x = cx + (index - (count - 1) / 2) * 20;
   const y = cy + 11;
-  return svg("g", { class: `worker ${workerKind(worker.worker)}`, "data-worker": worker.worker, "data-label": worker.label },
+  return svg("g", { class: `worker ${workerKind(worker.worker)}`, "data-worker": worker.worker, "data-label": worker.label,
+                    "data-component": deciding ? worker.worker : null },
     svg("title", {}, t("worker_at", { worker: workerName(worker.worker), label: worker.label })),
     svg("circle", { cx: x, cy: y, r: 12 }),
     svg("text", { x, y: y + 5 }, worker.worker));
 }
 
-function boardSvg(player, box, spaces) {
+function boardSvg(player, box, spaces, deciding) {
   const seat = player.seat;
   const at = Object.fromEntries([...spaces, ...player.tiles].map((space) => [space.label, space.at]));
   const onBoard = player.workers.filter((w) => at[w.label]);
@@ -144,17 +148,17 @@ function boardSvg(player, box, spaces) {
     svg("rect", { width: 5, height: 10, class: "stripe" }));
   return svg("svg", { class: "hexmap", viewBox: box, role: "img", "aria-label": player.name },
     svg("defs", {}, pattern),
-    spaces.filter((space) => !tileLabels.has(space.label)).map((space) => hexSpace(space, occupied.has(space.label))),
+    spaces.filter((space) => !tileLabels.has(space.label)).map((space) => hexSpace(space, occupied.has(space.label), deciding)),
     player.tiles.map((tile) => hexTile(tile, seat, occupied.has(tile.label))),
     onBoard.map((w) => {
       const here = onBoard.filter((other) => other.label === w.label);
-      return hexWorker(w, at[w.label], here.indexOf(w), here.length);
+      return hexWorker(w, at[w.label], here.indexOf(w), here.length, deciding);
     }));
 }
 
 function warehouseItems(warehouse) {
   if (!warehouse.length) return h("li", { class: "muted" }, t("empty_warehouse"));
-  return warehouse.map((entry) => h("li", { class: "warehouse-tile", "data-label": entry.label },
+  return warehouse.map((entry) => h("li", { class: "warehouse-tile", "data-label": entry.label, "data-component": entry.label },
     h("span", { class: `chip crop-${entry.crop}`, "data-crop": entry.crop }, entry.label),
     " ", h("span", { class: "muted" }, t("bid_label")),
     h("ul", { class: "chips inline" }, stoneChips(entry.bid))));
@@ -165,6 +169,7 @@ function boardCard(game, player, box) {
   const view = game.view;
   const active = player.seat === view.active && view.phase !== "over";
   const deciding = player.seat === game.to_move && !active; // someone deciding out of turn
+  const picking = player.seat === game.to_move; // their spaces and workers are what a pick names
   const classes = ["card", "board"];
   if (active) classes.push("active");
   if (deciding) classes.push("to-move");
@@ -176,18 +181,19 @@ function boardCard(game, player, box) {
       deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
       h("span", { class: "muted count" }, t("board_tiles", { n: player.board_tiles }))),
     player.tiles.length ? null : h("p", { class: "muted" }, t("no_tiles")),
-    boardSvg(player, box, game.view.layout.spaces),
+    boardSvg(player, box, game.view.layout.spaces, picking),
     h("dl", { class: "facts" },
       h("dt", {}, t("workers_heading")),
       h("dd", {}, h("ul", { class: "chips workers" },
         player.workers.length
           ? player.workers.map((w) => h("li", { class: `chip worker ${workerKind(w.worker)}`, "data-worker": w.worker, "data-label": w.label,
-                                          title: workerName(w.worker) },
+                                          "data-component": picking ? w.worker : null, title: workerName(w.worker) },
                                   t("worker_at", { worker: w.worker, label: w.label })))
           : h("li", { class: "muted" }, t("no_workers")))),
       h("dt", {}, t("beside_heading")),
       h("dd", {}, h("ul", { class: "chips beside" },
-        player.beside.map((letter) => h("li", { class: "chip worker", title: t(`workers.${letter}`) }, letter)))),
+        player.beside.map((letter) => h("li", { class: "chip worker", "data-component": picking ? letter : null,
+                                                title: workerName(letter) }, letter)))),
       h("dt", {}, t("warehouse_heading")),
       h("dd", {}, h("ul", { class: "warehouse" }, warehouseItems(player.warehouse))),
       h("dt", {}, t("screen_heading")),
@@ -207,9 +213,9 @@ function renderBoards(game) {
 
 /** A tile of a shared area: {label, crop}, coloured by its crop (a bare label if the crop is not known). */
 function tileAttrs(tile, base) {
-  return tile.crop ? { class: `${base} crop-${tile.crop}`, "data-label": tile.label, "data-crop": tile.crop,
-                       title: t("tile_title", { label: tile.label, crop: cropName(tile.crop) }) }
-                   : { class: base, "data-label": tile.label };
+  return tile.crop ? { class: `${base} crop-${tile.crop}`, "data-label": tile.label, "data-component": tile.label,
+                       "data-crop": tile.crop, title: t("tile_title", { label: tile.label, crop: cropName(tile.crop) }) }
+                   : { class: base, "data-label": tile.label, "data-component": tile.label };
 }
 
 function renderLandOffice(view) {
@@ -241,7 +247,7 @@ function renderTrack(view) {
 
 function renderTown(town) {
   fill("town", town.length
-    ? town.map((letter) => h("li", { class: "chip worker", "data-worker": letter }, workerName(letter)))
+    ? town.map((letter) => h("li", { class: "chip worker", "data-worker": letter, "data-component": letter }, workerName(letter)))
     : h("li", { class: "muted" }, t("no_townsfolk")));
 }
 
@@ -316,40 +322,23 @@ function renderTable(game) {
   document.body.classList.toggle("over", over);
 }
 
+/** Who decides now, in the panel's heading, with their colour on the panel. */
+function flowWho(game) {
+  const seat = game.to_move;
+  if (typeof seat !== "number") return "";
+  paintSeat(byId("flow"), seatColour(game, seat)).dataset.seat = String(seat);
+  return [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })];
+}
+
 function initTable() {
   const final = createFinal(document.body.dataset.gameId);
   runTablePage((game) => {
     renderTable(game);
     final.render(game);
-  }, createFlows);
+  }, (play) => pickFlow(play, flowWho));
 }
 
 // ------------------------------------------------------------------ a seat's private page
-
-function moveGroups(legal) {
-  const groups = new Map();
-  for (const move of legal) {
-    const verb = move.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(move);
-  }
-  return groups;
-}
-
-/** A private page's move: its words on the button, its notation as the tooltip. */
-function moveButton(move, words) {
-  const last = move.split(/[ /]/).pop();
-  const crop = CROPS.includes(last) ? last : null;
-  return h("button", { type: "button", class: `move${crop ? ` crop-${crop}` : ""}`, "data-move": move, title: move },
-    moveText(words, move));
-}
-
-function renderLegal(legal, words) {
-  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
-  return fill("legal", [...moveGroups(legal)].map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
-    h("h3", {}, has(`verbs.${verb}`) ? t(`verbs.${verb}`) : verb),
-    h("div", { class: "moves" }, moves.map((move) => moveButton(move, words))))));
-}
 
 function renderSeat(data, colours) {
   const game = { players: data.view.players.map((p) => p.name), colours, view: data.view, to_move: data.view.to_move };
@@ -361,12 +350,11 @@ function renderSeat(data, colours) {
   renderTurn(game);
   renderPending(game);
   fill("stones", me.stones ? stoneChips(me.stones, true) : h("li", { class: "muted" }, t("screen_hidden")));
-  renderLegal(data.legal, data.words);
   renderLog(data.log);
 }
 
 function initSeat() {
-  runSeatPage(renderSeat);
+  runSeatPage(renderSeat, { picks: true });
 }
 
 // ------------------------------------------------------------------ start (companion.js has set the language)
