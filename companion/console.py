@@ -95,10 +95,11 @@ def console(store: GameStore, session: Session, lines: Iterator[str], out: TextI
         elif command == "score":
             say(json_scores(session, language))
         elif command == "undo":
-            taken = session.undo_info()["move"]
+            lines = session.undo_info()["lines"]
             try:
                 session.undo(shown)
-                say(msg("core.console.took_back", move=taken or ""))
+                for line in lines:
+                    say(line)
             except StaleMoveError:
                 say(msg("core.console.stale"))
                 say(show(session.view(None)))

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.core.errors import CorruptSaveError
 from companion.core.messages import Message, Text, msg
-from companion.store import _COLUMNS, SCHEMA_VERSION, Damaged, GameStore
+from companion.store import _COLUMNS, ON_DEMAND, SCHEMA_VERSION, Damaged, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,8 @@ def _inspect(path: Path, lock_wait: float) -> None:
             if version < SCHEMA_VERSION:  # an older schema: the store migrates it after a backup
                 found = [c for c in expected if c in found] if set(found) <= set(expected) else found
                 expected = [c for c in expected if c in found]
+            if not found and table in ON_DEMAND:
+                continue
             if not found:
                 raise _Damaged(msg("core.salvage.table_missing", table=repr(table)))
             if found != expected:

@@ -3,11 +3,16 @@
 Every move is checked, applied, and committed to the store before ``play`` returns. Chance
 steps are picked with ``step_rng(seed, ply)``, so a game reopened after a power cut goes on
 exactly as it would have, and the seed stays secret until the game is over.
+
+An undo takes back the last player move and the draws it set off. Those draws are put back, and the
+store keeps them in the order they came out: the next chance steps give them again first, each while
+it is still a possible outcome, so an undo never lets a table draw anew for a better piece.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -53,6 +58,8 @@ MAX_OPTION = 40
 """The longest variant flag name or value (characters)."""
 MAX_MOVE = 500
 """The longest move text (characters)."""
+MAX_RETURNED = 200
+"""The most put-back draws a game keeps (the oldest beyond are forgotten)."""
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:
@@ -126,6 +133,8 @@ class Session:
         self._listeners: list[Listener] = []
         self._lines: dict[int | None, list[tuple[Any, Move, Text]]] = {}
         """Per viewer, the log lines made so far with the state and move each was made from (``_log``)."""
+        self._returned: list[Move] = []
+        """The draws undos put back that have not come out again, in order (the store keeps them too)."""
         self._trees: dict[int | None, tuple[tuple[int, int, int | None], PickTree[Move]]] = {}
         """Per seat (``None``: the table), the pick tree of the moves offered now, and the version it was made at."""
         self._lock = threading.RLock()
@@ -235,8 +244,7 @@ class Session:
         """The ply of the last player move (0 before the first): that move and the draws after it are what the
         table does now."""
         with self._lock:
-            return next((ply for ply in range(len(self._history) - 1, -1, -1)
-                         if self._game.current_player(self._states[ply]) != CHANCE), 0)
+            return self._decision() or 0
 
     @property
     def is_over(self) -> bool:
@@ -269,8 +277,8 @@ class Session:
             error = self._check(move)
             if error is not None:
                 raise error
-            chain, states = self._draws([move], [state, self._apply(state, move, move)])
-            self._commit(chain, states)
+            chain, states, returned = self._draws([move], [state, self._apply(state, move, move)])
+            self._commit(chain, states, returned)
             new = [m for m, _ in chain]
             self._notify(new)
             return new
@@ -300,33 +308,39 @@ class Session:
                 raise self.table_refusal(error) from None
 
     def undoable(self) -> tuple[Move | None, Text | None]:
-        """The move an undo would take back, or ``None`` and the reason nothing may be undone."""
+        """The player move an undo would take back (with the draws after it), or ``None`` and the reason nothing
+        may be undone."""
         with self._lock:
-            if not self._history:
+            ply = self._decision()
+            if not self._history or ply is None:
                 return None, msg("core.undo.nothing_yet")
             if self.is_over:
                 return None, msg("core.undo.game_over")
-            if self._game.current_player(self._states[-2]) == CHANCE:
-                return None, msg("core.undo.after_draw")
-            return self._history[-1], None
+            return self._history[ply], None
 
     def undo(self, version: int | None = None) -> Move:
-        """Take back the last move, if it was a player's move made after the last chance step. With ``version``,
-        the undo is refused (``StaleMoveError``) if the game has changed since that version."""
+        """Take back the last player move and the draws it set off: those are put back, to come out again first,
+        in the same order, at the next chance steps. With ``version``, the undo is refused (``StaleMoveError``)
+        if the game has changed since that version."""
         with self._lock:
             self.sync()
             if version is not None and version != self._version:
                 raise StaleMoveError(self._version)
             move, reason = self.undoable()
-            if move is None:
+            ply = self._decision()
+            if move is None or ply is None:
                 raise UndoError(reason or msg("core.undo.nothing_yet"))
+            draws = self._history[ply + 1:]
+            returned = (draws + self._returned)[:MAX_RETURNED]
             try:
-                self._version = self._store.truncate(self.id, len(self._history) - 1, self._version)
+                self._version = self._store.truncate(self.id, ply, self._version,
+                                                     [str(m) for m in returned] if draws else None)
             except StaleMoveError:
                 self._reload()
                 raise
-            self._states.pop()
-            self._history.pop()
+            del self._states[ply + 1:]
+            del self._history[ply:]
+            self._returned = returned
             self._status = PLAYING
             self._plies_at = {}
             self._notify([])
@@ -426,11 +440,28 @@ class Session:
             return self.pick_tree(seat).move_of(chosen)
 
     def undo_info(self) -> dict[str, Any]:
-        """What Undo would take back, as the whole table may read it, or why it is not possible."""
+        """What Undo would take back, as the whole table may read it, or why it is not possible: ``move`` in words,
+        and ``lines``, what the table then does: take the move back, put back each piece drawn since (a hidden
+        draw masked as in the table's log), which come out again at the next draws."""
         with self._lock:
             move, reason = self.undoable()
-            text = None if move is None else self._game.describe(self._states[-2], move, None)
-            return {"possible": move is not None, "move": text, "reason": reason}
+            ply = self._decision()
+            if move is None or ply is None:
+                return {"possible": False, "move": None, "reason": reason, "draws": [], "lines": []}
+            describe = self._game.describe
+            text = describe(self._states[ply], move, None)
+            draws = [describe(self._states[n], self._history[n], None) for n in range(ply + 1, len(self._history))]
+            lines: list[Text] = [msg("core.undo.took_back", move=text)]
+            lines += [msg("core.undo.put_back", draw=draw) for draw in draws]
+            if draws:
+                lines.append(msg("core.undo.same_again", n=len(draws)))
+            return {"possible": True, "move": text, "reason": None, "draws": draws, "lines": lines}
+
+    def next_draw(self, rng: random.Random) -> Move:
+        """The outcome of the chance step the game waits for: the first put-back draw that is still a possible
+        outcome, else one picked with ``rng`` (the panel's DRAW button draws this way)."""
+        with self._lock:
+            return self._draw(self.state, rng, self._returned)
 
     # Internals (called with the lock held).
 
@@ -484,35 +515,59 @@ class Session:
                 ENGINE_RULE, msg("core.refuse.engine", what=what, error=f"{type(error).__name__}: {error}"), str(decided)
             ) from error
 
-    def _draws(self, moves: list[Move], states: list[Any]) -> tuple[list[tuple[Move, bool]], list[Any]]:
+    def _decision(self) -> int | None:
+        """The ply of the last player move, or ``None`` if there is none (only the setup's draws, or nothing)."""
+        return next((ply for ply in range(len(self._history) - 1, -1, -1)
+                     if self._game.current_player(self._states[ply]) != CHANCE), None)
+
+    def _draw(self, state: Any, rng: random.Random, returned: list[Move]) -> Move:
+        """The outcome of the chance step at ``state``: the first of the put-back draws ``returned`` that is a
+        possible outcome there (``chance_outcomes``), else one picked with ``rng``."""
+        if returned:
+            possible = [outcome for outcome, weight in self._game.chance_outcomes(state) if weight > 0]
+            for draw in returned:
+                if draw in possible:
+                    return draw
+        drawn: Move = self._game.sample_chance(state, rng)
+        return drawn
+
+    def _draws(self, moves: list[Move], states: list[Any]) -> tuple[list[tuple[Move, bool]], list[Any], list[Move]]:
         """``moves`` (``states`` holds the state before the first and after each) followed by the chance steps
-        the game then waits for, each with whether it is a chance step; and the state after each. Nothing is
-        stored yet."""
+        the game then waits for, each with whether it is a chance step; the state after each; and the put-back
+        draws left once those chance steps are made. Nothing is stored yet."""
         chain = [(move, self._game.current_player(before) == CHANCE) for move, before in zip(moves, states)]
+        returned = list(self._returned)
+        for move, is_chance in chain:
+            if is_chance and move in returned:  # a draw named by the table: that piece is out of the bag
+                returned.remove(move)
         decided = moves[0] if moves else None
         while self.auto_chance and self._game.current_player(states[-1]) == CHANCE:
             rng = step_rng(self._record.seed, len(self._history) + len(chain))
-            draw = self._game.sample_chance(states[-1], rng)
+            draw = self._draw(states[-1], rng, returned)
             states.append(self._apply(states[-1], draw, decided or draw))
             chain.append((draw, True))
-        return chain, states[1:]
+            if draw in returned:
+                returned.remove(draw)
+        return chain, states[1:], returned
 
-    def _commit(self, chain: list[tuple[Move, bool]], states: list[Any]) -> None:
-        """Store ``chain`` (the moves leading to ``states``) in one transaction at the version this session shows,
-        then hold it."""
+    def _commit(self, chain: list[tuple[Move, bool]], states: list[Any], returned: list[Move]) -> None:
+        """Store ``chain`` (the moves leading to ``states``) and the put-back draws left (``returned``) in one
+        transaction at the version this session shows, then hold them."""
         over = bool(states) and self._game.is_over(states[-1])
         status = OVER if over and self._status != OVER else None
         if not chain and status is None:
             return
+        changed = returned != self._returned
         try:
             self._version = self._store.append(self.id, len(self._history), [(str(m), c) for m, c in chain],
-                                               self._version, status)
+                                               self._version, status, [str(m) for m in returned] if changed else None)
         except StaleMoveError:
             self._reload()
             raise
         self._plies_at[self._version - 1] = len(self._history)
         self._states.extend(states)
         self._history.extend(m for m, _ in chain)
+        self._returned = returned
         if over:
             self._status = OVER
 
@@ -535,6 +590,12 @@ class Session:
                     f"saved game {self.id}: move {ply} ({text!r}) cannot be replayed: {error}"
                 ) from error
         self._version = version
+        self._returned = []
+        for text in self._store.returned(self.id):
+            try:
+                self._returned.append(self._game.parse_move(text))
+            except (MalformedInputError, ValueError):  # written in an older notation: that piece is simply drawn anew
+                log.warning("game %s: a put-back draw %r cannot be read; dropped", self.id, text)
         if notation < self._game.notation:
             self._version = self._store.rewrite(self.id, upgraded, self._game.notation, version)
             self._record = self._store.get(self.id)

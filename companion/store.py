@@ -72,11 +72,27 @@ CREATE TABLE IF NOT EXISTS seats (
 seat; ``token`` is then the SHA-256 of the seat's secret link (the secret itself is never stored). Created on
 demand (``IF NOT EXISTS``), so files of schema 1 and early files of schema 2 get it too."""
 
+_RETURNED = """
+CREATE TABLE IF NOT EXISTS returned (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    n INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+)
+"""
+"""The draws an undo put back, in the order they came out (``n`` from 0): the next chance steps give them again
+first (``Session``), so an undo never lets the table draw anew. Part of the stored game, written in the same
+transaction as the log; created on demand like ``seats``."""
+
+ON_DEMAND = frozenset({"returned"})
+"""Tables a file may still lack (the store creates them when it opens the file)."""
+
 _COLUMNS = {
     "games": ["id", "game", "players", "options", "seed", "edition", "colours", "status", "created", "updated",
               "version", "notation"],
     "moves": ["game_id", "ply", "text", "is_chance", "created"],
     "seats": ["game_id", "seat", "claim", "token", "claimed"],
+    "returned": ["game_id", "n", "text"],
 }
 
 
@@ -184,9 +200,10 @@ class GameStore:
                     tx.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         elif version < SCHEMA_VERSION:
             self._migrate(version)
-        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'").fetchone() is None:
-            with self._transaction() as tx:
-                tx.execute(_SEATS)
+        for table, statement in (("seats", _SEATS), ("returned", _RETURNED)):
+            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() is None:
+                with self._transaction() as tx:
+                    tx.execute(statement)
         for table, expected in _COLUMNS.items():
             found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             if found != expected:
@@ -312,6 +329,7 @@ class GameStore:
         with self._write(game_id, what=msg("core.store.what.deletion")) as db:
             db.execute("DELETE FROM moves WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM returned WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
     def moves(self, game_id: str) -> builtins.list[tuple[int, str, bool]]:
@@ -325,6 +343,20 @@ class GameStore:
             ).fetchall()
         return [(ply, text, bool(is_chance)) for ply, text, is_chance in rows]
 
+    def returned(self, game_id: str) -> builtins.list[str]:
+        """The draws an undo put back that have not come out again, in order (their move texts)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT text FROM returned WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+        return [str(text) for (text,) in rows]
+
+    @staticmethod
+    def _set_returned(db: sqlite3.Connection, game_id: str, returned: Sequence[str] | None) -> None:
+        """Replace the game's put-back draws by ``returned`` (``None``: leave them)."""
+        if returned is None:
+            return
+        db.execute("DELETE FROM returned WHERE game_id = ?", (game_id,))
+        db.executemany("INSERT INTO returned VALUES (?, ?, ?)", [(game_id, n, text) for n, text in enumerate(returned)])
+
     def version(self, game_id: str) -> int:
         """The game's version now (every change to its log raises it)."""
         with self._lock:
@@ -335,10 +367,11 @@ class GameStore:
 
     def append(
         self, game_id: str, ply: int, moves: Sequence[tuple[str, bool]], expected: int | None = None,
-        status: str | None = None,
+        status: str | None = None, returned: Sequence[str] | None = None,
     ) -> int:
         """Add ``moves`` (text, is_chance) to a game's log from ``ply`` on, in one transaction, and set its
-        ``status`` if given; the new version. ``StaleMoveError`` if the game is no longer at ``expected``."""
+        ``status`` and its put-back draws (``returned``) if given; the new version. ``StaleMoveError`` if the game
+        is no longer at ``expected``."""
         with self._write(game_id, expected, msg("core.store.what.move")) as db:
             try:
                 db.executemany("INSERT INTO moves VALUES (?, ?, ?, ?, ?)",
@@ -347,12 +380,15 @@ class GameStore:
                 raise StaleMoveError(self._version_in(db, game_id)) from None
             if status is not None:
                 db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            self._set_returned(db, game_id, returned)
             return self._version_in(db, game_id)
 
-    def truncate(self, game_id: str, ply: int, expected: int | None = None) -> int:
-        """Delete the moves from ``ply`` on (for undo); the new version (``StaleMoveError`` as ``append``)."""
+    def truncate(self, game_id: str, ply: int, expected: int | None = None, returned: Sequence[str] | None = None) -> int:
+        """Delete the moves from ``ply`` on (for undo), and set the put-back draws (``returned``) if given; the new
+        version (``StaleMoveError`` as ``append``)."""
         with self._write(game_id, expected, msg("core.store.what.undo")) as db:
             db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            self._set_returned(db, game_id, returned)
             db.execute("UPDATE games SET status = ? WHERE id = ?", (PLAYING, game_id))
             return self._version_in(db, game_id)
 

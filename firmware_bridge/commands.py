@@ -87,7 +87,7 @@ def _chance(session: Session, button: Button, rng_for: Callable[[Session], rando
     moves = _one_chance(session, button, rng_for(session), version)
     game = session.game
     while game.current_player(session.state) == CHANCE and chance_kind(game, session.state) is button:
-        moves += session.play(game.sample_chance(session.state, rng_for(session)))
+        moves += session.play(session.next_draw(rng_for(session)))
     return moves
 
 
@@ -103,7 +103,7 @@ def _one_chance(session: Session, button: Button, rng: random.Random, version: i
     wanted = chance_kind(game, state)
     if wanted is not button:
         raise CommandRefused(msg("core.panel.press_roll") if wanted is Button.ROLL else msg("core.panel.press_draw"))
-    return session.play(game.sample_chance(state, rng), version)
+    return session.play(session.next_draw(rng), version)
 
 
 def _play(session: Session, text: str, unknown: Text, version: int | None) -> list[Move]:

@@ -133,7 +133,7 @@ class PanelController:
         if session is None:
             return self._refuse(button, msg("core.panel.no_game"))
         shown = self.shown_version if version is None else version
-        undone = session.undo_info()["move"] if button is Button.UNDO else None  # named as the table may read it
+        undone = session.undo_info() if button is Button.UNDO else {}  # named as the table may read it
         try:
             moves = press(session, button, choice=self.choice, version=shown, rng_for=self.rng_for)
         except IllegalMoveError as error:
@@ -147,7 +147,10 @@ class PanelController:
         if button is Button.OK:
             self.choice = None
         if button is Button.UNDO:
-            return self._say(button, True, msg("core.panel.took_back", move=undone or ""))
+            draws = undone.get("draws") or []
+            return self._say(button, True, msg("core.panel.took_back_draws", move=undone.get("move") or "", draws=draws,
+                                               n=len(draws)) if draws else msg("core.panel.took_back",
+                                                                               move=undone.get("move") or ""))
         log_lines: list[Text] = session.export(None)["log"]
         said = "; ".join(render(line, self.language) for line in log_lines[-len(moves):]) if moves else ""
         return self._say(button, True, said)

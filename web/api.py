@@ -227,13 +227,15 @@ def table_picks(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    """Take back the last move: ``{"version": 12}`` (the version whose Undo button was pressed)."""
+    """Take back the last player move and the draws it set off: ``{"version": 12}`` (the version whose Undo button
+    was pressed). The answer's ``lines`` say what the table does, as messages: take the move back, put back each
+    piece drawn since (named as the table may read it); those come out again, in order, at the next draws."""
     version = chosen_version(body())
     session = get_table().session(game_id)
     with session.lock:
-        undone = session.undo_info()["move"]
+        info = session.undo_info()
         session.undo(version)
-        return jsonify(undone=undone, game=public_game(session))
+        return jsonify(undone=info["move"], lines=info["lines"], game=public_game(session))
 
 
 @bp.get("/games/<game_id>/score")

@@ -6,6 +6,10 @@ map in ``<data dir>/panel.json`` over the package defaults, and makes the panel 
 the latest move. A back end that cannot start (no GPIO off a Pi) is reported, not fatal. Routes
 (docs/panel.md): ``GET /api/panel``, ``POST /api/panel/press``, ``POST /api/panel/choice``,
 ``POST /api/panel/follow``, ``GET /api/panel/stream`` and the pages ``/panel``, ``/games/<id>/panel``.
+
+The physical panels follow one game at a time (the one the table chose last: opened, moved in, or chosen on /panel).
+A table page's virtual panel names its own game (``?game=<id>``, ``"game"`` in a press): it shows that game's lights
+whatever the physical panel follows, says which game that is, and its presses act on its own game.
 """
 
 from __future__ import annotations
@@ -21,14 +25,16 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request, stream_with_context
 
 from companion.core.errors import CompanionError, DiskFullError, MalformedInputError, StoreError, UnknownGameError
-from companion.core.messages import msg
+from companion.core.game import CHANCE, SIMULTANEOUS, Move
+from companion.core.messages import Text, msg
 from companion.core.rng import step_rng
 from companion.games import find_game
 from companion.session import Session, check_move_text
 from companion.store import OVER, GameRecord
-from firmware_bridge.commands import Button
+from firmware_bridge.commands import END_TURN, Button
 from firmware_bridge.config import PanelConfig, load_config
 from firmware_bridge.controller import PanelController
+from firmware_bridge.lights import lights_for
 from firmware_bridge.panel import GpioPanel, Panel, SimulatedPanel
 from firmware_bridge.protocol import HOLD, PRESS
 from web.messages import dumps
@@ -105,12 +111,54 @@ class PanelService:
             except CompanionError as error:
                 log.error("the panel cannot follow the latest game: %s", error)
 
-    def state(self) -> dict[str, Any]:
-        return {**self.controller.state(), "problems": list(self.problems),
-                "draw_by_button": self.config.draw_by_button}
+    def state(self, game_id: str | None = None) -> dict[str, Any]:
+        """The panel as a page shows it. With ``game_id`` (a table page's own game), that game's lights, what NEXT
+        plays there and a move of it to show as an example, even while the physical panel follows another game
+        (then with no message and no chosen move: those belong to the game followed); ``follows`` names the game
+        the physical panel follows."""
+        state = {**self.controller.state(), "problems": list(self.problems),
+                 "draw_by_button": self.config.draw_by_button}
+        followed = self.controller.session
+        state["follows"] = None if followed is None else {
+            "game": followed.id, "title": followed.game.title, "players": list(followed.players)}
+        session = followed
+        if game_id and (followed is None or followed.id != game_id):
+            session = self.table.session(game_id)
+            with session.lock:
+                state.update(game=session.id, title=session.game.title, players=list(session.players),
+                             lights=lights_for(session).to_json(), version=session.version, choice=None,
+                             message={"text": "", "ok": True})
+        state.update(suggestion(session) if session is not None else
+                     {"next": None, "example": None, "example_words": None})
+        return state
 
     def close(self) -> None:
         self.controller.close()
+
+
+def suggestion(session: Session) -> dict[str, Any]:
+    """What the panel suggests in ``session``'s game now, as the table may read it: ``next``, the move NEXT plays
+    in words (``Game.panel_signals().next_move``, else the end-turn move; ``None`` if NEXT does nothing now), and
+    ``example``, a move of that game the table may play now (NEXT's if it has one), in notation for OK's box and in
+    words (``example_words``)."""
+    with session.lock:
+        game, state = session.game, session.state
+        who = game.current_player(state)
+        if session.is_over or who in (CHANCE, SIMULTANEOUS):
+            return {"next": None, "example": None, "example_words": None}
+        offered = game.public_moves(state)
+        text = game.panel_signals(state).next_move or END_TURN
+        move: Move | None
+        try:
+            move = game.parse_move(text)
+        except CompanionError:
+            move = None
+        words: Text | None = None
+        if move is not None and move in offered:
+            words = game.move_text(state, move)
+        example = move if words is not None else (offered[0] if offered else None)
+        return {"next": words, "example": None if example is None else str(example),
+                "example_words": None if example is None else game.move_text(state, example)}
 
 
 def get_panel() -> PanelService:
@@ -150,14 +198,27 @@ def _body() -> dict[str, Any]:
     return data
 
 
+def _game_of(data: dict[str, Any]) -> str | None:
+    return str(data["game"]) if data.get("game") else None
+
+
 def _follow_from(data: dict[str, Any]) -> None:
     if data.get("game"):
         get_panel().follow(get_table().session(str(data["game"])))
 
 
+def _game_asked() -> str | None:
+    """The game a table page's panel names (``?game=<id>``), checked to exist; ``None`` for /panel's."""
+    game_id = request.args.get("game") or None
+    if game_id is not None:
+        get_table().store.get(game_id)  # UnknownGameError (404) for a game that is not stored
+    return game_id
+
+
 @bp.get("/api/panel")
 def panel_state() -> Response:
-    return jsonify(get_panel().state())
+    """The panel's state; ``?game=<id>``: as the virtual panel of that game's table page shows it."""
+    return jsonify(get_panel().state(_game_asked()))
 
 
 @bp.post("/api/panel/follow")
@@ -189,7 +250,7 @@ def press() -> Response:
     _follow_from(data)
     service = get_panel()
     result = service.controller.press(button, kinds[kind], version)
-    return jsonify(result=result, panel=service.state())
+    return jsonify(result=result, panel=service.state(_game_of(data)))
 
 
 @bp.post("/api/panel/choice")
@@ -204,30 +265,33 @@ def choice() -> Response:
     _follow_from(data)
     service = get_panel()
     service.controller.choose(move)
-    return jsonify(service.state())
+    return jsonify(service.state(_game_of(data)))
 
 
 @bp.get("/api/panel/stream")
 def stream() -> Response:
-    """Server-sent events: the panel's state now and after every change of lights or message."""
+    """Server-sent events: the panel's state now and after every change of lights or message; ``?game=<id>``: as
+    the virtual panel of that game's table page shows it (``PanelService.state``)."""
     service = get_panel()
+    game_id = _game_asked()
     inbox: queue.Queue[dict[str, Any]] = queue.Queue()
     stop = service.controller.listen(inbox.put)
     heartbeat = float(current_app.config["STREAM_HEARTBEAT_SECONDS"])
-    first = service.state()
+    first = service.state(game_id)
 
     def events() -> Iterator[str]:
         try:
             yield f"event: panel\ndata: {dumps(first)}\n\n"
             while True:
                 try:
-                    state = inbox.get(timeout=heartbeat)
+                    inbox.get(timeout=heartbeat)
                 except queue.Empty:
                     yield ": heartbeat\n\n"
                     continue
-                while not inbox.empty():  # only the latest state matters
-                    state = inbox.get_nowait()
-                yield f"event: panel\ndata: {dumps({**state, 'problems': service.problems})}\n\n"
+                while not inbox.empty():  # a change: the state now is what matters
+                    inbox.get_nowait()
+                state = service.state(game_id)  # for the page's own game if it names one
+                yield f"event: panel\ndata: {dumps(state)}\n\n"
         finally:
             stop()
 

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask, Response
@@ -141,6 +142,41 @@ def sse(update: dict[str, Any]) -> bytes:
     return f"event: {update['event']}\nid: {update['version']}\ndata: {dumps(update)}\n\n".encode()
 
 
+class PanelFanout(Fanout):
+    """The panel's streams of one page kind: /panel's (``game_id`` ``None``: the game the physical panel follows) or
+    one table page's (its own game). After each change of the panel, the state is read again as those pages show it
+    (``PanelService.state``), in a worker thread (it reads a game's session, whose lock a move may hold); a state
+    read before a newer one was sent is dropped."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, service: Any, game_id: str | None) -> None:
+        super().__init__(loop, lambda state: panel_event(state, service.problems))
+        self.service = service
+        self.game_id = game_id
+        self.asked = 0
+        self.sent = 0
+        self.unlisten: Callable[[], None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def _deliver(self, update: dict[str, Any]) -> None:
+        self.asked += 1
+        task = self.loop.create_task(self._send_state(self.asked))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _send_state(self, number: int) -> None:
+        try:
+            state = await asyncio.to_thread(self.service.state, self.game_id)
+        except Exception:  # the game was deleted...: the next change tries again
+            log.exception("cannot read the panel's state for game %s", self.game_id)
+            return
+        if number <= self.sent:
+            return
+        self.sent = number
+        data = self.encode(state)
+        for stream in list(self.streams):
+            stream.push(data)
+
+
 class Hub:
     """The open streams of the server: per game, per device, and the panel's."""
 
@@ -151,7 +187,7 @@ class Hub:
         self.heartbeat = float(app.config["STREAM_HEARTBEAT_SECONDS"])
         self.tick = min(self.heartbeat, float(app.config["STREAM_SYNC_SECONDS"]))
         self.games: dict[str, Fanout] = {}
-        self.panel: Fanout | None = None
+        self.panels: dict[str | None, PanelFanout] = {}
         self.devices: dict[tuple[str, str], deque[Stream]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -217,12 +253,24 @@ class Hub:
 
     # ---------------------------------------------------------------- panel
 
-    def follow_panel(self, stream: Stream) -> None:
-        if self.panel is None:
+    def follow_panel(self, stream: Stream, game_id: str | None) -> None:
+        """Add ``stream`` to the panel's fan-out for ``game_id`` (a table page's game; ``None``: /panel's)."""
+        fanout = self.panels.get(game_id)
+        if fanout is None:
             service = self.app.extensions["keydom_panel"]
-            fanout = self.panel = Fanout(asyncio.get_running_loop(), lambda state: panel_event(state, service.problems))
-            service.controller.listen(fanout.put)
-        self.panel.streams.add(stream)
+            fanout = self.panels[game_id] = PanelFanout(asyncio.get_running_loop(), service, game_id)
+            fanout.unlisten = service.controller.listen(fanout.put)
+        fanout.streams.add(stream)
+
+    def unfollow_panel(self, stream: Stream, game_id: str | None) -> None:
+        fanout = self.panels.get(game_id)
+        if fanout is None:
+            return
+        fanout.streams.discard(stream)
+        if not fanout.streams:
+            del self.panels[game_id]
+            if fanout.unlisten is not None:
+                fanout.unlisten()
 
 
 def panel_event(state: dict[str, Any], problems: list[str]) -> bytes:
@@ -250,7 +298,8 @@ class StreamingApp:
                     return await self.game_stream(match.group(1), caller, receive, send, scope["method"] == "HEAD")
                 if scope["method"] == "HEAD":
                     return await send_head(send)
-                return await self.panel_stream(caller, receive, send)
+                query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+                return await self.panel_stream(caller, receive, send, (query.get("game") or [""])[0] or None)
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
     async def game_stream(self, game_id: str, caller: Caller, receive: Receive, send: Send,
@@ -276,19 +325,25 @@ class StreamingApp:
             hub.unfollow_game(game_id, stream)
             hub.close(stream)
 
-    async def panel_stream(self, caller: Caller, receive: Receive, send: Send) -> None:
-        """The panel's state now and after every change of lights or message; heartbeats."""
+    async def panel_stream(self, caller: Caller, receive: Receive, send: Send, game_id: str | None = None) -> None:
+        """The panel's state now and after every change of lights or message, as /panel shows it or (``game_id``)
+        as that game's table page shows it; heartbeats."""
+        from web.api import STATUS
+
         hub = self.hub
         service = self.flask.extensions["keydom_panel"]
-        stream = Stream((caller.client, PANEL_STREAM))
-        hub.follow_panel(stream)
+        stream = Stream((caller.client, f"{PANEL_STREAM}?{game_id or ''}"))
+        hub.follow_panel(stream, game_id)  # before the first state: no change falls between the two
         try:
-            first = await asyncio.to_thread(service.state)
+            try:
+                first = await asyncio.to_thread(service.state, game_id)
+            except CompanionError as error:
+                status = next((code for kind, code in STATUS.items() if isinstance(error, kind)), 400)
+                return await send_json(send, status, {"error": {"type": type(error).__name__, "reason": str(error)}})
             hub.open(stream)
-            await self._serve(stream, f"event: panel\ndata: {dumps(first)}\n\n".encode(), receive, send)
+            await self._serve(stream, panel_event(first, service.problems), receive, send)
         finally:
-            if hub.panel is not None:
-                hub.panel.streams.discard(stream)
+            hub.unfollow_panel(stream, game_id)
             hub.close(stream)
 
     async def _serve(self, stream: Stream, first: bytes, receive: Receive, send: Send) -> None:

@@ -242,7 +242,8 @@ def public_game(session: Session) -> dict[str, Any]:
     before the end; tests/test_hidden_information.py compares it across states that differ only in hidden things).
     ``version`` is what a move chosen from this view must name. ``log`` is the whole log (``log_start`` 0; a live
     update may carry only its new lines, see ``Table.delta``); ``table_now`` its lines from the last player move on,
-    the physical instructions the table carries out now."""
+    what the table does physically now (none before the first player move: the setup is the setup guide's,
+    /games/<id>/setup)."""
     game = session.game
     with session.lock:
         state = session.state
@@ -262,7 +263,7 @@ def public_game(session: Session) -> dict[str, Any]:
             "view": session.view(None),
             "log": log,
             "log_start": 0,
-            "table_now": log[session.last_decision:],
+            "table_now": log[session.last_decision:] if session.player_moves else [],
             "warnings": game.data_warnings(),
             "pick": session.picks(None, []),
             "choices": [str(move) for move in offered],

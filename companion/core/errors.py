@@ -65,7 +65,7 @@ class StaleMoveError(CompanionError, RuntimeError):
 
 
 class UndoError(CompanionError, ValueError):
-    """Nothing may be undone: no player move since the last chance step."""
+    """Nothing may be undone: no player move yet, or the game is over."""
 
 
 class CorruptSaveError(CompanionError, RuntimeError):

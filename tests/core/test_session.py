@@ -22,6 +22,7 @@ from companion.core.errors import (
     UnknownGameError,
 )
 from companion.core.game import CHANCE, Move
+from companion.core.messages import render
 from companion.core.rng import step_rng, weighted_choice
 from companion.session import CHANCE_RULE, Session
 from companion.store import OVER, PLAYING, GameStore
@@ -174,11 +175,78 @@ def test_undo_two_player_moves_in_a_row(store: GameStore) -> None:
     assert snapshot(session) == before
 
 
-def test_undo_refused_across_a_draw(store: GameStore) -> None:
+def test_undo_takes_back_a_draw_and_the_same_token_comes_out_again(store: GameStore) -> None:
     session = new(store)
-    session.play("draw")
     before = snapshot(session)
-    with pytest.raises(UndoError, match="the last step was a draw; a draw cannot be undone"):
+    session.play("draw")
+    token = session.history[-1]
+    assert isinstance(token, Token)
+    info = session.undo_info()
+    assert info["possible"] and info["move"] == "draw" and info["draws"] == [str(token)]
+    assert [render(line, "en") for line in info["lines"]] == [
+        "Take back: draw", f"Put back what was drawn: {token}", "It comes out again at the next draw."]
+    assert session.undo() == Draw()
+    assert snapshot(session) == before  # the token is back in the bag
+    for _ in range(3):  # undoing again and again never draws anew
+        assert session.play("draw") == [Draw(), token]
+        session.undo()
+
+
+def test_put_back_tokens_come_out_in_the_order_they_came_out_whoever_draws(store: GameStore) -> None:
+    session = new(store, seed="order")
+    session.play("draw")
+    session.play("draw")
+    first, second = session.history[-3], session.history[-1]
+    session.undo()
+    session.undo()
+    assert session.play("stop") == [Stop()]  # Ann stops: Bob draws what Ann had drawn, then what he had drawn
+    assert session.play("draw") == [Draw(), first]
+    assert session.play("draw") == [Draw(), second]
+
+
+def test_a_put_back_draw_that_is_no_longer_possible_waits_its_turn(store: GameStore) -> None:
+    session = new(store, seed="wait")
+    session.play("draw")
+    token = session.history[-1]
+    session.undo()
+    store.truncate(session.id, len(session.history), session.version, ["token 9", str(token)])  # no 9 in the bag
+    again = Session.open(store, session.id)
+    assert again.play("draw") == [Draw(), token]
+    assert store.returned(session.id) == ["token 9"]
+
+
+def test_put_back_draws_survive_reopening_the_store(db_path: Path) -> None:
+    with GameStore(db_path) as store:
+        session = new(store, seed="reopen")
+        session.play("draw")
+        token = session.history[-1]
+        session.undo()
+        game_id = session.id
+    with GameStore(db_path) as store:
+        assert store.returned(game_id) == [str(token)]
+        again = Session.open(store, game_id)
+        assert again.play("draw") == [Draw(), token]
+        assert store.returned(game_id) == []
+
+
+def test_a_draw_named_at_the_table_uses_up_its_put_back_token(store: GameStore) -> None:
+    session = new(store, seed="named", auto_chance=False)
+    while session.game.current_player(session.state) == CHANCE:  # the secret starting tokens
+        session.play(session.next_draw(random.Random(0)))
+    session.play("draw")
+    session.play(session.next_draw(random.Random(1)))
+    token = session.history[-1]
+    session.undo()
+    session.play("draw")
+    assert session.next_draw(random.Random(2)) == token  # the panel's DRAW gives it again
+    session.play(token)
+    assert store.returned(session.id) == []
+
+
+def test_undo_refused_before_any_player_move(store: GameStore) -> None:
+    session = new(store)  # only the secret starting tokens are in the log
+    before = snapshot(session)
+    with pytest.raises(UndoError, match="nothing to undo"):
         session.undo()
     assert snapshot(session) == before
 

@@ -56,11 +56,13 @@ def test_the_same_move_posted_at_once_by_many_devices_is_applied_once(store: Gam
 
 def test_undo_names_its_move_and_refuses_a_stale_version(store: GameStore) -> None:
     session = Session.new(store, "toy", PLAYERS, seed="v")
-    assert session.undo_info() == {"possible": False, "move": None, "reason": msg("core.undo.after_draw")}
-    assert render(session.undo_info()["reason"], "de") == "zuletzt wurde gezogen; eine Ziehung kann nicht zurückgenommen werden"
+    assert session.undo_info() == {"possible": False, "move": None, "reason": msg("core.undo.nothing_yet"),
+                                   "draws": [], "lines": []}
+    assert render(session.undo_info()["reason"], "de") == "es gibt noch nichts zurückzunehmen"
     before = session.version
     session.play("stop", before)
-    assert session.undo_info() == {"possible": True, "move": "stop", "reason": None}
+    assert session.undo_info() == {"possible": True, "move": "stop", "reason": None, "draws": [],
+                                   "lines": [msg("core.undo.took_back", move="stop")]}
     with pytest.raises(StaleMoveError):
         session.undo(before)
     assert str(session.undo(session.version)) == "stop"

@@ -112,3 +112,31 @@ def test_the_virtual_panel_blinks_followers_and_shows_the_weather(tmp_path: Path
         spoiled = page.locator("[data-indicator='spoiled']")
         assert spoiled.locator(".panel-light").get_attribute("data-colour") == GOOD_COLOURS[weather.square]
         page.screenshot(path=str(shots / "panel-06-weather.png"), full_page=True)
+
+
+def test_a_table_pages_panel_stays_on_its_game_while_the_panel_follows_another(server: int, browser: Any,  # noqa: F811
+                                                                                shots: Path) -> None:
+    """On a Keyper table, a move in a Key Market game (the physical panel follows it) leaves the page's panel on
+    Keyper: it names Keyper and its players, says which game the physical panel follows, suggests a Keyper move,
+    and DRAW pressed there answers for Keyper (and brings the physical panel back to Keyper)."""
+    base = f"http://127.0.0.1:{server}"
+    keyper = post(f"{base}/api/games", {"game": "keyper", "players": ["Ann", "Ben", "Cy"]})
+    market = post(f"{base}/api/games", {"game": "key-market", "players": ["Dee", "Eve", "Fay"]})
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{base}/games/{keyper['id']}")
+    page.locator("#panel-game", has_text="Keyper: Ann, Ben, Cy").wait_for()
+    with urllib.request.urlopen(f"{base}/api/games/{market['id']}", timeout=10) as response:
+        version = json.loads(response.read())["version"]
+    move = post(f"{base}/api/panel/choice", {"game": market["id"], "move": None})  # the panel follows Key Market
+    assert move["game"] == market["id"] and version >= 0
+    page.locator("#panel-follows", has_text="Key Market: Dee, Eve, Fay").wait_for()
+    assert page.inner_text("#panel-game") == "Keyper: Ann, Ben, Cy"
+    placeholder = page.get_attribute("#panel-move", "placeholder") or ""
+    assert placeholder and not placeholder.startswith("bid ")
+    assert page.inner_text("#panel-next").startswith("A move for OK, for example: ")
+    page.locator("#virtual-panel").screenshot(path=str(shots / "panel-05-own-game.png"))
+    page.click("#virtual-panel button[data-button='DRAW']")
+    page.locator("#panel-message", has_text="Ann").wait_for()  # Keyper's first player, not Key Market's
+    page.locator("#panel-follows").wait_for(state="hidden")
+    assert page.inner_text("#panel-game") == "Keyper: Ann, Ben, Cy"

@@ -82,6 +82,25 @@ def test_draw_by_button_refills_the_office_through_the_api(app: Flask, client: F
     assert result["panel"]["lights"]["status"] == "ready"
 
 
+def test_undo_puts_a_button_draw_back_and_draw_gives_it_again(app: Flask, client: FlaskClient) -> None:
+    """UNDO held after DRAW refilled the land office takes back the last move and the tile, naming the tile; the
+    move played again, DRAW gives the same tile (R-D5: an undo never draws anew)."""
+    table = app.extensions["keydom_table"]
+    gid = Session.new(table.store, "key-harvest", ["Alice", "Bob"], seed="draw-undo").id
+    session = table.session(gid)
+    bid = next(str(m) for m in session.game.legal_moves(session.state) if str(m).startswith("bid "))
+    played = [bid]
+    assert post_move(client, gid, bid).status_code == 200
+    while client.get(f"/api/games/{gid}").get_json()["to_move"] != "chance":
+        post_move(client, gid, "done")
+        played.append("done")
+    drawn = press(client, "DRAW")["result"]["text"]
+    held = press(client, "UNDO", "hold")["result"]
+    assert held["ok"] and held["text"].endswith(f"put back what was drawn: {drawn} (it comes out again at the next draw)")
+    assert post_move(client, gid, played[-1]).status_code == 200
+    assert press(client, "DRAW")["result"]["text"] == drawn
+
+
 def english(result: dict[str, Any]) -> dict[str, Any]:
     """A press's result as the English panel writes it (``message``, the same as data, left out)."""
     return {key: value for key, value in result.items() if key != "message"}

@@ -127,10 +127,10 @@ def test_malformed_moves_are_400(client: FlaskClient, game: dict[str, Any], payl
     assert response.get_json()["error"]["type"] == "MalformedInputError"
 
 
-def test_undo_takes_back_a_move_but_never_a_draw(client: FlaskClient, game: dict[str, Any]) -> None:
+def test_undo_takes_back_a_move_but_never_the_setup(client: FlaskClient, game: dict[str, Any]) -> None:
     url = f"/api/games/{game['id']}"
-    refused = post_undo(client, game["id"])  # the last step was a setup draw
-    assert refused.status_code == 409 and "draw" in refused.get_json()["error"]["reason"]
+    refused = post_undo(client, game["id"])  # only the setup's draws so far
+    assert refused.status_code == 409 and "nothing to undo" in refused.get_json()["error"]["reason"]
     harvest = next(m for m in legal_for(client, game) if m.startswith("play"))
     before = client.get(url).get_json()
     post_move(client, game["id"], harvest)

@@ -70,8 +70,9 @@ def twin_games(folder: Path) -> list[str]:
 
 
 def shared(page: Any, ids: list[str]) -> tuple[str, str]:
-    """The page's visible text and its DOM, the game ids written alike."""
-    text, dom = page.inner_text("body"), canonical(page)
+    """The page's visible text and its DOM, the game ids written alike; the virtual panel left out (it names the
+    game the physical panel follows, which is one of the two)."""
+    text, dom = page.inner_text("body").replace(page.inner_text(PANEL), ""), canonical(page)
     for game_id in ids:
         text, dom = text.replace(game_id, "GAME"), dom.replace(game_id, "GAME")
     return text, dom

@@ -112,7 +112,7 @@ def test_undo_takes_back_the_last_move_everywhere_and_a_stale_move_is_refused(br
         caught_up(watcher, len(before["game"]["log"]))
         assert canonical(watcher, LOCAL) == before["watcher"], difference((canonical(watcher, LOCAL),), (before["watcher"],))
         assert canonical(table, LOCAL) == before["table"], difference((canonical(table, LOCAL),), (before["table"],))
-        assert table.inner_text("#played").startswith("Taken back: ")
+        assert table.inner_text("#played").startswith("Take back: ")
         table.screenshot(path=str(shots / "kp-undo-2-after.png"), full_page=True)
 
         # ------------------------------------------------ the watcher drops off and stays on this version

@@ -3,6 +3,7 @@ and never a finished game unless it is asked for by its own address."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +13,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.core.messages import Message, render
 from tests.web.apikit import post_move
 from tests.web.pagekit import TIMEOUT
 from tests.web.test_tablet_api import finish
 from web import create_app
+from web.table import get_table
 
 
 def make_app(folder: Path) -> Flask:
@@ -101,3 +104,75 @@ def test_the_chooser_drives_the_panel(server: int, browser: Any, shots: Path) ->
     page.locator("#panel-game", has_text="Ann, Bob").wait_for()  # the game chosen stays chosen
     assert page.input_value("#panel-chooser") == ids[0]
     assert page.inner_text("label[for='panel-chooser']").startswith("Das Spiel")
+
+
+# ---------------------------------------------------------------- a table page's panel is its own game's (issue 27)
+
+GAMES = ("key-harvest", "la-granja", "keyper", "key-market")
+
+
+def new_of(client: FlaskClient, game: str, *players: str) -> str:
+    answer = client.post("/api/games", json={"game": game, "players": list(players)})
+    assert answer.status_code == 201, answer.get_json()
+    game_id: str = answer.get_json()["id"]
+    return game_id
+
+
+def test_a_table_pages_panel_shows_and_acts_on_its_own_game(tmp_path: Path, apps: list[Flask]) -> None:
+    """On a Keyper table while the panel followed a finished La Granja game: the table page's panel names Keyper and
+    its players, shows Keyper's lights, says which game the physical panel follows, and OK plays on Keyper."""
+    apps.append(make_app(tmp_path))
+    client = apps[0].test_client()
+    keyper = new_of(client, "keyper", "Ann", "Ben", "Cy")
+    granja = new_of(client, "la-granja", "Dee", "Eve", "Fay", "Gus")
+    finish(apps[0], granja)  # the panel followed La Granja to its end
+    assert client.get("/api/panel").get_json()["game"] == granja
+    shown = client.get(f"/api/panel?game={keyper}").get_json()
+    assert (shown["game"], shown["title"], shown["players"]) == (keyper, "Keyper", ["Ann", "Ben", "Cy"])
+    assert shown["lights"]["status"] != "over" and len(shown["lights"]["seats"]) == 3
+    assert shown["follows"] == {"game": granja, "title": "La Granja", "players": ["Dee", "Eve", "Fay", "Gus"]}
+    assert shown["message"]["text"] == "" and shown["choice"] is None
+
+    move, version = shown["example"], shown["version"]
+    assert client.post("/api/panel/choice", json={"move": move, "game": keyper}).status_code == 200
+    before = client.get(f"/api/games/{granja}").get_json()["version"]
+    pressed = client.post("/api/panel/press", json={"button": "OK", "game": keyper, "version": version}).get_json()
+    assert pressed["result"]["ok"], pressed
+    assert pressed["panel"]["game"] == keyper and pressed["panel"]["follows"]["game"] == keyper
+    assert client.get(f"/api/games/{keyper}").get_json()["version"] > version  # played on Keyper...
+    assert client.get(f"/api/games/{granja}").get_json()["version"] == before  # ...not on La Granja
+
+
+def test_a_table_pages_stream_sends_its_own_game(tmp_path: Path, apps: list[Flask]) -> None:
+    apps.append(make_app(tmp_path))
+    client = apps[0].test_client()
+    market = new_of(client, "key-market", "Ann", "Ben", "Cy")
+    keyper = new_of(client, "keyper", "Dee", "Eve", "Fay")  # the panel follows the latest game: Keyper
+    assert client.get("/api/panel").get_json()["game"] == keyper
+    response = client.get(f"/api/panel/stream?game={market}")
+    first = next(response.response)  # type: ignore[call-overload]
+    state = json.loads((first.decode() if isinstance(first, bytes) else first).split("data: ", 1)[1])
+    response.close()
+    assert (state["game"], state["title"], state["follows"]["game"]) == (market, "Key Market", keyper)
+    assert client.get("/api/panel/stream?game=nope").status_code == 404
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_next_and_the_example_for_ok_are_moves_of_the_game_shown(name: str, tmp_path: Path,
+                                                                  apps: list[Flask]) -> None:
+    """The panel never suggests another game's move (it said "bid C2 wheat" everywhere): its example for OK is a
+    move the table may play in this game now, and NEXT's move is named in the table's words."""
+    apps.append(make_app(tmp_path))
+    client = apps[0].test_client()
+    game_id = new_of(client, name, "Ann", "Ben", "Cy")
+    new_of(client, "key-harvest" if name != "key-harvest" else "keyper", "Dee", "Eve", "Fay")
+    state = client.get(f"/api/panel?game={game_id}").get_json()
+    with apps[0].app_context():
+        session = get_table().session(game_id)
+        offered = [str(m) for m in session.game.public_moves(session.state)]
+    assert state["example"] in offered
+    assert state["example_words"] is not None
+    for said in (state["next"], state["example_words"]):
+        for language in ("en", "de"):
+            words = render(Message.from_json(said) if isinstance(said, dict) else said or "-", language)
+            assert words and not re.search(r"[{}]|\b[a-z]+_[a-z]+\b", words), words

@@ -32,6 +32,15 @@ SHOTS_EVERY = 40
 GERMAN_DECISIONS = 25
 """The German game's length: enough decisions to meet every kind of screen of the opening."""
 
+FOLD = """(box) => {
+  const first = document.querySelector(`${box} button.pick, ${box} button[data-pick-send]`);
+  return {first: first ? first.getBoundingClientRect().bottom + window.scrollY : null,
+          height: document.documentElement.scrollHeight, screen: window.innerHeight};
+}"""
+"""JavaScript: where the decision's first option ends on the page (from its top), and how tall the page is."""
+PHONE_SCREENS = 3
+"""A phone's page is at most this many screens tall while its player decides (issue 27)."""
+
 READY = """([box, version]) => {
   const el = document.querySelector(box);
   return !!el && el.dataset.version === String(version) && el.dataset.busy === 'false';
@@ -82,6 +91,10 @@ class Table:
             self.phones.append(phone)
             self.contexts.append(context)
         self.errors: list[str] = []
+        self.below_fold: list[int] = []
+        """Versions whose decision began below the fold of the 1280x800 tablet."""
+        self.too_tall: list[tuple[int, int]] = []
+        """Versions whose deciding phone page was over three screens tall, with its height."""
         self.moves: list[Any] = []
         """Every answer to a move sent by any device (the picker sends a decision itself on its last pick)."""
         for page in [self.tablet, *self.phones]:
@@ -108,6 +121,11 @@ class Table:
         """Make one decision on ``page`` by taps: (taps, the most options shown at once); ``None`` if the table
         refused it for what is behind the decider's screen (a bid of stones the player may not have)."""
         page.wait_for_function(READY, arg=[box, version])
+        fold = page.evaluate(FOLD, box)
+        if page is self.tablet and fold["first"] is not None and fold["first"] > fold["screen"]:
+            self.below_fold.append(version)
+        if page is not self.tablet and fold["height"] > PHONE_SCREENS * fold["screen"]:
+            self.too_tall.append((version, fold["height"]))
         taps = widest = 0
         while True:
             page.wait_for_function(READY, arg=[box, version])
@@ -166,6 +184,8 @@ class Table:
             game = self.public()
         self.shot(self.tablet, "tablet", len(counts))
         assert widest <= MAX_OPTIONS, f"{self.game_name}: a pick showed {widest} options"
+        assert self.below_fold == [], f"{self.game_name}: the decision below the tablet's fold at {self.below_fold}"
+        assert self.too_tall == [], f"{self.game_name}: a deciding phone page too tall: {self.too_tall[:5]}"
         assert self.errors == []
         return counts
 

@@ -64,4 +64,4 @@ def test_two_tablets_tap_the_same_move_at_once(server: int, browser: Any, shots:
     first.wait_for_function("turn => document.querySelector('#turn').innerText === turn", arg=turn)
     assert len(asked) == 1 and asked[0].startswith("Take back ") and asked[0].endswith(": End your turn?")
     # the stream's update may show the turn before the undo's own answer names what was taken back
-    first.locator("#played", has_text="Taken back: ").filter(has_text="End your turn").wait_for()
+    first.locator("#played", has_text="Take back: ").filter(has_text="End your turn").wait_for()

@@ -1,7 +1,10 @@
 // The virtual panel: the physical panel's lights mirrored live, its buttons clickable.
 // Lights and messages come from GET /api/panel/stream (server-sent events); presses go to
 // POST /api/panel/press. UNDO, like the real button, acts only when held (hold_seconds).
-// Mounts on any page with an element #virtual-panel (data-game-id: the game on the table):
+// Mounts on any page with an element #virtual-panel (data-game-id: the game on the table). On a table page the
+// panel is that game's, always: it shows that game's lights (GET /api/panel?game=<id>), its presses act on that
+// game, and it says which game the physical panel follows when that is another. On /panel (data-standalone) it
+// shows the game the physical panel follows, chosen with #panel-chooser.
 //   <section id="virtual-panel" class="card virtual-panel" data-game-id="{{ game_id }}"></section>
 //   <script type="module" src="{{ url_for('static', filename='js/panel.js') }}"></script>
 // It builds its own content and loads css/panel.css.
@@ -28,9 +31,11 @@ const SKELETON = `
     <div id="panel-indicators" class="panel-indicators" hidden></div>
   </div>
   <div id="panel-buttons" class="panel-buttons"></div>
+  <p id="panel-next" class="muted" hidden></p>
+  <p id="panel-follows" class="muted" hidden></p>
   <form id="panel-choice" class="panel-choice" autocomplete="off">
     <label for="panel-move" id="panel-move-label"></label>
-    <input id="panel-move" type="text" autocapitalize="off" spellcheck="false" placeholder="bid C2 wheat">
+    <input id="panel-move" type="text" autocapitalize="off" spellcheck="false">
     <button type="submit" id="panel-choose"></button>
   </form>
   <p id="panel-message" class="panel-message" role="status" aria-live="polite"></p>
@@ -50,6 +55,8 @@ function mount() {
   }
 }
 let gameId = root ? root.dataset.gameId || "" : "";
+const standalone = root ? root.hasAttribute("data-standalone") : false; // /panel: it follows the physical panel
+const asked = () => (!standalone && gameId ? `?game=${encodeURIComponent(gameId)}` : "");
 let holdSeconds = 1;
 let holdButtons = ["UNDO"];
 let built = false;
@@ -125,6 +132,7 @@ function buildButtons(state) {
 }
 
 function render(state) {
+  if (!standalone && gameId && state.game !== gameId) return; // a table page shows its own game only
   if (!built) buildButtons(state);
   if (state.game) gameId = state.game;
   const chooser = $("panel-chooser"); // /panel's chooser of the games in progress: it shows the game followed
@@ -132,6 +140,15 @@ function render(state) {
   shownVersion = state.version === undefined ? null : state.version;
   $("panel-game").textContent = state.game
     ? t("game", { title: state.title, players: state.players.join(", ") }) : t("no_game");
+  const next = $("panel-next"); // what NEXT plays in this game, else a move of it OK could play, in words
+  next.textContent = state.next ? t("next", { m: say(state.next) })
+    : state.example_words ? t("example", { m: say(state.example_words) }) : "";
+  next.hidden = !next.textContent;
+  $("panel-move").placeholder = state.example || "";
+  const follows = $("panel-follows"); // the physical panel on the table follows another game: say which
+  const other = state.follows && state.follows.game !== state.game ? state.follows : null;
+  follows.textContent = other ? t("follows", { title: other.title, players: other.players.join(", ") }) : "";
+  follows.hidden = !other;
   const link = $("panel-table-link");
   link.textContent = t("table");
   link.href = state.game ? `/games/${state.game}` : "/";
@@ -192,7 +209,7 @@ function render(state) {
 }
 
 function connect() {
-  const source = new EventSource("/api/panel/stream");
+  const source = new EventSource(`/api/panel/stream${asked()}`);
   source.addEventListener("panel", (event) => render(JSON.parse(event.data)));
   source.onerror = () => show(t("offline"), false);
 }
@@ -218,6 +235,7 @@ async function start() {
       post("/api/panel/follow", { game: gameId }).then(render).catch((e) => show(e.message, false));
     });
   }
+  // the game shown is the one the table chose: the physical panel follows it
   if (gameId) await post("/api/panel/follow", { game: gameId }).then(render).catch((e) => show(e.message, false));
   connect();
 }

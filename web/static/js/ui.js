@@ -402,9 +402,11 @@ export function runTablePage(render, createFlow) {
     input.focus();
   });
   byId("undo").addEventListener("click", async () => {
-    if (!undo.possible || !window.confirm(t("undo_confirm", { move: undo.move }))) return;
+    // the confirmation names the pieces drawn since, which go back (and come out again at the next draws)
+    const ask = [t("undo_confirm", { move: undo.move }), ...(undo.lines || []).slice(1).map(say)].join("\n");
+    if (!undo.possible || !window.confirm(ask)) return;
     const answer = await send("/undo", {});
-    if (answer) showPlayed([t("undone_move", { move: answer.undone })]);
+    if (answer) showPlayed(answer.lines);
   });
   // a reopened stream's first update is drawn even at the version on screen; moves keep naming that version
   follow(gameId, { open: () => { reopened = true; }, update: (update) => show(update.game), deleted: showDeleted });
