@@ -89,10 +89,22 @@ def shared_outputs(session: Session) -> dict[str, Any]:
     return {
         "public_game": json.dumps(public, sort_keys=True, default=json_default),
         "lights": lights_for(session).to_json(),
+        "table_picks": table_picks(session),
         "setup_guide": json.dumps(session.game.setup_guide(setup_state(session)), sort_keys=True, default=json_default),
         "terminal": [prompt_for(session), session.game.table_text(session.view(None)) or
                      (render(session.view(None)) if session.game.name == "key-harvest" else ""), json_scores(session)],
     }
+
+
+def table_picks(session: Session) -> str:
+    """Every pick the shared table may walk (each offered move's path: questions, ids, words, and whether it asks to
+    confirm), as the devices would receive them node by node."""
+    tree = session.pick_tree(None)
+    game, state = session.game, session.state
+    paths = sorted(json.dumps([[s.ask, s.choice.id, s.choice.words, s.unordered] for s in path]
+                              + [game.confirms(state, move), game.move_text(state, move)], sort_keys=True,
+                              default=json_default) for move, path, _ in tree.paths)
+    return json.dumps(paths)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -115,7 +127,7 @@ def test_states_that_differ_only_in_hidden_information_look_the_same_to_the_tabl
                 pairs += 1
                 differing += history[:k] != twin[:k]
                 assert shared_outputs(one) == shared_outputs(two), f"{name} {seed} after {k} moves"
-                offered = public_game(one)["choices"]
+                offered = [str(m) for m in one.offered(None)]
                 tried = set(offered) | {str(m) for m in two.game.legal_moves(two.state)} | {
                     str(m) for m in one.game.legal_moves(one.state)}
                 for move in sorted(tried):

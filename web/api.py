@@ -126,7 +126,7 @@ def picks_of(data: dict[str, Any]) -> list[str]:
     chosen = data.get("picks", [])
     if not isinstance(chosen, list) or len(chosen) > MAX_PICKS or not all(
             isinstance(p, str) and 0 < len(p) <= 64 for p in chosen):
-        raise MalformedInputError(msg("web.refuse.picks_list", n=MAX_PICKS))
+        raise MalformedInputError(msg("web.refuse.picks_list", most=MAX_PICKS))
     return chosen
 
 
@@ -198,6 +198,21 @@ def play_move(game_id: str) -> Response:
         session.play_shared(text, version)
         game = public_game(session)
     return jsonify(played=game["log"][before:], game=game)
+
+
+@bp.get("/games/<game_id>/moves")
+def table_moves(game_id: str) -> Response:
+    """The moves the shared table is offered now in notation, with their words (for the API, the terminal and the
+    notation box; the pages pick them, ``/picks``)."""
+    return jsonify(offered_moves(get_table().session(game_id), None))
+
+
+def offered_moves(session: Session, seat: int | None) -> dict[str, Any]:
+    """``{"version", "moves", "words"}``: the moves offered to ``seat`` (``None``: the table) in notation."""
+    with session.lock:
+        moves = session.offered(seat)
+        return {"version": session.version, "moves": [str(m) for m in moves],
+                "words": move_words(session.game, session.state, moves)}
 
 
 @bp.post("/games/<game_id>/picks")
@@ -322,6 +337,14 @@ def private_move(game_id: str, token: str) -> Response:
         session.play(text, version, seat=seat)
         mine = private_view(session, seat)
         return jsonify(played=mine["log"][before:], private=mine, game=public_game(session))
+
+
+@bp.get("/games/<game_id>/private/<token>/moves")
+def private_moves(game_id: str, token: str) -> Response:
+    """This seat's moves now in notation, with their words (``/moves`` of the table, for a seat)."""
+    table = get_table()
+    session = table.session(game_id)
+    return jsonify(offered_moves(session, table.seat_of(session, token)))
 
 
 @bp.post("/games/<game_id>/private/<token>/picks")

@@ -83,7 +83,7 @@ class BoardReader(ABC):
     standing_kinds: frozenset[str]
     """Sticker kinds of pieces that stand on a free space next to tiles (workers)."""
     reported: Mapping[str, str]
-    """Every other sticker kind of the game, with why it is not placed on a board."""
+    """Every other sticker kind of the game, with the message id of why it is not placed on a board."""
     hidden_name: str
     """What a camera cannot see on a board and players give by hand (``scan --hidden NAME:...``)."""
     hidden_note: str
@@ -96,6 +96,10 @@ class BoardReader(ABC):
     """The message id of what a board holds (parameters ``tiles`` and ``workers``: tiles and standing pieces)."""
     alone_note_id: str
     """The message id of what a board photographed alone cannot score, and why the game is needed."""
+
+    def not_placed(self, kind: str) -> Message:
+        """Why a sticker of ``kind`` (a piece of the game that does not lie on a board) is not placed on one."""
+        return msg(self.reported.get(kind, "core.camera.not_a_board_piece"))
 
     @abstractmethod
     def player(self, name: str, board: BoardPhoto, hidden: Mapping[str, Any] | None = None) -> dict[str, Any]:

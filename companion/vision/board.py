@@ -32,8 +32,8 @@ import numpy.typing as npt
 
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece
-from companion.core.errors import UnknownCodeError
-from companion.core.messages import msg
+from companion.core.errors import CompanionError, UnknownCodeError
+from companion.core.messages import Text, msg
 from companion.vision.detection import Detection, Point, Reader, Sides
 from companion.vision.markers import BORDER_MODULES, marker_dictionary, sticker_modules
 
@@ -325,7 +325,7 @@ def _pitch_px(to_image: Array, coords: npt.NDArray[np.int64]) -> float:
 class BoardRead(BoardPhoto):
     """One photographed board: the placed pieces, any conflicts, what was seen but not placed, and the lattice."""
 
-    others: tuple[tuple[Detection, str], ...]
+    others: tuple[tuple[Detection, Text], ...]
     """Stickers that are not board pieces (events, unknown codes) with the reason."""
     lattice: LatticeFit
 
@@ -366,9 +366,9 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
         if component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
             on_board.append((detection, component))
         else:
-            others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on a board")))
+            others.append((detection, boards.not_placed(component.kind)))
     odd = _odd_sizes([d for d, _ in on_board])
-    others += [(d, "not the size of the other stickers (a misread print, not a sticker on this board)")
+    others += [(d, msg("core.camera.odd_size"))
                for (d, _), wrong in zip(on_board, odd) if wrong]
     on_board = [pair for pair, wrong in zip(on_board, odd) if not wrong]
     pitch = pitch_in_stickers(registry, boards)
@@ -393,7 +393,7 @@ def read_board(detections: Sequence[Detection], registry: CodeRegistry, boards: 
     for (d, c), (at, misfit) in zip(people, spots):
         beside = not any((at[0] + dq, at[1] + dr) in tile_spaces for dq, dr in NEIGHBOURS)
         if misfit > WORKER_OFF_SPACE or (beside and tile_spaces):
-            others.append((d, "beside the board (a worker stands on a space next to tiles)"))
+            others.append((d, msg("core.camera.worker_beside")))
         else:
             pieces.append(Piece(c.code, c.kind, c.key, c.side, at, d.center))
             misfits.append(misfit)
@@ -484,19 +484,29 @@ def _odd_sizes(detections: Sequence[Detection]) -> list[bool]:
     return [not k for k in keep]
 
 
+def game_title(name: str) -> str:
+    """The printed title of the game registered as ``name`` (a sticker of another game names it)."""
+    from companion.games import find_game
+
+    try:
+        return find_game(name).title
+    except CompanionError:
+        return name
+
+
 def of_game(detections: Sequence[Detection], registry: CodeRegistry,
-            game: str) -> tuple[list[tuple[Detection, Component]], list[tuple[Detection, str]]]:
+            game: str) -> tuple[list[tuple[Detection, Component]], list[tuple[Detection, Text]]]:
     """The reads of ``game``'s stickers with their components, and every other read with why it is not one."""
     ours: list[tuple[Detection, Component]] = []
-    others: list[tuple[Detection, str]] = []
+    others: list[tuple[Detection, Text]] = []
     for detection in detections:
         try:
             component = registry.by_code(detection.code)
         except UnknownCodeError:
-            others.append((detection, "not a sticker of this registry"))
+            others.append((detection, msg("core.camera.foreign_code")))
             continue
         if component.game != game:
-            others.append((detection, f"a {component.game} sticker"))
+            others.append((detection, msg("core.camera.other_game", game=game_title(component.game))))
         else:
             ours.append((detection, component))
     return ours, others

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardPhoto, BoardReader, Conflict, Coord, Piece, Point
 from companion.core.errors import MalformedInputError
-from companion.core.messages import Text, msg
+from companion.core.messages import Message, Text, msg
 from companion.vision.board import BoardRead, LatticeFit, _odd_sizes, of_game, seen_twice
 from companion.vision.detection import Detection
 
@@ -89,7 +89,7 @@ class PrintedBoardReader(BoardReader):
         """What a camera cannot see that belongs to the whole table (``scan --given``), checked."""
         raise MalformedInputError(f"{self.game}: nothing is given for the whole table")
 
-    def belongs(self, component: Component, frame: int) -> str | None:
+    def belongs(self, component: Component, frame: int) -> Text | None:
         """Why ``component``, lying on a space of ``frames()[frame]``, is not that board's (``None``: it is)."""
         return None
 
@@ -112,9 +112,9 @@ def read_printed(detections: Sequence[Detection], registry: CodeRegistry, boards
         elif component.kind in boards.tile_kinds or component.kind in boards.standing_kinds:
             pieces.append((detection, component))
         else:
-            others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on a board")))
+            others.append((detection, boards.not_placed(component.kind)))
     odd = _odd_sizes([d for d, _ in pieces] + [d for d, _, _ in anchors])[:len(pieces)]
-    others += [(d, "not the size of the other stickers (a misread print, not a sticker on this board)")
+    others += [(d, msg("core.camera.odd_size"))
                for (d, _), wrong in zip(pieces, odd) if wrong]
     pieces = [pair for pair, wrong in zip(pieces, odd) if not wrong]
     located = _locate(anchors, frames, boards.whole_table)
@@ -129,8 +129,8 @@ def read_printed(detections: Sequence[Detection], registry: CodeRegistry, boards
     for detection, component in pieces:
         where = _place(detection.center, component.kind, located, frames)
         if where is None:
-            others.append((detection, "beside the board"))
-        elif isinstance(where, str):
+            others.append((detection, msg("core.camera.beside_board")))
+        elif isinstance(where, (str, Message)):
             others.append((detection, where))
         elif (refused := boards.belongs(component, where[0][0])) is not None:
             others.append((detection, refused))
@@ -182,7 +182,7 @@ def _mapping(board: Array, image: Array, sticker_px: float) -> Array | None:
 
 
 def _place(center: Point, kind: str, located: Sequence[Located], frames: Sequence[Frame]
-           ) -> tuple[Coord, float] | str | None:
+           ) -> tuple[Coord, float] | Text | None:
     """The space (frame index, space index) a sticker lies on and how far from its centre (share of its
     half-size); a reason when it lies on a board but on no space for its kind; ``None`` beside every board."""
     best: tuple[float, Coord] | None = None
@@ -202,7 +202,7 @@ def _place(center: Point, kind: str, located: Sequence[Located], frames: Sequenc
                 best = (float(off), (frame.index, n))
     if best is not None and best[0] <= BETWEEN:
         return best[1], best[0]
-    return f"on the board but not on a space for a {kind}" if on_board else None
+    return msg("core.camera.not_on_space") if on_board else None
 
 
 def _conflicts(pieces: Sequence[Piece], boards: PrintedBoardReader) -> list[Conflict]:

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from companion.codes.registry import CodeRegistry, Component
 from companion.core.boards import BoardReader
 from companion.core.errors import UnsupportedError
-from companion.core.messages import Message
+from companion.core.messages import Message, Text, msg
 from companion.vision.board import (
     BoardRead,
     axial_to_plane,
@@ -158,7 +158,7 @@ class TableRead:
     boards: tuple[SeatedBoard, ...]
     row: tuple[Detection, ...]
     office: tuple[Detection, ...]
-    others: tuple[tuple[Detection, str], ...]
+    others: tuple[tuple[Detection, Text], ...]
 
     def board_of(self, seat: int) -> SeatedBoard | None:
         return next((b for b in self.boards if b.seat == seat), None)
@@ -185,7 +185,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     kinds = boards.tile_kinds | boards.standing_kinds | table.row_kinds | table.office_kinds
     for detection, component in ours:
         if component.kind not in kinds:
-            others.append((detection, boards.reported.get(component.kind, f"a {component.kind} is not on the table")))
+            others.append((detection, boards.not_placed(component.kind)))
         else:
             pieces.append((detection, component))
     typical = float(np.median([d.side_px for d, _ in pieces])) if pieces else 0.0
@@ -220,7 +220,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
     lattices: dict[tuple[int, ...], LatticeFit] = {}  # each group's lattice, fitted once
     for fragment in sorted(fragments, key=len, reverse=True):
         kept = [i for i in fragment if pieces[i][1].kind not in table.row_kinds]
-        others += [(pieces[i][0], "away from the track, on no board") for i in fragment if i not in kept]
+        others += [(pieces[i][0], msg("core.camera.off_track")) for i in fragment if i not in kept]
         if not any(pieces[i][1].kind in boards.tile_kinds for i in kept):
             loose += kept
             continue
@@ -277,7 +277,7 @@ def read_table(detections: Sequence[Detection], registry: CodeRegistry, table: T
         main.append(len(pieces) - 1)
     row = [pieces[i][0] for i in main if pieces[i][1].kind in table.row_kinds]
     office = [pieces[i][0] for i in main if pieces[i][1].kind in table.office_kinds and pieces[i][1].kind not in table.row_kinds]
-    others += [(pieces[i][0], "on the shared board, off the track and the office") for i in main
+    others += [(pieces[i][0], msg("core.camera.off_office")) for i in main
                if pieces[i][1].kind not in shared]
     seated = _seat(reads, table, registry, seats, row, office)
     return TableRead(tuple(seated), tuple(_in_order(row)), tuple(office), tuple(others))

@@ -94,7 +94,7 @@ def test_boards_without_labourers_take_the_seats_round_the_main_board() -> None:
 def test_the_spare_labourer_beside_a_board_is_reported_not_placed() -> None:
     table = scene(2, "table-easy", 501)
     found, _ = read(table, 2)
-    beside = {d.code for b in found.boards for d, reason in b.read.others if "beside the board" in reason}
+    beside = {d.code for b in found.boards for d, reason in b.read.others if "beside the board" in str(reason)}
     assert beside == set(table.beside)
 
 

@@ -90,6 +90,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 @pytest.fixture
 def browser() -> Iterator[Any]:
     """The system's Chromium driven by Playwright (skipped without it, a failure under CI)."""
+    with chromium() as launched:
+        yield launched
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """The system's Chromium driven by Playwright, for a test or a whole module (skipped without it, a failure
+    under CI)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:

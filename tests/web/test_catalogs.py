@@ -158,3 +158,18 @@ def test_offered_moves_come_with_their_words(client: FlaskClient, game: dict[str
     seat = next(s for s in range(3) if client.get(claim_seat(client, game["id"], s)["url"]).get_json()["legal"])
     private = client.get(claim_seat(client, game["id"], seat)["url"]).get_json()
     assert private["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in private["legal"]}
+
+
+def test_every_data_form_heading_column_and_choice_is_named_in_both_languages() -> None:
+    """The data forms (/data) name each table, column and offered choice in the page's language: a label a person
+    reads, never the pack's key (``vp_upgraded``, ``grain_or_olive``); single letters and digits aside."""
+    found = catalogs()
+    missing = []
+    for game in games():
+        pack = game.data_pack()
+        for table in (t for section in (pack.schema.sections if pack else ()) for t in section.tables):
+            keys = [f"ui.data.table_{table.key}", *(f"ui.data.col_{c.key}" for c in table.columns),
+                    *(f"ui.data.choice_{ch}" for c in table.columns if c.kind == "choice" for ch in c.choices if ch)]
+            missing += [f"{language}: {key}" for key in keys for language in ("en", "de")
+                        if key not in found[language].messages]
+    assert missing == []

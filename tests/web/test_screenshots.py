@@ -38,8 +38,11 @@ LANGUAGES = ("en", "de")
 MID_GAME_MOVES = 25
 """Player moves made on the mid-game table (chance steps are drawn by the session in between)."""
 
-RAW = re.compile(r"\b(?:ui|web|core|kh|lg|kp|km)\.[a-z_]+\.[\w.-]*[a-z_]\b|\{[a-z_]\w*\}|\[object \w+\]")
-"""What a player must never read: a catalog identifier shown as it is, an unfilled placeholder, an object."""
+RAW = re.compile(r"\b(?:ui|web|core|kh|lg|kp|km)\.[a-z_]+\.[\w.-]*[a-z_]\b|\{[a-z_]\w*\}|\[object \w+\]"
+                 r"|\b[a-z]+_[a-z_]*[a-z]\b|\b[a-z]+:[a-z]+\b|\b(?:undefined|null|NaN|None)\b|(?<![\w.])-\d+,-?\d+\b")
+"""What a player must never read: a catalog identifier shown as it is, an unfilled placeholder, an object, a
+snake_case id (``village_hall``), a ``key:value`` token (``grain:field``), ``undefined``/``null``/``None``, a raw
+coordinate (``-6,0``)."""
 
 OVERFLOW = """() => {
   const width = window.innerWidth;
@@ -57,6 +60,30 @@ OVERFLOW = """() => {
 }"""
 """JavaScript: how wide the page is against the screen, the first elements that stick out of it, and the first that
 stick out of their own box (text spilling over a column's edge, e.g. La Granja's dice columns in German)."""
+
+
+WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def catalog_words(language: str) -> set[str]:
+    """Every word of five letters or more in the catalogs' texts in ``language`` (lower case)."""
+    from companion.core.messages import catalogs
+    from web.messages import add_web_catalogs
+
+    add_web_catalogs()
+    words: set[str] = set()
+    for text in catalogs()[language].messages.values():
+        for one in (text if isinstance(text, tuple) else (text,)):
+            words.update(w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", str(one))))
+    return words
+
+
+def foreign_words() -> dict[str, set[str]]:
+    """Per language, the words only the other language's catalogs use: one of them on a page is a word of the
+    other language (a German building name on an English page, an English log line on a German one)."""
+    words = {language: catalog_words(language) for language in LANGUAGES}
+    return {language: set.union(*(words[other] for other in LANGUAGES if other != language)) - words[language]
+            for language in LANGUAGES}
 
 
 def play(store: GameStore, game: str, seed: str, moves: int | None) -> str:
@@ -90,6 +117,8 @@ class Walk:
         self.page, self.language, self.shots = page, language, shots
         self.errors: list[str] = []
         self.raw: dict[str, list[str]] = {}
+        self.foreign_words = foreign_words()[language] - {name.lower() for name in PLAYERS}
+        self.foreign: dict[str, list[str]] = {}
         self.overflow: dict[str, dict[str, Any]] = {}
         self.spill: dict[str, list[str]] = {}
         self.seen: list[str] = []
@@ -110,9 +139,13 @@ class Walk:
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(200)
-            found = RAW.findall(page.inner_text("body"))
+            shown = page.inner_text("body")
+            found = RAW.findall(shown)
             if found:
                 self.raw[f"{size}-{name}"] = sorted(set(found))
+            other = {w for w in WORD.findall(shown) if w.lower() in self.foreign_words}
+            if other:
+                self.foreign[f"{size}-{name}"] = sorted(other)
             measured = page.evaluate(OVERFLOW)
             if size == "phone" and measured["scroll"] > measured["width"]:
                 self.overflow[name] = measured
@@ -121,6 +154,16 @@ class Walk:
             page.screenshot(path=str(self.shots / f"{self.language}-{size}-{name}.png"), full_page=True)
         self.seen.append(name)
         return text
+
+
+def tap_first_pick(page: Any) -> None:
+    """Tap the first option of the decision on screen (a pick in progress: the next pick's question and options)."""
+    option = page.locator("button.pick").first
+    try:
+        option.wait_for(timeout=5000)
+    except Exception:  # nothing to pick on this screen (another seat decides): it is checked as it is
+        return
+    option.click()
 
 
 def claim(page: Any, base: str, game_id: str) -> str:
@@ -137,8 +180,8 @@ def test_every_screen_of_both_games_reads_well_at_tablet_and_phone_size(
     folder = tmp_path / "table"
     folder.mkdir()
     with GameStore(folder / "games.sqlite3") as store:
-        tables = {game: (play(store, game, f"{game}-mid", MID_GAME_MOVES), play(store, game, f"{game}-end", None))
-                  for game in GAMES}
+        tables = {game: (play(store, game, f"{game}-mid", MID_GAME_MOVES), play(store, game, f"{game}-end", None),
+                         play(store, game, f"{game}-start", 0)) for game in GAMES}
     context = browser.new_context(locale="de-DE" if language == "de" else "en-GB")
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
@@ -146,12 +189,15 @@ def test_every_screen_of_both_games_reads_well_at_tablet_and_phone_size(
     with serving(folder) as (port, _):
         base = f"http://127.0.0.1:{port}"
         page.goto(f"{base}/?lang={language}")  # remembered from here on
-        for game, (mid, end) in tables.items():
+        for game, (mid, end, start) in tables.items():
             def choose(game: str = game) -> None:
                 if page.locator("#game-select").count():
                     page.select_option("#game-select", game)
             walk.visit(game, "new-game", f"{base}/", choose)
             walk.visit(game, "setup", f"{base}/games/{mid}/setup")
+            walk.visit(game, "first-turn", f"{base}/games/{start}")
+            walk.visit(game, "first-pick", f"{base}/games/{start}", lambda: tap_first_pick(page))
+            walk.visit(game, "first-seat", base + claim(page, base, start), lambda: tap_first_pick(page))
             walk.visit(game, "table", f"{base}/games/{mid}")
             walk.visit(game, "seat", base + claim(page, base, mid))
             walk.visit(game, "panel", f"{base}/games/{mid}/panel")
@@ -175,7 +221,8 @@ def test_every_screen_of_both_games_reads_well_at_tablet_and_phone_size(
 
     (shots / f"{language}-overflow.json").write_text(json.dumps({"page": walk.overflow, "spill": walk.spill}, indent=1))
     assert walk.errors == []
-    assert walk.raw == {}, f"raw identifiers or placeholders a player reads: {walk.raw}"
+    (shots / f"{language}-words.json").write_text(json.dumps({"raw": walk.raw, "foreign": walk.foreign}, indent=1))
+    assert (walk.raw, walk.foreign) == ({}, {}), f"raw identifiers a player reads: {walk.raw}; words of the other language: {walk.foreign}"
     assert walk.overflow == {}, f"screens wider than a phone (the page scrolls sideways): {walk.overflow}"
     assert walk.spill == {}, f"text sticking out of its box (a column's edge): {walk.spill}"
     written = [shots / f"{language}-{size}-{name}.png" for name in walk.seen for size in SIZES]

@@ -76,7 +76,7 @@ class KeyHarvestBoards(BoardReader):
     game = GAME
     tile_kinds = frozenset({"field"})
     standing_kinds = frozenset({"labourer", "townsfolk"})
-    reported = {"event": "an event tile is not placed on a board"}
+    reported = {"event": "kh.camera.event_not_on_board"}
     hidden_name = "stones"
     hidden_note = ("a camera cannot see behind the screens; give them with --hidden NAME:CROP=N,... "
                    "for the crop majorities")

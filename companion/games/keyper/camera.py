@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from companion.codes.registry import Component
 from companion.core.boards import BoardPhoto
 from companion.core.errors import MalformedInputError
-from companion.core.messages import msg
+from companion.core.messages import Text, msg
 from companion.games.keyper.data import ANIMALS, GOODS, KEYPLE_COLOURS, SEASONS, Edition
 from companion.vision.printed import Frame, PrintedBoardReader, Spot
 
@@ -97,7 +97,7 @@ class KeyperBoards(PrintedBoardReader):
     game = GAME
     tile_kinds = TILE_KINDS
     standing_kinds = FAIR_KINDS
-    reported = {"boat": "a boat lies beside the country boards, not on a player board"}
+    reported = {"boat": "kp.camera.boat_beside"}
     hidden_name = "pieces"
     hidden_note = ("a camera cannot count the stores, animals, keyples and the shipping track, nor see a tile under "
                    "an overbuild; give them with --hidden NAME:emerald=2,cow=3,white=1,shipping=12,V8=drainage")
@@ -143,11 +143,11 @@ class KeyperBoards(PrintedBoardReader):
     def frames(self) -> Sequence[Frame]:
         return self._frames
 
-    def belongs(self, component: Component, frame: int) -> str | None:
+    def belongs(self, component: Component, frame: int) -> Text | None:
         """A home tile of another set is another player's: not placed on this board."""
         own = int(self._frames[frame].name)
         if component.kind == "home" and component.group != own:
-            return f"a home tile of set {component.group}, not of this board's set {own}"
+            return msg("kp.camera.home_other_set", set=str(component.group), own=str(own))
         return None
 
     def player(self, name: str, board: BoardPhoto, hidden: Mapping[str, Any] | None = None) -> dict[str, Any]:

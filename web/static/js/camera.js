@@ -197,7 +197,7 @@ async function loadGames() {
   const select = byId("cam-game");
   const readable = document.body.dataset.readable.split(" ");  // the games whose boards the camera reads
   for (const game of data.games.filter((g) => readable.includes(g.game))) {
-    const option = el("option", `${game.players.join(", ")} (${game.status})`, { value: game.id });
+    const option = el("option", `${game.players.join(", ")} (${t(`status_${game.status}`)})`, { value: game.id });
     option.dataset.players = JSON.stringify(game.players);
     select.append(option);
   }

@@ -43,6 +43,8 @@ export function createPicker({ box, apiPath, send }) {
 
   const draw = () => {
     box.hidden = !node || (!node.groups.length && !node.done);
+    box.dataset.version = String(version);
+    box.dataset.busy = String(busy);
     if (!node) {
       fill(box.id);
       light();
