@@ -233,7 +233,7 @@ def test_a_whole_game_through_the_pages(server: int, browser: Any, shots: Path) 
             assert tablet.input_value("#move") == ""
             assert english(played[0]) in text_of(tablet, "#played")
 
-        drawn = [english(line) for line in played if english(line).startswith("event ")]
+        drawn = [english(line) for line in played if (notation(line) or "").startswith("event ")]
         if drawn:
             wait_log(tablet, count)
             assert tablet.locator("#event-track li.filled").count() >= 1, text_of(tablet, "#event-track")

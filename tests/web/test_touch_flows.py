@@ -202,7 +202,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     phone.goto(f"{base}/games/{game_id}")
     phone.locator("#land-office .slot.lit").first.wait_for()
     tap(phone, BOX, tile, "#land-office .slot")
-    assert "Weizen: wie viele Erntesteine?" in phone.inner_text(BOX)  # the stones of a bid, in German
+    assert "Wie viele Erntesteine Weizen?" in phone.inner_text(BOX)  # the stones of a bid, in German
     assert phone.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")  # nothing off the side
     phone.screenshot(path=str(shots / "touch-11-phone-flow-de.png"), full_page=True)
 
