@@ -232,6 +232,7 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
                                for j, f in enumerate(b.fields)]} for i, b in enumerate(s.boards)],
         "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
         "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
+        "boat_goods": {b: list(e.boats[b][SEASONS[s.season]]) for b in s.boats if b in e.boats},
         "score": score,
         "ties": ties(score, [game.holdings(s, seat) for seat in range(len(s.players))], s.options["tiebreak"])
         if score else [],
