@@ -42,7 +42,7 @@ def ask(key: str, **params: Param) -> Text:
 
 def board_step(question: Text, target: str) -> Step:
     board = target.partition(".")[0]
-    return step(question, f"board-{board}", msg("kp.pick.board", n=int(board)))
+    return step(question, f"board-{board}", msg("kp.pick.board", board=int(board)))
 
 
 def where_steps(s: State, seat: int, target: str, question: Text) -> list[Step]:

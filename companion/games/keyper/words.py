@@ -51,12 +51,12 @@ def field_words(s: State, target: str) -> Text:
     f = rules.field_of(s, board, index)
     what = msg(f"kp.field.{f.kind}", what=piece(f.param) if f.param else "")
     if f.colour in ("none", ""):
-        return msg("kp.pick.field", n=index + 1, what=what)
-    return msg("kp.pick.field_colour", n=index + 1, what=what, colour=colour(f.colour))
+        return msg("kp.pick.field", number=index + 1, what=what)
+    return msg("kp.pick.field_colour", number=index + 1, what=what, colour=colour(f.colour))
 
 
 def plot_words(plot: str) -> Text:
-    return msg("kp.pick.farm_plot" if plot[0] == "F" else "kp.pick.village_plot", n=int(plot[1:]))
+    return msg("kp.pick.farm_plot" if plot[0] == "F" else "kp.pick.village_plot", number=int(plot[1:]))
 
 
 def building_words(s: State, seat: int, plot: str) -> Text:
@@ -137,7 +137,7 @@ def chance_text(s: State, move: KPMove) -> Text:
     verb, a = move.verb, move.args
     names = [p.name for p in s.players]
     if verb == "draw":
-        return msg("kp.log.draw", tile=tile_name(a[0]))
+        return msg("kp.log.draw", tile=fair_words(s, a[0]) if a[0] in s.edition.fairs else tile_name(a[0]))
     if verb == "boats":
         return msg("kp.log.boats", boats=[boat_words(s, b) for b in a], season=Message("kp.season." + SEASONS[s.season]))
     if verb == "fair":
@@ -173,7 +173,7 @@ def message_ids() -> set[str]:
 
     return ({"kp.season." + season for season in SEASONS} | {"kp.section." + section for section in SECTIONS}
             | {"kp.task." + kind for kind in TASKS} | {"kp.colour." + name for name in KEYPLE_COLOURS}
-            | {"kp.piece." + name for name in RESOURCES})
+            | {"kp.piece." + name for name in RESOURCES} | {"kp.move." + verb for verb in ("take", "process", "work", "ship")})
 
 
 TASKS = ("turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest", "fold")
