@@ -353,7 +353,7 @@ function renderSeat(data, colours) {
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
   fill("my-fairs", (me.private_fairs || []).map((fair, i) => h("li", { class: `chip${fair ? "" : " muted"}`, "data-fair": fair || "" },
-    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair ? fairLabel(data.view, fair) : t("kp_fair_gone")}`)));
+    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair && data.view.fair_tiles[fair] ? fairWords(data.view.fair_tiles[fair]) : t("kp_fair_gone")}`)));
   fill("my-board", playerCard(game, me, true));
   const waiting = data.view.waiting;
   const offer = waiting && waiting.kind === "follow" && waiting.seat === data.seat && waiting.follow ? followLine(game, waiting.follow) : null;
