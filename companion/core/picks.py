@@ -118,7 +118,7 @@ class PickTree(Generic[M]):
         """The node after ``chosen``; ``MalformedInputError`` if no offered move starts with those picks (the table
         moved on, or a device made them up)."""
         if len(chosen) > MAX_PICKS:
-            raise MalformedInputError(msg("core.refuse.picks_too_many", most=MAX_PICKS))
+            raise MalformedInputError(msg("core.refuse.picks_too_many", n=MAX_PICKS))
         found = self._matches(chosen)
         if not found and (chosen or self.paths):
             raise MalformedInputError(msg("core.refuse.picks_unknown"))

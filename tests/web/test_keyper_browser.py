@@ -2,8 +2,10 @@
 
 The game is started with the new-game form and its setup guide walked (the display, the boats and the start player
 as the API drew them; the private fairs only as a count). Then the spring season is played to the first turn of
-summer: every public decision tapped word by word on the shared table, the follower offers answered on the private
-pages (a follow and a pass, spec 4.3), the season's fairs and the summer folds on the private pages. A second browser
+summer: every public decision tapped pick by pick on the shared table (the first turn on the picture: the keyple in
+the keep area, the board, the field), the follower offers answered on the private pages (a follow and a pass, spec
+4.3), the season's fairs and the summer folds on the private pages; the opening offers a handful of picks, never
+every move at once (issue 27). A second browser
 watches the table live; neither it nor the table ever shows a private fair that is not held (checked against the
 deals, text and DOM, after every move). The end-of-season checklist with its results; the German table shows no
 English catalog phrase. Screenshots: test-output/screenshots/kp-*.png.
@@ -20,6 +22,7 @@ from companion.session import Session
 from companion.store import GameStore
 from tests.web.conftest import serving
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, sends_move
+from tests.web.pickkit import node, option_ids, random_picks, tap, tap_decision
 from tests.web.test_german_walk import english_phrases, visible_english
 from tests.web.test_la_granja_browser import Api
 
@@ -36,25 +39,25 @@ def wait_version(page: Any, lines: int) -> None:
     page.wait_for_function(f"() => ({LOG_COUNT})() >= {lines}", timeout=TIMEOUT)
 
 
-def tap_move(page: Any, scope: str, verb: str) -> dict[str, Any]:
-    """In ``scope`` (the table's flow or a seat's moves), the verb, then the first offered word each time until a
-    button that sends a whole move (``data-move``) is tapped; the API's answer."""
-    button = page.locator(f"{scope} .flow-verb[data-verb='{verb}']")
-    if button.get_attribute("data-move"):
-        return sends_move(page, lambda: button.click())
-    button.click()
-    for _ in range(16):
-        finish = page.locator(f"{scope} .flow-finish")
-        if finish.count():  # a whole move already: sent as it is
-            return sends_move(page, lambda: finish.click())
-        token = page.locator(f"{scope} .flow-token").first
-        token.wait_for()
-        if token.get_attribute("data-move"):
-            return sends_move(page, lambda: token.click())
-        depth = page.locator(f"{scope} .flow-path").inner_text().count("→")
-        token.click()
-        page.wait_for_function(f"() => document.querySelector('{scope} .flow-path').innerText.split('→').length > {depth + 1}")
-    raise AssertionError("the flow never sent a move")
+def picture(pick: str) -> str | None:
+    """Where the table draws the component a pick names: a field or a country board (tapped there, not on a
+    button)."""
+    if re.fullmatch(r"\d+\.\d+", pick):
+        return "#boards .kp-field"
+    if re.fullmatch(r"board-\d", pick):
+        return "#boards .country-board"
+    return None
+
+
+def tap_picks(page: Any, box: str, api_path: str, rng: random.Random, first: Any = None,
+              on_picture: bool = False) -> dict[str, Any]:
+    """A decision picked at random through the picks API (``first`` chooses the first pick), tapped in ``box`` (a
+    field or a board on the picture with ``on_picture``); the API's answer to the move sent."""
+    version = page.request.get(api_path).json()["version"]
+    page.wait_for_function(f"() => document.body.dataset.version === '{version}'")
+    page.locator(f"{box} button[data-pick]").first.wait_for()
+    ids, confirm = random_picks(page, api_path, version, rng, first=first)
+    return tap_decision(page, box, ids, confirm, picture if on_picture else lambda pick: None)
 
 
 def private_fairs(api: Api) -> set[str]:
@@ -67,9 +70,14 @@ def private_fairs(api: Api) -> set[str]:
     return dealt - held
 
 
-def shows_no_secret(page: Any, secrets: set[str]) -> None:
-    """Neither the visible text nor the DOM (attributes included) names a private fair."""
-    text, dom = page.inner_text("body"), page.content()
+def shows_no_secret(page: Any, secrets: set[str], fairs_offered: bool = False) -> None:
+    """Neither the visible text nor the DOM (attributes included) names a private fair (``fairs_offered``: but the
+    table's picks at a fair step, which offer every fair of the season no one has shown, the held one among them)."""
+    if fairs_offered:
+        text = page.evaluate("() => { const b = document.body.cloneNode(true); b.querySelector('#flow-options')?.remove(); return b.textContent; }")
+        dom = page.evaluate("() => { const b = document.body.cloneNode(true); b.querySelector('#flow-options')?.remove(); return b.outerHTML; }")
+    else:
+        text, dom = page.inner_text("body"), page.content()
     found = [f for f in secrets if re.search(rf"\b{f}\b", text) or re.search(rf"\b{f}\b", dom)]
     assert found == [], f"a private fair on a shared page: {found}"
 
@@ -122,10 +130,17 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
             page.click("#setup-next")
     page.click("#setup-start")
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
-    page.locator("#flow:not([hidden]) .flow-verb").first.wait_for()
+    page.locator("#flow:not([hidden]) #flow-options button[data-pick]").first.wait_for()
     assert page.locator("#boards .country-board").count() == 3 and page.locator("#players .player-board").count() == 3
     display = page.locator("#display [data-tile]").evaluate_all("els => els.map(e => e.dataset.tile)")
     assert display == api.get()["view"]["display"]
+    # issue 27: the opening is a handful of picks (the keyples and the Keyper), not every move at once
+    first = api.get()
+    offered = page.locator("#flow-options button[data-pick]").evaluate_all("els => els.map(e => e.dataset.pick)")
+    assert 2 <= len(offered) <= 8 and "keyper" in offered, offered  # of some 1,500 moves the opening allows
+    assert offered == option_ids(first["pick"])
+    lit = page.locator("#players .keep-area .lit[data-component]").evaluate_all("els => els.map(e => e.dataset.component)")
+    assert lit and set(lit) <= set(offered), lit
 
     # the watcher: a second browser on the table; each player's private page in its own browser context
     watch_context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
@@ -135,6 +150,7 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     watcher.goto(f"{base}/games/{game_id}")
     watcher.locator("#boards .country-board").first.wait_for()
     seats = []
+    seat_tokens = [seat["url"].rsplit("/", 1)[1] for seat in api.seats]
     for seat in api.seats:
         own = browser.new_context(viewport={"width": 420, "height": 900}, locale="en-US")
         own.set_default_timeout(TIMEOUT)
@@ -158,7 +174,30 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     assert len(api.get()["log"]) == lines
     page.click("#expert summary")
 
+    # the first turn on the picture: a keyple of the keep area, then a board, then a field lit on it
+    api_path = f"{base}/api/games/{game_id}"
+    colour = page.locator("#players .keep-area .lit[data-component]").first.get_attribute("data-component") or ""
+    tap(page, "#flow-options", colour, "#players .keep-area [data-component]")
+    page.locator("#boards .country-board.lit").first.wait_for()
+    assert page.locator("#flow-options .pick-path").inner_text().lower().startswith(colour)
+    boards = node(page, api_path, [colour], first["version"])
+    board = next(i for i in option_ids(boards) if i.startswith("board-"))
+    tap(page, "#flow-options", board, "#boards .country-board")
+    fields = option_ids(node(page, api_path, [colour, board], first["version"]))
+    assert fields and all(f.startswith(board[6:] + ".") for f in fields), fields
+    assert sorted(page.locator("#boards .kp-field.lit").evaluate_all("els => els.map(e => e.dataset.component)")) == sorted(fields)
+    page.screenshot(path=str(shots / "kp-02-table-fields-lit.png"), full_page=True)
+    field = fields[0]
+    after = option_ids(node(page, api_path, [colour, board, field], first["version"]))
+    if after:
+        tap(page, "#flow-options", field, "#boards .kp-field")
+        answer = sends_move(page, lambda: page.locator(f"#flow-options button[data-pick='{after[0]}']").click())
+    else:
+        answer = sends_move(page, lambda: page.locator(f"#boards .kp-field.lit[data-component='{field}']").click())
+    assert answer["status"] == 200, answer
+
     # ---------------------------------------------------------------- spring, decision by decision
+    rng = random.Random(27)
     followed = passed = 0
     seen: list[str] = []
     shot: set[str] = set()
@@ -182,44 +221,44 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
             assert NAMES[waiting["follow"]["placer"]] in pending and NAMES[seat] in pending
             assert f"gets {waiting['follow']['alone']}, with a follower each gets {waiting['follow']['together']}" in pending
             own = seats[seat]
-            own.locator("#legal .follow-note").wait_for()
+            own.locator("#seat-offer.follow-note:not([hidden])").wait_for()
+            own_path = f"{base}/api/games/{game_id}/private/{seat_tokens[seat]}"
             if followed == 0 or (passed > 0 and followed < 3):
-                answer = tap_move(own, "#legal", "follow")
+                answer = tap_picks(own, "#legal", own_path, rng, first=lambda options: next(o for o in options if o != "pass"))
                 followed += 1
             elif passed == 0:
-                answer = tap_move(own, "#legal", "pass")
+                answer = tap_picks(own, "#legal", own_path, rng, first=lambda options: "pass")
                 passed += 1
             else:
-                answer = tap_move(page, "#flow", "pass")
+                answer = tap_picks(page, "#flow-options", api_path, rng, first=lambda options: "pass")
             if "follow" not in shot or followed + passed == 1:
                 own.screenshot(path=str(shots / "kp-04-seat-follow.png"), full_page=True)
         elif kind == "fold":
             # each seat folds in secret on its own page; the table only says who is still folding
             assert page.locator("#flow-options button").count() == 0
             decider = waiting["deciders"][0]
-            seats[decider].locator("#legal .flow-verb[data-verb='fold']").wait_for()
-            answer = tap_move(seats[decider], "#legal", "fold")
+            answer = tap_picks(seats[decider], "#legal", f"{base}/api/games/{game_id}/private/{seat_tokens[decider]}", rng)
         elif kind == "fairs":
-            # the table points to the private page and, opened, names no private fair (only winter fairs)
+            # the table points to the private page; its picks offer every fair of the season no one has shown (the
+            # one held among them: naming it tells nothing), the seat's page only its own
             assert "own page" in page.inner_text("#flow-private")
-            verb = page.locator("#flow-options .flow-verb[data-verb='fairs']")
-            if verb.count() and not verb.get_attribute("data-move"):
-                verb.click()
-                page.locator("#flow-back:not([hidden])").wait_for()
-                shows_no_secret(page, private_fairs(api))
-                page.click("#flow-back")
-            seats[seat].locator("#legal .flow-verb[data-verb='fairs']").wait_for()
-            answer = tap_move(seats[seat], "#legal", "fairs")
+            offered = set(option_ids(game["pick"]))
+            dealt = {f for f in private_fairs(api) if f.startswith({"spring": "SP", "summer": "SU", "autumn": "AU"}[view["season"]])}
+            assert dealt <= offered, (dealt, offered)
+            answer = tap_picks(seats[seat], "#legal", f"{base}/api/games/{game_id}/private/{seat_tokens[seat]}", rng)
         else:
             page.wait_for_function(f"() => document.querySelector('#flow')?.dataset.seat === '{seat}'")
-            verbs = page.locator("#flow-options .flow-verb").evaluate_all("els => els.map(e => e.dataset.verb)")
-            verb = next((v for v in verbs if v != "done"), "done") if kind != "use" or len(seen) % 4 else "done"
-            answer = tap_move(page, "#flow", verb)
+            finish = kind == "use" and not len(seen) % 4
+            answer = tap_picks(page, "#flow-options", api_path, rng, on_picture=kind == "turn",
+                               first=lambda options: "done" if finish and "done" in options
+                               else next((o for o in options if o != "done"), "done"))
         assert answer["status"] == 200, answer
         wait_log_past(watcher, before)
         secrets = private_fairs(api)
-        shows_no_secret(watcher, secrets)
-        shows_no_secret(page, secrets)
+        now = api.get()["view"]["waiting"]
+        fairs_now = bool(now and now["kind"] == "fairs")
+        shows_no_secret(watcher, secrets, fairs_now)
+        shows_no_secret(page, secrets, fairs_now)
     else:
         raise AssertionError(f"spring did not end: {seen[-12:]}")
 
@@ -242,7 +281,7 @@ def test_the_spring_season_by_tapping_with_followers_and_a_watcher(server: int, 
     for p in game["view"]["players"]:
         assert p["name"] in claim_line
     boats = check.locator("[data-step='boats'] .step-result").inner_text()
-    assert all(b in boats for b in game["view"]["boats"])
+    assert boats.count("boat with") == len(game["view"]["boats"]) and not re.search(r"\bB\d\b", boats), boats
     watcher.screenshot(path=str(shots / "kp-05-watcher-summer.png"), full_page=True)
     # the folded boards show the revealed layouts; keyples all back home
     layouts = watcher.locator("#boards .country-board").evaluate_all("els => els.map(e => e.dataset.layout)")

@@ -17,7 +17,8 @@ from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import SIMULTANEOUS, GameOnEdition, PanelSignals
 from companion.core.messages import Text, add_catalog_folder, msg
 from companion.core.options import Options
-from companion.games.keyper import panel, rules, text, words
+from companion.core.picks import Step
+from companion.games.keyper import panel, picks, rules, text, words
 from companion.games.keyper.data import ANIMALS, CHOICES, GOODS, SEASONS, Edition
 from companion.games.keyper.moves import KPMove, parse_move
 from companion.games.keyper.scoring import Built, Holdings, rank, score_player
@@ -178,8 +179,16 @@ class Keyper(GameOnEdition[State, KPMove, Edition]):
     def move_text(self, state: State, move: KPMove) -> Text:
         return words.move_text(state, move)
 
+    def pick_path(self, state: State, move: KPMove) -> list[Step]:
+        """The piece or action first, then where, then how to pay (``picks.py``)."""
+        return picks.pick_path(state, move)
+
+    def confirms(self, state: State, move: KPMove) -> bool:
+        """A decision with a cost (a build, an upgrade, a trade) is shown in words with an OK first."""
+        return picks.confirms(move)
+
     def message_ids(self) -> set[str]:
-        return words.message_ids()
+        return words.message_ids() | picks.message_ids()
 
     def invariant_violations(self, state: State) -> list[str]:
         return words.invariant_violations(state)

@@ -28,40 +28,102 @@ def _pieces(names: tuple[str, ...] | list[str]) -> list[Text] | str:
     return [piece(name) for name in names] if names else "-"
 
 
+def tile_name(tile: str) -> Text:
+    """A building tile's printed name (``kp.tile.<id>``)."""
+    return Message(f"kp.tile.{tile}")
+
+
+def fair_words(s: State, fair: str) -> Text:
+    """A fair as the table reads it: its season, what it asks and its points (a winter fair: both sides)."""
+    f = s.edition.fairs.get(fair)
+    if f is None:
+        return msg("kp.pick.fair_unknown")
+    needs = [msg("kp.pick.count", n=n, what=piece(k)) for k, n in f.requires]
+    if f.season == "winter":
+        late = [msg("kp.pick.count", n=n, what=piece(k)) for k, n in f.late_requires]
+        return msg("kp.pick.winter_fair", needs=needs or "-", vp=f.vp, late=late or "-", late_vp=f.late_vp)
+    return msg("kp.pick.fair", season=Message("kp.season." + f.season), needs=needs or "-", vp=f.vp)
+
+
+def field_words(s: State, target: str) -> Text:
+    """A field by its number on the board, what it gives and its colour (``7: gold, black``)."""
+    _, board, index = rules.parse_target(target)
+    f = rules.field_of(s, board, index)
+    what = msg(f"kp.field.{f.kind}", what=piece(f.param) if f.param else "")
+    if f.colour in ("none", ""):
+        return msg("kp.pick.field", number=index + 1, what=what)
+    return msg("kp.pick.field_colour", number=index + 1, what=what, colour=colour(f.colour))
+
+
+def plot_words(plot: str) -> Text:
+    return msg("kp.pick.farm_plot" if plot[0] == "F" else "kp.pick.village_plot", number=int(plot[1:]))
+
+
+def building_words(s: State, seat: int, plot: str) -> Text:
+    """One of ``seat``'s plots: the tile built there, and where (``Kiln, village plot 3``)."""
+    area, _, index = rules.parse_target(plot)
+    plots = s.players[seat].plots(area)
+    if 0 <= index < len(plots) and plots[index].tiles:
+        return msg("kp.pick.building", tile=tile_name(plots[index].top), plot=plot_words(plot))
+    return plot_words(plot)
+
+
+def boat_words(s: State, boat: str) -> Text:
+    """A boat by the two goods its side up shows this season (``boat with clay and log``)."""
+    sides = s.edition.boats.get(boat, {}).get(SEASONS[s.season], ())
+    if len(sides) != 2:
+        return msg("kp.pick.boat_unknown")
+    return msg("kp.pick.boat", a=piece(sides[0]), b=piece(sides[1]))
+
+
+def target_words(s: State, seat: int, target: str) -> Text:
+    """A field (``board 2, field 7: gold (black)``) or one of ``seat``'s plots (the building on it) in words."""
+    if target[:1] in ("F", "V"):
+        return building_words(s, seat, target)
+    if "." in target:
+        return msg("kp.pick.on_board", board=int(target.partition(".")[0]), field=field_words(s, target))
+    return target
+
+
 def move_text(s: State, move: KPMove) -> Text:
-    """What ``move`` does, in words."""
+    """What ``move`` does, in words: tiles, fairs and boats by what is printed on them, fields and plots by what they
+    give or hold."""
     verb, a = move.verb, move.args
+    seat = rules.actor(s)
     if verb in _PLAIN:
         return msg(_PLAIN[verb])
     if verb == "keyper":
         return msg("kp.move.keyper", board=a[0])
     if verb == "place":
+        where = plot_words(a[1]) if a[2:3] == ("build",) else target_words(s, seat, a[1])
         if len(a) >= 5 and a[2] == "build":
-            return msg("kp.move.place_build", colour=colour(a[0]), target=a[1], tile=a[3], pay=_pieces(pieces(a[4])))
+            return msg("kp.move.place_build", colour=colour(a[0]), target=where, tile=tile_name(a[3]),
+                       pay=_pieces(pieces(a[4])))
         if len(a) == 4:
-            return msg("kp.move.place_boat", colour=colour(a[0]), target=a[1], boat=a[3])
+            return msg("kp.move.place_boat", colour=colour(a[0]), target=where, boat=boat_words(s, a[3]))
         if len(a) == 3:
-            return msg("kp.move.place_lay", colour=colour(a[0]), target=a[1])
-        return msg("kp.move.place", colour=colour(a[0]), target=a[1])
+            return msg("kp.move.place_lay", colour=colour(a[0]), target=where)
+        return msg("kp.move.place", colour=colour(a[0]), target=where)
     if verb == "lay":
-        return msg("kp.move.lay_both" if len(a) == 2 else "kp.move.lay", target=a[0])
+        return msg("kp.move.lay_both" if len(a) == 2 else "kp.move.lay", target=target_words(s, seat, a[0]))
     if verb == "follow":
         return msg("kp.move.follow", colour=colour(a[0]))
-    if verb in ("take", "process", "work", "ship", "pick"):
-        return {"take": msg("kp.move.take", kind=piece(a[0])), "process": msg("kp.move.process", kind=piece(a[0])),
-                "work": msg("kp.move.work", kind=piece(a[0])), "ship": msg("kp.move.ship", kind=piece(a[0])),
-                "pick": msg("kp.move.pick", tile=a[0])}[verb]
+    if verb in ("take", "process", "work", "ship"):
+        return msg(f"kp.move.{verb}", kind=piece(a[0]))
+    if verb == "pick":
+        return msg("kp.move.pick_fair", fair=fair_words(s, a[0])) if a[0] in s.edition.fairs \
+            else msg("kp.move.pick", tile=tile_name(a[0]))
     if verb in ("trade", "convert"):
         return msg("kp.move.convert", give=_pieces(pieces(a[0]) if verb == "convert" else (a[0],)),
                    get=_pieces(pieces(a[1])))
     if verb == "build":
-        return msg("kp.move.build", tile=a[0], target=a[1], pay=_pieces(pieces(a[2])))
+        return msg("kp.move.build", tile=tile_name(a[0]), target=plot_words(a[1]), pay=_pieces(pieces(a[2])))
     if verb == "upgrade":
-        return msg("kp.move.upgrade", target=a[0], pay=_pieces(pieces(a[1])))
+        return msg("kp.move.upgrade", target=building_words(s, seat, a[0]), pay=_pieces(pieces(a[1])))
     if verb == "keep":
         return msg("kp.move.keep", kinds=_pieces(a))
     if verb == "fairs":
-        return msg("kp.move.fairs", fairs=_list(a)) if a else msg("kp.move.fairs_none")
+        return msg("kp.move.fairs", fairs=[fair_words(s, f) for f in a]) if a else msg("kp.move.fairs_none")
     if verb == "release":
         return msg("kp.move.release", animals=_pieces(a))
     if verb == "rest":
@@ -75,11 +137,11 @@ def chance_text(s: State, move: KPMove) -> Text:
     verb, a = move.verb, move.args
     names = [p.name for p in s.players]
     if verb == "draw":
-        return msg("kp.log.draw", tile=a[0])
+        return msg("kp.log.draw", tile=fair_words(s, a[0]) if a[0] in s.edition.fairs else tile_name(a[0]))
     if verb == "boats":
-        return msg("kp.log.boats", boats=_list(a), season=Message("kp.season." + SEASONS[s.season]))
+        return msg("kp.log.boats", boats=[boat_words(s, b) for b in a], season=Message("kp.season." + SEASONS[s.season]))
     if verb == "fair":
-        return msg("kp.log.fair", name=names[int(a[0]) - 1], fair=a[1])
+        return msg("kp.log.fair", name=names[int(a[0]) - 1], fair=fair_words(s, a[1]))
     if verb == "ninth":
         return msg("kp.log.ninth", name=names[int(a[0]) - 1], colour=colour(a[1]))
     if verb == "start":
@@ -111,7 +173,7 @@ def message_ids() -> set[str]:
 
     return ({"kp.season." + season for season in SEASONS} | {"kp.section." + section for section in SECTIONS}
             | {"kp.task." + kind for kind in TASKS} | {"kp.colour." + name for name in KEYPLE_COLOURS}
-            | {"kp.piece." + name for name in RESOURCES})
+            | {"kp.piece." + name for name in RESOURCES} | {"kp.move." + verb for verb in ("take", "process", "work", "ship")})
 
 
 TASKS = ("turn", "follow", "use", "pick", "keeptile", "fairs", "house", "rest", "fold")
@@ -170,6 +232,7 @@ def view(game: Keyper, s: State, player: int | None) -> dict[str, Any]:
                                for j, f in enumerate(b.fields)]} for i, b in enumerate(s.boards)],
         "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
         "discard": list(s.discard), "set_aside": len(s.set_aside), "boats": list(s.boats),
+        "boat_goods": {b: list(e.boats[b][SEASONS[s.season]]) for b in s.boats if b in e.boats},
         "score": score,
         "ties": ties(score, [game.holdings(s, seat) for seat in range(len(s.players))], s.options["tiebreak"])
         if score else [],

@@ -1,21 +1,16 @@
 // Keyper on the tablet: the shared table (/games/<id>) and a seat's private page, from the JSON API (docs/api.md).
 // The table shows the public view only: the display and the bag's contents (never its order), the country boards
 // with their keyples standing or lying, the player boards, the shipping track, whose decision it is (a follower
-// offer with its yields), the end-of-season checklist and the final score tile by tile. Moves are composed word
-// by word from the decider's `choices` (the table) or `legal` moves (a seat page); every rule decision is the core's.
-// Data is always inserted as text.
+// offer with its yields), the end-of-season checklist and the final score tile by tile. A decision is made by picks
+// (../../js/picks.js): the keyple, then the board and the field, then the payment; the components the page draws
+// carry `data-component` (fields, boards, tiles, boats, plots, keyples) so the picker lights them and a tap picks.
+// Every rule decision is the core's. Data is always inserted as text.
 
 import { has, say, t } from "../../js/i18n.js";
+import { pickFlow } from "../../js/picks.js";
 import {
-  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
-  runTablePage, seatColour, seatDot,
+  byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
 } from "../../js/ui.js";
-
-const FIRST_VERBS = ["keyper", "place", "lay", "follow", "take", "process", "trade", "convert", "build", "upgrade",
-  "work", "ship", "pick", "keep", "fairs", "release", "rest", "fold"];
-const LAST_VERBS = ["pass", "done"];
-/** Decisions the shared table cannot offer: a board's fold is chosen in secret on each seat's page. */
-const PRIVATE_KINDS = ["fold"];
 
 /** A known key's text, else the fallback (a code the catalogs do not name). */
 export function known(key, fallback, vars = {}) {
@@ -27,7 +22,6 @@ const plain = (code) => String(code).replace(/_/g, " ");
 export const tileName = (tile) => known(`kp_tiles.${tile}`, plain(tile));
 export const resName = (kind) => known(`kp_res.${kind}`, plain(kind));
 export const colourName = (colour) => known(`kp_colours.${colour}`, plain(colour));
-const verbName = (verb) => known(`kp_verbs.${verb}`, verb);
 const seasonName = (season) => known(`kp_seasons.${season}`, season);
 
 /** A field code (`gem:gold@black`) in words: what it gives and its colour. */
@@ -44,8 +38,21 @@ function fairWords(fair) {
   return fair.season === "winter" ? `${side(fair.requires, fair.vp)} / ${side(fair.late_requires, fair.late_vp)}` : side(fair.requires, fair.vp);
 }
 
-/** A payment (`stone+timber`, `free`) in words. */
-const payWords = (pay) => (pay === "free" ? t("kp_free") : pay.split("+").map(resName).join(" + "));
+/** A fair by its season and what it asks (a private fair not shown to this page: "a fair"). */
+function fairLabel(view, fair) {
+  const known_ = view.fair_tiles && view.fair_tiles[fair];
+  if (!known_) return t("kp_fair_unknown");
+  return `${t("kp_fair_of", { season: seasonName(known_.season) })} (${fairWords(known_)})`;
+}
+
+/** A boat by the two goods its side up shows this season. */
+function boatLabel(view, boat) {
+  const goods = (view.boat_goods || {})[boat];
+  return goods ? t("kp_boat_with", { a: resName(goods[0]), b: resName(goods[1]) }) : t("kp_boat_unknown");
+}
+
+/** A board side (`2/spring/A`) by its letter. */
+const sideLetter = (layout) => String(layout).split("/").pop();
 
 /** A keyple as a small coloured token: standing or lying, in words for screen readers. */
 function keypleChip(keyple) {
@@ -103,7 +110,8 @@ function targetWords(target) {
 
 function renderSupply(game) {
   const view = game.view;
-  fill("display", view.display.length ? view.display.map((tile) => h("li", { class: "chip tile", "data-tile": tile }, tileName(tile)))
+  fill("display", view.display.length ? view.display.map((tile) => h("li", { class: "chip tile", "data-tile": tile, "data-component": tile },
+    /^W\d+$/.test(tile) ? fairLabel(view, tile) : tileName(tile)))
     : h("li", { class: "muted" }, t("none")));
   const bag = Object.entries(view.bag).sort(([a], [b]) => tileName(a).localeCompare(tileName(b)));
   fill("bag-note", t("kp_bag_count", { n: view.bag_size }));
@@ -112,22 +120,23 @@ function renderSupply(game) {
   fill("piles", t("kp_piles", { discard: view.discard.length, aside: view.set_aside }));
   fill("boats", view.boats.length ? view.boats.map((boat) => {
     const on = view.boards.find((b) => b.boat === boat);
-    return h("li", { class: `chip${on ? " used" : ""}`, "data-boat": boat }, on ? t("kp_boat_on", { boat, board: on.board }) : boat);
+    return h("li", { class: `chip${on ? " used" : ""}`, "data-boat": boat, "data-component": boat },
+      on ? t("kp_boat_on", { boat: boatLabel(view, boat), board: on.board }) : boatLabel(view, boat));
   }) : h("li", { class: "muted" }, t("none")));
 }
 
 function boardCard(game, board) {
   const keeper = board.keeper;
-  return h("article", { class: "card country-board", "data-board": board.board, "data-layout": board.layout },
+  return h("article", { class: "card country-board", "data-board": board.board, "data-layout": board.layout, "data-component": `board-${board.board}` },
     h("header", { class: "board-head" },
       h("h3", {}, t("kp_board", { n: board.board })),
-      h("span", { class: "muted" }, t("kp_layout", { layout: board.layout })),
+      h("span", { class: "muted" }, t("kp_layout", { layout: sideLetter(board.layout) })),
       keeper == null ? h("span", { class: "badge free" }, t("kp_keep_free"))
         : paintSeat(h("span", { class: "badge keeper", "data-keeper": keeper }, seatDot(game, keeper),
           t("kp_keeper_of", { name: playerName(game, keeper) })), seatColour(game, keeper)),
-      board.boat ? h("span", { class: "badge boat" }, t("kp_boat_here", { boat: board.boat })) : null),
+      board.boat ? h("span", { class: "badge boat" }, t("kp_boat_here", { boat: boatLabel(game.view, board.boat) })) : null),
     h("ol", { class: "fields" }, board.fields.map((field) => h("li", {
-      class: `kp-field${field.keyples.length ? " taken" : ""}`, "data-field": field.field, "data-kind": field.kind },
+      class: `kp-field${field.keyples.length ? " taken" : ""}`, "data-field": field.field, "data-kind": field.kind, "data-component": field.field },
     h("span", { class: "field-no" }, field.field.split(".")[1]), " ",
     h("span", { class: "field-kind" }, fieldWords(field.kind)), " ",
     h("span", { class: "keyples" }, field.keyples.map(keypleChip))))));
@@ -137,25 +146,29 @@ function renderBoards(game) {
   fill("boards", game.view.boards.map((board) => boardCard(game, board)));
 }
 
-function chips(counts, attr) {
-  const items = Object.entries(counts).filter(([, n]) => n);
-  return items.length ? items.map(([kind, n]) => h("li", { class: "chip", [attr]: kind }, `${n} ${resName(kind)}`))
-    : [h("li", { class: "muted" }, t("none"))];
+/** A player's goods and animals as counted chips; nothing at all in neither: "no goods". */
+function chips(player) {
+  const items = [...Object.entries(player.goods).map(([kind, n]) => [kind, n, "data-good"]),
+    ...Object.entries(player.animals).map(([kind, n]) => [kind, n, "data-animal"])].filter(([, n]) => n);
+  return items.length ? items.map(([kind, n, attr]) => h("li", { class: "chip", [attr]: kind }, `${n} ${resName(kind)}`))
+    : [h("li", { class: "muted" }, t("kp_no_goods"))];
 }
 
-/** The keep area's keyples by colour, with their count. */
-function keepGroups(keep) {
+/** The keep area's keyples by colour, with their count (`pickable`: the decider's, which a tap picks). */
+function keepGroups(keep, pickable) {
   const counts = new Map();
   for (const colour of keep) counts.set(colour, (counts.get(colour) || 0) + 1);
-  return [...counts].map(([colour, n]) => h("span", { class: `keyple kp-${colour}`, "data-colour": colour, "data-count": n },
-    n > 1 ? `${colourName(colour)} ×${n}` : colourName(colour)));
+  return [...counts].map(([colour, n]) => h("span", { class: `keyple kp-${colour}`, "data-colour": colour, "data-count": n,
+    ...(pickable ? { "data-component": colour } : {}) },
+  n > 1 ? `${colourName(colour)} ×${n}` : colourName(colour)));
 }
 
-function plotList(player) {
+function plotList(player, pickable) {
   const built = ["farm", "village"].flatMap((area) => player.plots[area].filter((plot) => plot.tiles.length || plot.keyples.length));
   if (!built.length) return h("p", { class: "muted" }, t("kp_nothing_built"));
-  return h("ul", { class: "plots" }, built.map((plot) => h("li", { "data-plot": plot.plot, "data-side": plot.side },
-    h("strong", {}, plot.plot), " ", plot.tiles.map(tileName).join(" / "),
+  return h("ul", { class: "plots" }, built.map((plot) => h("li", { "data-plot": plot.plot, "data-side": plot.side,
+    ...(pickable ? { "data-component": plot.plot } : {}) },
+    h("strong", {}, targetWords(plot.plot)), " ", plot.tiles.map(tileName).join(" / "),
     plot.side === "upgraded" ? ` (${t("kp_upgraded")})` : "", " ", plot.keyples.map(keypleChip))));
 }
 
@@ -163,6 +176,7 @@ function plotList(player) {
 function playerCard(game, player, own = false) {
   const view = game.view;
   const deciding = view.waiting && (view.waiting.seat === player.seat || (view.waiting.deciders || []).includes(player.seat));
+  const pickable = Boolean(deciding && view.waiting.seat === player.seat); // its pieces are the picks' components
   const fact = (key, value) => [h("dt", {}, t(key)), h("dd", {}, value)];
   const list = (items) => (items.length ? items.join(", ") : t("none"));
   const keeperAt = view.boards.find((b) => b.keeper === player.seat);
@@ -174,19 +188,20 @@ function playerCard(game, player, own = false) {
       h("span", { class: "badge shipping", "data-shipping": player.shipping }, t("kp_shipping_at", { n: player.shipping }))),
     h("dl", { class: "facts" },
       fact("kp_keyper", player.keyper_home ? t("kp_keyper_home") : t("kp_keyper_on", { n: keeperAt ? keeperAt.board : "?" })),
-      fact("kp_keep_area", h("span", { class: "keep-area" }, player.keep.length ? keepGroups(player.keep) : t("none"))),
+      fact("kp_keep_area", h("span", { class: "keep-area" }, player.keep.length ? keepGroups(player.keep, pickable) : t("none"))),
       player.keep_tile.length ? fact("kp_keep_tile", h("span", {}, player.keep_tile.map(keypleChip))) : [],
       fact("kp_claimed", player.claimed ? t("kp_board", { n: player.claimed }) : t("none")),
-      fact("kp_unbuilt", list(player.unbuilt.map(tileName))),
-      fact("kp_winter_fairs", list(player.winter_fairs.map((f) => (view.fair_tiles && view.fair_tiles[f] ? `${f} (${fairWords(view.fair_tiles[f])})` : f)))),
-      fact("kp_held", list(player.held.map((x) => `${x.fair} (${seasonName(x.season)})`))),
+      fact("kp_unbuilt", player.unbuilt.length ? h("span", { class: "unbuilt" }, player.unbuilt.map((tile, i) => [i ? ", " : "",
+        h("span", { class: "tile", "data-tile": tile, ...(pickable ? { "data-component": tile } : {}) }, tileName(tile))])) : t("none")),
+      fact("kp_winter_fairs", player.winter_fairs.length ? h("span", {}, player.winter_fairs.map((f, i) => [i ? ", " : "",
+        h("span", { "data-fair": f, ...(pickable ? { "data-component": f } : {}) }, fairLabel(view, f))])) : t("none")),
+      fact("kp_held", list(player.held.map((x) => `${fairLabel(view, x.fair)}, ${seasonName(x.season)}`))),
       fact("kp_private_fairs", own && privateFairs
-        ? h("span", { class: "private-fairs" }, list(privateFairs.filter(Boolean)))
+        ? h("span", { class: "private-fairs" }, list(privateFairs.filter(Boolean).map((f) => fairLabel(view, f))))
         : t("kp_private_count", { n: player.private_fair_count })),
-      own && player.fold ? fact("kp_my_fold", player.fold) : []),
-    h("ul", { class: "chips goods" }, chips(player.goods, "data-good")),
-    h("ul", { class: "chips animals" }, chips(player.animals, "data-animal")),
-    plotList(player));
+      own && player.fold ? fact("kp_my_fold", t("kp_layout", { layout: player.fold })) : []),
+    h("ul", { class: "chips goods" }, chips(player)),
+    plotList(player, pickable));
   return paintSeat(card, seatColour(game, player.seat));
 }
 
@@ -208,12 +223,12 @@ function stepResult(game, step) {
   const per = (rows, key, vars) => rows.map((row) => `${playerName(game, row.seat)}: ${t(key, vars(row))}`).join(" · ");
   switch (step.step) {
     case "claim": return per(r, "kp_result_claim", (row) => ({ board: row.board || "—" }));
-    case "fairs": return per(r, "kp_result_fairs", (row) => ({ fairs: row.fairs.length ? row.fairs.join(", ") : t("none") }));
+    case "fairs": return per(r, "kp_result_fairs", (row) => ({ fairs: row.fairs.length ? row.fairs.map((f) => fairLabel(game.view, f)).join(", ") : t("none") }));
     case "housing": return per(r, "kp_result_animals", (row) => ({ n: row.animals }));
     case "collect": return per(r, "kp_result_home", (row) => ({ n: row.home }));
     case "tiles": return r.map(tileName).join(", ") || t("none");
-    case "boats": return r.join(", ") || t("none");
-    case "fold": return r.map((b) => t("kp_result_fold", { board: b.board, layout: b.layout })).join(" · ");
+    case "boats": return r.map((boat) => boatLabel(game.view, boat)).join(", ") || t("none");
+    case "fold": return r.map((b) => t("kp_result_fold", { board: b.board, layout: t("kp_layout", { layout: sideLetter(b.layout) }) })).join(" · ");
     case "team_cap": return per(r, "kp_result_keep", (row) => ({ n: row.keep }));
     case "start": return t("kp_result_start", { name: r.name });
     default: return null;
@@ -256,7 +271,7 @@ function renderFinal(game) {
         h("table", { class: "score-table assignment" },
           h("thead", {}, h("tr", {}, h("th", {}, t("kp_plot")), h("th", {}, t("kp_tile")), h("th", {}, t("kp_assigned")), h("th", {}, t("kp_points")))),
           h("tbody", {}, row.tiles.map((tile) => h("tr", { "data-plot": tile.plot, "data-tile": tile.tile },
-            h("td", {}, tile.plot), h("td", {}, tileName(tile.tile), tile.side === "upgraded" ? ` (${t("kp_upgraded")})` : ""),
+            h("td", {}, targetWords(tile.plot)), h("td", {}, tileName(tile.tile), tile.side === "upgraded" ? ` (${t("kp_upgraded")})` : ""),
             h("td", {}, Object.entries(tile.assigned).map(([k, n]) => pieceCount(k, n)).join(", ") || "—"),
             h("td", { class: "total" }, String(tile.points)))))),
         Object.keys(row.unassigned).length ? h("p", { class: "muted" }, t("kp_unassigned", {
@@ -283,106 +298,32 @@ function tieNote(game) {
   }));
 }
 
-// ------------------------------------------------------------------ composing a move word by word
+// ------------------------------------------------------------------ the decision on the table
 
-function verbRank(verb) {
-  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
-  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
+/** Who decides, and what the table should know: a follower offer may be answered here or on the seat's page; a
+ * seat's private fair is named on its own page only. */
+function whoDecides(game) {
+  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
+  return seat == null ? "" : [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })];
 }
 
-/** The distinct next words after `picked`, each with the whole move it makes if it ends one, and the move `picked`
- * makes by itself (or null). */
-function nextMoves(choices, picked) {
-  const { next, complete } = nextWords(choices, picked);
-  return { next: new Map(next.map((word) => [word, shallowMove(choices, [...picked, word])])), complete };
-}
-
-/** The one move `picked` makes when no longer move starts with it, else null. */
-function shallowMove(choices, picked) {
-  const text = picked.join(" ");
-  let whole = false;
-  for (const move of choices) {
-    if (move === text) whole = true;
-    else if (move.startsWith(`${text} `)) return null;
-  }
-  return whole ? text : null;
-}
-
-function wordLabel(verb, word, picked) {
-  if (/^\d+\.\d+$/.test(word) || /^[FV]\d+$/.test(word)) return targetWords(word);
-  if (verb === "keyper") return t("kp_board", { n: word });
-  if (verb === "fold") return picked.length === 1 ? t("kp_fold_mine") : t("kp_option", { option: word });
-  if (word.includes("+") || word === "free") return payWords(word);
-  if (has(`kp_words.${word}`)) return t(`kp_words.${word}`);
-  if (has(`kp_colours.${word}`) && ["place", "follow", "rest"].includes(verb)) return colourName(word);
-  if (has(`kp_res.${word}`)) return resName(word);
-  if (/^[a-z_]+$/.test(word)) return tileName(word);
-  return word;
-}
-
-/** The composer's buttons: `picked` so far, the next words (a word that ends a move carries it as data-move), and
- * the move `picked` makes if it is one already. `pick(word)` goes one word deeper. */
-function composer(choices, picked, words, pick) {
-  if (!picked.length) {
-    const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
-    return h("div", { class: "flow-verbs" }, verbs.map((verb) => {
-      const whole = shallowMove(choices, [verb]);
-      const button = h("button", { type: "button", class: `flow-verb${whole ? " direct" : ""}`, "data-verb": verb }, verbName(verb));
-      if (whole) button.dataset.move = whole;
-      else button.addEventListener("click", () => pick(verb));
-      return button;
-    }));
-  }
-  const { next, complete } = nextMoves(choices, picked);
-  const verb = picked[0];
-  return [
-    h("div", { class: "flow-tokens" }, [...next].map(([word, move]) => {
-      const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word, picked));
-      if (move) {
-        button.dataset.move = move;
-        button.title = move;
-      } else button.addEventListener("click", () => pick(word));
-      return button;
-    })),
-    complete ? h("p", {}, h("button", { type: "button", class: "primary flow-finish", "data-move": picked.join(" ") },
-      t("flow_finish", { move: moveText(words, picked.join(" ")) }))) : null,
-  ];
-}
-
-function pathWords(picked) {
-  return picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w, picked)}`)] : null;
-}
-
-function drawFlow(game, flow) {
-  const { picked } = flow;
-  const panel = byId("flow");
+function flowNote(game) {
   const waiting = game.view.waiting;
   const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
-  const fairs = waiting && waiting.kind === "fairs";
-  // a private fair is named only on its owner's page: the table offers the winter fairs (public) alone
-  const choices = (game.choices || []).filter((move) => !fairs || move.split(" ").slice(1).every((a) => /^W\d+$/.test(a)));
-  const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
-  if (seat == null && !secret) {
-    panel.hidden = true;
-    return;
-  }
-  panel.hidden = false;
-  panel.dataset.seat = seat == null ? "" : String(seat);
-  if (seat != null) paintSeat(panel, seatColour(game, seat));
-  fill("flow-who", seat == null ? t("kp_folding_heading") : [seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) })]);
-  const note = secret ? t("kp_on_seat_page_fold")
-    : waiting && waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) })
-    : fairs ? t("kp_fairs_on_seat_page", { name: playerName(game, seat) }) : null;
+  const note = !waiting || seat == null ? null
+    : waiting.kind === "follow" ? t("kp_follow_here_or_seat", { name: playerName(game, seat) })
+    : waiting.kind === "fairs" ? t("kp_fairs_on_seat_page", { name: playerName(game, seat) }) : null;
   fill("flow-private", note);
   byId("flow-private").hidden = !note;
-  fill("flow-path", pathWords(picked));
-  byId("flow-back").hidden = !picked.length;
-  if (!choices.length || secret) {
-    fill("flow-options");
-    return;
-  }
-  fill("flow-options", h("p", { class: "flow-prompt" }, picked.length ? t("kp_choose_next", { verb: verbName(picked[0]) }) : t("flow_choose_action")),
-    composer(choices, picked, game.words, flow.pick));
+  const panel = byId("flow");
+  panel.dataset.seat = seat == null ? "" : String(seat);
+  if (seat != null) paintSeat(panel, seatColour(game, seat));
+}
+
+/** The table's flow: the shared picker, with the note that explains the decision. */
+function tableFlow(play) {
+  const flow = pickFlow(play, whoDecides);
+  return { picker: flow.picker, render(game) { flow.render(game); flowNote(game); } };
 }
 
 // ------------------------------------------------------------------ the pages
@@ -401,16 +342,10 @@ function renderTable(game) {
   renderFinal(game);
   renderLog(game.log);
   document.body.classList.toggle("over", game.to_move == null);
+  document.body.dataset.version = String(game.version); // the version drawn (a test waits for it)
 }
 
-let seatPicked = [];
-let seatVersion = -1;
-let seatData = null;
-let seatColours = [];
-
 function renderSeat(data, colours) {
-  seatData = data;
-  seatColours = colours;
   const game = { players: data.view.players.map((p) => p.name), colours, view: data.view, to_move: data.view.to_move };
   const me = data.view.players[data.seat];
   document.title = t("seat_title", { name: data.name });
@@ -418,30 +353,16 @@ function renderSeat(data, colours) {
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
   fill("my-fairs", (me.private_fairs || []).map((fair, i) => h("li", { class: `chip${fair ? "" : " muted"}`, "data-fair": fair || "" },
-    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair || t("kp_fair_gone")}`,
-    fair && data.view.fair_tiles[fair] ? ` · ${fairWords(data.view.fair_tiles[fair])}` : "")));
+    `${seasonName(["spring", "summer", "autumn"][i])}: ${fair && data.view.fair_tiles[fair] ? fairWords(data.view.fair_tiles[fair]) : t("kp_fair_gone")}`)));
   fill("my-board", playerCard(game, me, true));
-  if (data.version !== seatVersion) {
-    seatVersion = data.version;
-    seatPicked = [];
-  }
-  renderSeatLegal();
-  renderLog(data.log);
-}
-
-function renderSeatLegal() {
-  const data = seatData;
-  const legal = data.legal || [];
-  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
-  const back = seatPicked.length ? h("button", { type: "button", class: "move-back" }, t("flow_back")) : null;
-  if (back) back.addEventListener("click", () => { seatPicked = seatPicked.slice(0, -1); renderSeatLegal(); });
   const waiting = data.view.waiting;
-  const offer = waiting && waiting.kind === "follow" && waiting.seat === data.seat && waiting.follow
-    ? h("p", { class: "note follow-note" }, followLine({ players: data.view.players.map((p) => p.name), colours: seatColours }, waiting.follow)) : null;
-  return fill("legal", offer, h("p", { class: "flow-path" }, pathWords(seatPicked)),
-    composer(legal, seatPicked, data.words || {}, (word) => { seatPicked = [...seatPicked, word]; renderSeatLegal(); }), back);
+  const offer = waiting && waiting.kind === "follow" && waiting.seat === data.seat && waiting.follow ? followLine(game, waiting.follow) : null;
+  fill("seat-offer", offer);
+  byId("seat-offer").hidden = !offer;
+  renderLog(data.log);
+  document.body.dataset.version = String(data.version);
 }
 
-const PAGES = { "kp-table": () => runTablePage(renderTable, (play) => createFlow(play, drawFlow)), "kp-seat": () => runSeatPage(renderSeat) };
+const PAGES = { "kp-table": () => runTablePage(renderTable, tableFlow), "kp-seat": () => runSeatPage(renderSeat, { picks: true }) };
 const init = PAGES[document.body.dataset.page];
 if (init) init();
