@@ -23,8 +23,9 @@ from companion.core.game import (
 )
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
+from companion.core.picks import Step
 from companion.games.key_market import market as mk
-from companion.games.key_market import panel, rules, season_end, words
+from companion.games.key_market import panel, picks, places, rules, season_end, words
 from companion.games.key_market.data import (
     ABILITY_VALUES,
     GOODS,
@@ -184,7 +185,7 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "guilds": list(state.guilds),
             "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns,
                         "seat": seat if seat >= 0 else None} for p, seat in zip(state.placements, state.laid_by)],
-            "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good}
+            "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good, **places.field_view(state, (x, y))}
                        for (x, y), f in sorted(ground.fields.items())] if ground else [],
             "dealt": list(state.dealt) if state.dealt else None,
             "players": seats,
@@ -235,6 +236,14 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
 
     def move_text(self, state: State, move: KMMove) -> Text:
         return words.move_text(state, move)
+
+    def pick_path(self, state: State, move: KMMove) -> Sequence[Step]:
+        """The piece or action first, then where, then how to pay, in the table's words (``picks.py``)."""
+        return picks.pick_path(state, move)
+
+    def confirms(self, state: State, move: KMMove) -> bool:
+        """Payments, purchases and moves or hires that cost gold are shown in words before they are sent."""
+        return picks.confirms(state, move)
 
     def message_ids(self) -> set[str]:
         return words.message_ids()
