@@ -25,7 +25,7 @@ from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
 from companion.core.picks import Step
 from companion.games.key_market import market as mk
-from companion.games.key_market import panel, picks, places, rules, season_end, words
+from companion.games.key_market import panel, picks, places, rules, season_end, text, words
 from companion.games.key_market.data import (
     ABILITY_VALUES,
     GOODS,
@@ -246,7 +246,21 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
         return picks.confirms(state, move)
 
     def message_ids(self) -> set[str]:
-        return words.message_ids()
+        return words.message_ids() | set(text.message_ids())
+
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
+        """The table in words at a terminal (``companion play key-market``): ``text.py``."""
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text | None:
+        """Who decides now and about what, from public information only."""
+        deciders = rules.deciders(state)
+        if not deciders:
+            return msg("core.console.over") if state.over else msg("core.console.drawing")
+        return text.prompt_text(state.stage, [names[seat] for seat in deciders])
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> list[Text]:
+        return text.score_text(rows)
 
     # ------------------------------------------------------------ invariants
 
