@@ -102,7 +102,7 @@ function renderTerritory(game) {
       return seat != null ? paintSeat(cell, seatColour(game, seat)) : cell;
     }));
   const boards = h("ul", { class: "boards-list" }, view.boards.map((b) => {
-    const fields = view.fields.filter((f) => f.board === b.board);
+    const fields = view.fields.filter((f) => f.board === b.board).sort((p, q) => (p.at[1] - q.at[1]) || (p.at[0] - q.at[0]));
     const village = fields.find((f) => f.good === "lux");
     const farmland = fields.filter((f) => f.good !== "lux")
       .map((f) => t("km_board_field", { spot: say(f.spot), shape: t(`km_shapes.${f.shape}`), good: goodName(f.good) }));
@@ -169,8 +169,8 @@ function playerCard(game, player) {
   // the supply's workers, each a component the picks may light: the keyworker, and the first normal one (the one
   // a hire or an apprenticeship from the supply takes)
   const firstPool = player.workers.indexOf("pool", 1);
-  const supply = [player.workers[0] === "pool" ? h("span", { class: "worker-chip key", "data-component": workerId(player.seat, 0) }, t("km_keyworker")) : null,
-    firstPool > 0 ? h("span", { class: "worker-chip", "data-component": workerId(player.seat, firstPool) }, t("km_pool_worker")) : null];
+  const supply = [player.workers[0] === "pool" ? [" ", h("span", { class: "worker-chip key", "data-component": workerId(player.seat, 0) }, t("km_keyworker"))] : null,
+    firstPool > 0 ? [" ", h("span", { class: "worker-chip", "data-component": workerId(player.seat, firstPool) }, t("km_pool_worker"))] : null];
   const retired = player.workers.filter((w) => w === "retired").length;
   const fact = (key, value) => (value == null || value === "" ? [] : [h("dt", {}, t(key)), h("dd", {}, value)]);
   const secretStage = view.to_move === "simultaneous";
@@ -182,7 +182,7 @@ function playerCard(game, player) {
       fact("km_farmhouse", player.tile ? t("km_farmhouse_tile", { n: player.tile, good: player.farmhouse ? goodName(player.farmhouse) : "?" }) : null),
       fact("km_manor", player.manor ? t("km_manor_built") : t("km_manor_none")),
       fact("km_on_territory", onFields.length ? onFields.map((f) => fieldText(view, f)).join("; ") : t("km_nothing")),
-      fact("km_pool", [String(pool), " ", supply]),
+      fact("km_pool", [String(pool), supply]),
       retired ? fact("km_retired", String(retired)) : [],
       fact("km_committed", Object.values(player.committed || {}).some(Boolean) ? goodsText(player.committed) : null),
       player.gold != null ? fact("km_gold_label", t("km_gold", { n: player.gold })) : [],
