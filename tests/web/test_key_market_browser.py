@@ -1,7 +1,8 @@
 """A whole season (Winter of year 1) of a 3-player Key Market game played by tapping, in real Chromium.
 
 The game is started on the tablet, its setup guide walked (the weather markers, turn order and farmhouse tiles
-named as the companion drew them). Then every decision is tapped: the territory boards on the shared table's flow,
+named as the companion drew them). Then every decision is picked by taps (issue 27: the piece or action, then where,
+then the payment, in words): the territory boards on the shared table,
 the secret farmhouse payments and Market Day commitments on each player's own page (its own browser context),
 farming, the sales of Market Day and the upkeep of the Season End on the shared table, while a second browser
 watches the table live. Checked on the way: a secret choice never shows on the watching table before the reveal
@@ -22,7 +23,7 @@ from companion.games.key_market import market as mk
 from companion.session import Session
 from companion.store import GameStore
 from tests.web.conftest import serving
-from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count
 
 NAMES = ["Ana", "Ben", "Cleo"]
 GOODS = ["fruit", "veg", "wheat", "sheep", "fish", "lux"]
@@ -60,44 +61,71 @@ def caught_up(api: Api, *pages: Any) -> None:
         page.wait_for_function(f"() => ({LOG_COUNT})() === {lines}")
 
 
-def tap_flow(page: Any, verb: str, answers: list[Any]) -> dict[str, Any]:
-    """On the shared table: the verb, then the first offered word (or the finishing button) until the move is sent;
-    the API's answer (``answers`` collects the page's move responses)."""
-    sent = len(answers)
-    page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{verb}']").click()
-    for _ in range(8):
-        for _ in range(300):  # a move sent, or the next word asked for
-            if len(answers) > sent:
-                answer = answers[-1]
+def is_move(response: Any) -> bool:
+    return bool(response.url.endswith("/moves") and response.request.method == "POST")
+
+
+def tap_picks(page: Any, box: str, picks: list[str], then_first: bool = False) -> dict[str, Any]:
+    """In the picker ``box`` (``#flow-options`` on the table, ``#legal`` on a seat page): tap each pick of ``picks``
+    in turn (none: the first option; ``css:SELECTOR``: a tap on that element of the page, a lit component), with
+    ``then_first`` the first option of each next pick, and OK where the decision is shown in words
+    before it is sent (a payment, a purchase); the API's answer to the move sent, with its HTTP ``status``."""
+    sent: list[Any] = []
+
+    def listen(request: Any) -> None:  # the request, not its answer: the page draws the next decision after that
+        if request.url.endswith("/moves") and request.method == "POST":
+            sent.append(request)
+
+    page.on("request", listen)
+    made = 0  # the picks of ``picks`` made so far (a pick refused as out of date starts them again)
+    try:
+        for _ in range(600):
+            if sent:
+                answer = sent[0].response()
                 data: dict[str, Any] = answer.json()
                 data["status"] = answer.status
                 return data
-            if page.locator("#flow-options .flow-token, #flow-options .flow-finish").count():
-                break
+            ok = page.locator(f"{box} .pick-done button[data-pick-send]:not([disabled])")
+            following = page.locator(f"{box} .pick-group button.pick:not([disabled])")
+            if not page.locator(f"{box} .pick-head").count() and following.count():
+                made = 0  # at the first pick, waiting for a tap
+            if made < len(picks):
+                pick = picks[made]
+                wanted = page.locator(pick[4:] if pick.startswith("css:") else
+                                      f"{box} button.pick[data-pick='{pick}']:not([disabled])")
+                if wanted.count():
+                    wanted.click()
+                    made += 1
+            elif made == 0 and following.count():  # no picks given: the first option
+                following.first.click()
+                made = 1
+            elif made and then_first and following.count():
+                following.first.click()
+                made += 1
+            elif made and ok.count():
+                ok.click()
             page.wait_for_timeout(50)
-        depth = page.inner_text("#flow-path").count("→")
-        finish = page.locator("#flow-options .flow-finish")
-        (finish if finish.count() else page.locator("#flow-options .flow-token").first).click()
-        for _ in range(300):
-            if len(answers) > sent or page.inner_text("#flow-path").count("→") > depth:
-                break
-            page.wait_for_timeout(50)
-    raise AssertionError("the flow never sent a move")
+    finally:
+        page.remove_listener("request", listen)
+    raise AssertionError(f"the picks {picks} never sent a move")
 
 
-def seat_secret(seat_page: Any, verb: str) -> tuple[dict[str, Any], str]:
-    """On a seat page: the goods of the secret payment or commitment tapped one by one, then sent together; the
-    answer and the move sent."""
-    group = seat_page.locator(f"#legal section[data-verb='{verb}']")
-    group.wait_for()
-    for _ in range(4):
-        whole = group.locator("button[data-move]")
-        if whole.count():
-            move = whole.first.get_attribute("data-move")
-            return sends_move(seat_page, lambda: whole.first.click()), move
-        group.locator("button.move-token").first.click()
-        seat_page.wait_for_timeout(50)
-    raise AssertionError("the secret choice was never complete")
+def goods_of(text: Any) -> list[str]:
+    """The goods a move's words name (each ``km.count.good`` message, as often as it counts)."""
+    if isinstance(text, list):
+        return [good for part in text for good in goods_of(part)]
+    if not isinstance(text, dict):
+        return []
+    if text.get("id") == "km.count.good":
+        return [text["params"]["good"]["id"].rsplit(".", 1)[1]] * int(text["params"]["n"])
+    return [good for value in text.get("params", {}).values() for good in goods_of(value)]
+
+
+def first_picks(page: Any, box: str) -> list[str]:
+    """The ids of the first pick's options in ``box``."""
+    page.locator(f"{box} button.pick").first.wait_for()
+    ids: list[str] = page.locator(f"{box} button.pick").evaluate_all("els => els.map(e => e.dataset.pick)")
+    return ids
 
 
 def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, shots: Path) -> None:
@@ -112,8 +140,6 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
         return page
 
     page = new_page(1280, 1000)
-    answers: list[Any] = []
-    page.on("response", lambda r: answers.append(r) if r.url.endswith("/moves") and r.request.method == "POST" else None)
     page.goto(f"{base}/")
     page.select_option("#game-select", "key-market")
     page.locator("#variants select[name='weather_shape']").wait_for(state="attached")
@@ -149,7 +175,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
     assert f"board {guide['dealt'][0]}, side {guide['dealt'][1].upper()}" in seen["km_setup.step_boards"]
     page.click("#setup-start")
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
-    page.locator("#flow:not([hidden]) .flow-verb").first.wait_for()
+    page.locator("#flow:not([hidden]) #flow-options button.pick").first.wait_for()
 
     # a second browser watches the table live; each player's own page in its own browser
     watcher = new_page(1280, 1000)
@@ -176,16 +202,16 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
         if view["to_move"] == "simultaneous":
             verb = "pay" if stage == "pay" else "commit"
             seat = view["deciders"][0]
-            answer, move = seat_secret(seats[seat], verb)
+            answer = tap_picks(seats[seat], "#legal", [], then_first=True)
             assert answer["status"] == 200, answer
-            secrets[seat] = move
+            secrets[seat] = goods_of(answer["played"][0])  # the maker's own log line names the goods
             if len(view["deciders"]) > 1:  # not revealed yet: the table says only who has chosen
                 card = watcher.locator(f"#players .km-player[data-seat='{seat}'] .badge.secret[data-chosen='true']")
                 card.wait_for()
                 text = watcher.inner_text("body")
                 html = watcher.content()
                 assert "Brought to market" not in text and "bring to market" not in text
-                assert move not in html and "data-picked" not in html
+                assert "data-picked" not in html
                 assert f"{NAMES[seat]} chose in secret" in watcher.inner_text("#log")  # the log masks it too
                 public = api.get()["view"]["players"][seat]
                 assert public["secret"] is None and public["goods"] is None
@@ -199,7 +225,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
                 watcher.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
                 if stage == "commit":  # the reveal: everyone's goods at once
                     for shown_seat, shown in secrets.items():
-                        goods = shown.split()[2:]
+                        goods = shown
                         card = watcher.locator(f"#players .km-player[data-seat='{shown_seat}']")
                         card.get_by_text("Brought to market").wait_for()
                         for good in set(goods):
@@ -210,32 +236,35 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
             continue
         seat = view["to_move"]
         assert isinstance(seat, int)
-        page.locator(f"#flow[data-seat='{seat}'] .flow-verb").first.wait_for()
-        verbs = page.locator("#flow .flow-verb").evaluate_all("els => els.map(e => e.dataset.verb)")
+        page.locator(f"#flow[data-seat='{seat}'] #flow-options button.pick").first.wait_for()
+        verbs = first_picks(page, "#flow-options")
         if stage == "farming" and view["harvests"].get(str(seat)) and "harvest" not in checked:
             watcher.locator(f"#players .km-player[data-seat='{seat}'] .harvest-total").wait_for()
             page.screenshot(path=str(shots / "km-02-table-farming.png"), full_page=True)
             checked.add("harvest")
         if stage == "market" and "sell" in verbs and not sold:
-            page.locator(".flow-verb[data-verb='sell']").click()
-            good = page.locator("#flow-options .flow-token").first.get_attribute("data-token")
+            page.locator("#flow-options button.pick[data-pick='sell']").click()
+            page.locator("#flow-options .pick-head").wait_for()
+            assert page.inner_text("#flow-options .pick-ask") == "Sell which good?"
+            good = page.locator("#flow-options button.pick").first.get_attribute("data-pick")
             row = next(r for r in view["market"] if r["good"] == good)
             price = mk.sell_price(edition.data, row["n"], int(view["options"]["covered_sell_price"]))
             assert price == row["sell"]  # the market board's price is the market's
             shown = watcher.locator(f"#market tr[data-good='{good}'] td.sell").inner_text()
             assert shown == f"{price} gold"
-            page.locator("#flow-options .flow-token").first.click()
-            label = page.locator("#flow-options .flow-token").first.inner_text()
-            assert label == f"sell 1 {ENGLISH[good]} for {price} gold"
+            # the market row of each good on offer is lit: a tap on it is the same pick
+            assert page.locator(f"#market tr.lit[data-component='{good}']").count() == 1
             gold = api.private(seat)["view"]["players"][seat]["gold"]
-            answer = sends_move(page, lambda: page.locator("#flow-options .flow-token").first.click())
+            # a tap on the lit row picks the good; then one of it, if more could be sold
+            answer = tap_picks(page, "#flow-options", [f"css:#market tr.lit[data-component='{good}']"], then_first=True)
             assert answer["status"] == 200, answer
+            assert f"sell 1 {ENGLISH[good]} for {price} gold" in watcher.inner_text("#log")
             assert api.private(seat)["view"]["players"][seat]["gold"] == gold + price
             sold.append((seat, good, price))
             page.screenshot(path=str(shots / "km-05-table-market.png"), full_page=True)
         else:
-            preferred = {"place": ["board"], "farming": ["produce", "done"], "market": ["sell", "pass", "gold"],
-                         "early": ["done", "pass"], "upkeep": ["release"]}.get(stage, [])
+            preferred = {"farming": ["produce", "done"], "market": ["sell", "pass", "gold"],
+                         "early": ["done", "pass"], "upkeep": ["keep"]}.get(stage, [])
             verb = next((v for v in preferred if v in verbs), verbs[0])
             if stage == "upkeep" and "season-end" not in checked:
                 watcher.locator("#season-end:not([hidden]) .check.order li").first.wait_for()
@@ -243,7 +272,11 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
                 assert "deciding now" in watcher.inner_text(f"#season-end li[data-seat='{seat}'][data-upkeep='deciding']")
                 watcher.screenshot(path=str(shots / "km-06-season-end.png"), full_page=True)
                 checked.add("season-end")
-            answer = tap_flow(page, verb, answers)
+            if stage == "place":  # the new board: beside which board, turned how, the first worker's field, in words
+                assert page.inner_text("#flow-options .pick-ask") in ("Where does the new board go?",
+                                                                       "Your first worker on which field?")
+                assert not re.search(r"-?\d+,-?\d+|column|row", page.inner_text("#flow-options"))
+            answer = tap_picks(page, "#flow-options", [verb], then_first=True)
             assert answer["status"] == 200, answer
         watcher.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
         caught_up(api, page, watcher)
@@ -253,12 +286,15 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
     assert {"pay", "commit", "reveal", "harvest"} <= checked and sold
     watcher.wait_for_function("() => document.querySelector('#turn').innerText.includes('Year 1, spring')")
     territory = watcher.locator("#territory")  # spec 2.2 step 15: each board, who laid it, its fields (public)
-    assert territory.locator(".field").count() == 27 and territory.locator(".field .at").first.inner_text()
+    assert territory.locator(".field").count() == 27
+    assert territory.locator(".field[data-component^='KM:F:']").count() == 27  # each field its sticker's id
     assert territory.locator(".field[data-good='lux'] .shape").first.inner_text() == "village"
+    assert not re.search(r"-?\d+,-?\d+", territory.inner_text())  # no grid position on the screen
     for board in api.get()["view"]["boards"]:
         line = territory.locator(f".boards-list li[data-board='{board['board']}']").inner_text()
         assert line.startswith(f"Board {board['board']}, side {board['side'].upper()} laid by {NAMES[board['seat']]}")
-        assert "8 resource fields:" in line and "Village at " in line and ("round" in line or "square" in line)
+        assert "8 resource fields:" in line and "Village: centre." in line and ("round" in line or "square" in line)
+        assert "top left: " in line and "bottom right: " in line
     watcher.screenshot(path=str(shots / "km-07-spring.png"), full_page=True)
     assert errors == []
 
@@ -339,7 +375,8 @@ def test_every_stage_draws_for_two_and_four_players(browser: Any, tmp_path: Path
 
 def test_a_guild_bonus_the_player_places_is_offered_in_words(browser: Any, tmp_path: Path) -> None:
     """L678-680: guild 2's apprentice gives +1 to a square field of the player's choice: on the table, ``produce`` then
-    offers each choice as the guild, its level and the field in words, never as the move's token (``2a:3,0``)."""
+    asks which field for the guild, each offered as the table names it (its good, where it lies on whose board),
+    never as the move's token (``2a:3,0``) or a grid position; each field offered is lit on the territory."""
     with GameStore(tmp_path / "games.sqlite3") as store:
         session = Session.new(store, "key-market", NAMES, seed="kmp-25")
         rng = random.Random(25)
@@ -347,21 +384,20 @@ def test_a_guild_bonus_the_player_places_is_offered_in_words(browser: Any, tmp_p
             assert not session.is_over
             session.play(rng.choice(session.game.legal_moves(session.state)))
         game_id = session.id
-        choices = [str(m) for m in session.game.legal_moves(session.state) if str(m).startswith("produce ")]
+        choices = [str(m) for m in session.game.legal_moves(session.state) if m.verb == "produce"]
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-US")
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     with serving(tmp_path) as (port, _):
         page.goto(f"http://127.0.0.1:{port}/games/{game_id}")
-        page.locator("#flow:not([hidden]) .flow-verb[data-verb='produce']").click()
-        tokens = page.locator("#flow-options .flow-token")
-        tokens.first.wait_for()
-        labels = tokens.evaluate_all("els => els.map(e => [e.dataset.token, e.innerText])")
-        offered = {token for token, _ in labels}
-        assert {c.split()[1] for c in choices if len(c.split()) > 1} <= offered
-        for token, label in labels:
-            if token.startswith("2a:"):
-                at = token[3:]
-                assert label.startswith(f"guild 2 (Drapers), apprentice: field {at} ("), label
-            assert not re.search(r"\d+[amj]:|km_|\{\w+\}|undefined", label), label
+        page.locator("#flow:not([hidden]) button.pick[data-pick='produce']").click()
+        page.locator("#flow-options .pick-head").wait_for()
+        assert page.inner_text("#flow-options .pick-ask") == "Which fields for the Drapers' Guild?"
+        options = page.locator("#flow-options button.pick")
+        labels = options.evaluate_all("els => els.map(e => [e.dataset.pick, e.innerText])")
+        assert len(labels) == len(choices) > 1  # the first eligible field (no token) and each other one
+        for pick, label in labels:
+            assert re.fullmatch(r"the \w+ field at the [a-z ]+ of \w+'s board", label), label
+            assert pick.startswith("KM:F:") and page.locator(f"#territory .field.lit[data-component='{pick}']").count() == 1
+            assert not re.search(r"\d+[amj]:|-?\d+,-?\d+|km_|\{\w+\}|undefined", label), label
     context.close()

@@ -1,17 +1,18 @@
-"""Key Market's farmhouse payment (spec 2.2 step 17, a secret simultaneous choice) made by taps on each player's own
-page, in real Chromium, while the shared table and a second watching browser learn only who has chosen.
+"""Key Market's farmhouse payment (spec 2.2 step 17, a secret simultaneous choice) picked by taps on each player's
+own page (issue 27: the two goods in any order, then OK on the payment in words), in real Chromium, while the shared table and a second watching browser learn only who has chosen.
 
 Two games of the same seed stand at the payment: in game A every seat taps its payment on its own page; in game B
 (the control twin) each seat pays something else through the API. Until the last seat has chosen, the shared table
 of A and of B show the same text and DOM (only the public "has chosen" may change: the indistinguishability test of
 the trust issue), and the watcher's page before and after a choice differs only in who has chosen. The reveal then
-shows every payment at once. A payment naming goods the seat does not hold (an out-of-date or tampered button)
-is refused on the seat page with its reason and rule (spec 4.2), and changes nothing anywhere.
+shows every payment at once. A payment naming goods the seat does not hold (a tampered request) is refused on the
+seat page with its reason and rule (spec 4.2), and changes nothing anywhere.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from companion.session import Session
 from companion.store import GameStore
 from tests.web.conftest import serving
 from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
-from tests.web.test_key_market_browser import ENGLISH, NAMES, Api
+from tests.web.test_key_market_browser import ENGLISH, NAMES, Api, tap_picks
 
 SEED = "km-seat"
 CANONICAL = r"""(root, { leaveOut, hideChosen }) => {
@@ -92,16 +93,11 @@ def caught_up(api: Api, *pages: Any) -> None:
 
 
 def tap_payment(seat_page: Any, move: str) -> dict[str, Any]:
-    """On a seat page: the goods of ``move`` (``pay SEAT GOOD GOOD``) tapped one by one, the second first, then the
-    button that sends them together; the API's answer."""
-    group = seat_page.locator("#legal section[data-verb='pay']")
-    while group.locator("button.move-back").count():  # goods picked before (a refused try) taken back first
-        group.locator("button.move-back").click()
-    for good in reversed(move.split()[2:]):
-        group.locator(f"button.move-token[data-token='{good}']").click()
-    send = group.locator(f"button[data-move='{move}']")
-    send.wait_for()
-    return sends_move(seat_page, lambda: send.click())
+    """On a seat page: the goods of ``move`` (``pay SEAT GOOD GOOD``) picked one by one, the second first (a payment
+    is unordered), then OK on the payment in words; the API's answer."""
+    goods = move.split()[2:]
+    answer = tap_picks(seat_page, "#legal", list(reversed(goods)))
+    return answer
 
 
 def test_the_farmhouse_payments_are_tapped_in_secret_and_revealed_together(browser: Any, tmp_path: Path,
@@ -127,7 +123,7 @@ def test_the_farmhouse_payments_are_tapped_in_secret_and_revealed_together(brows
         for link in api.seats:
             own = new_page(420, 900)
             own.goto(base + link["page"])
-            own.locator("#legal section[data-verb='pay'] button.move-token").first.wait_for()
+            own.locator("#legal button.pick").first.wait_for()
             seats.append(own)
         caught_up(api, table, watcher)
         caught_up(api_b, twin)
@@ -142,15 +138,24 @@ def test_the_farmhouse_payments_are_tapped_in_secret_and_revealed_together(brows
         farmhouse = mine["view"]["players"][0]["farmhouse"]
         lacking = next(g for g in ("fruit", "veg", "wheat", "sheep", "fish", "lux") if not goods.get(g) and g != farmhouse)
         offered = mine["legal"][0]
-        group = seats[0].locator("#legal section[data-verb='pay']")
+        box = seats[0].locator("#legal")
+        assert box.locator(".pick-ask").first.inner_text() == "Which two goods pay for the farmhouse?"
         for good in offered.split()[2:]:
-            group.locator(f"button.move-token[data-token='{good}']").click()
-        send = group.locator("button.move[data-move]")
-        assert send.get_attribute("data-move") == offered
+            box.locator(f"button.pick[data-pick='{good}']:not([disabled])").click()
+        send = box.locator(".pick-done button[data-pick-send]:not([disabled])")
+        send.wait_for()  # a payment is shown in words before it is sent
+        words = ", ".join(f"1 {ENGLISH[g]}" for g in offered.split()[2:])
+        assert box.locator(".pick-words").inner_text() == f"pay the farmhouse with {words}"
         wrong = " ".join(["pay", "1", *sorted([farmhouse, lacking], key=list(ENGLISH).index)])
-        send.evaluate("(button, move) => { button.dataset.move = move; }", wrong)  # a button gone out of date
+
+        def tamper(route: Any, request: Any) -> None:  # the request rewritten on its way: goods Ana lacks
+            sent = json.loads(request.post_data)
+            route.continue_(post_data=json.dumps({"move": wrong, "version": sent["version"]}))
+
+        seats[0].route("**/moves", tamper)
         version, table_before, watcher_before = api.get()["version"], shared(table, ids), shared(watcher, ids)
         refused = sends_move(seats[0], lambda: send.click())
+        seats[0].unroute("**/moves", tamper)
         assert refused["status"] == 422 and refused["error"]["rule"] == "4.2", refused
         reason = seats[0].locator("#error:not([hidden]) .reason")
         reason.wait_for()

@@ -23,8 +23,9 @@ from companion.core.game import (
 )
 from companion.core.messages import Message, Text, msg
 from companion.core.options import Options
+from companion.core.picks import Step
 from companion.games.key_market import market as mk
-from companion.games.key_market import panel, rules, season_end, words
+from companion.games.key_market import panel, picks, places, rules, season_end, text, words
 from companion.games.key_market.data import (
     ABILITY_VALUES,
     GOODS,
@@ -184,7 +185,7 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
             "guilds": list(state.guilds),
             "boards": [{"board": p.board, "side": p.side, "x": p.x, "y": p.y, "turns": p.turns,
                         "seat": seat if seat >= 0 else None} for p, seat in zip(state.placements, state.laid_by)],
-            "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good}
+            "fields": [{"at": [x, y], "board": f.board, "shape": f.shape, "good": f.good, **places.field_view(state, (x, y))}
                        for (x, y), f in sorted(ground.fields.items())] if ground else [],
             "dealt": list(state.dealt) if state.dealt else None,
             "players": seats,
@@ -236,8 +237,30 @@ class KeyMarket(GameOnEdition[State, KMMove, Edition]):
     def move_text(self, state: State, move: KMMove) -> Text:
         return words.move_text(state, move)
 
+    def pick_path(self, state: State, move: KMMove) -> Sequence[Step]:
+        """The piece or action first, then where, then how to pay, in the table's words (``picks.py``)."""
+        return picks.pick_path(state, move)
+
+    def confirms(self, state: State, move: KMMove) -> bool:
+        """Payments, purchases and moves or hires that cost gold are shown in words before they are sent."""
+        return picks.confirms(state, move)
+
     def message_ids(self) -> set[str]:
-        return words.message_ids()
+        return words.message_ids() | set(text.message_ids())
+
+    def table_text(self, view: Mapping[str, Any]) -> list[Text]:
+        """The table in words at a terminal (``companion play key-market``): ``text.py``."""
+        return text.table_text(view)
+
+    def prompt_text(self, state: State, names: Sequence[str]) -> Text | None:
+        """Who decides now and about what, from public information only."""
+        deciders = rules.deciders(state)
+        if not deciders:
+            return msg("core.console.over") if state.over else msg("core.console.drawing")
+        return text.prompt_text(state.stage, [names[seat] for seat in deciders])
+
+    def score_text(self, rows: Sequence[Mapping[str, Any]]) -> list[Text]:
+        return text.score_text(rows)
 
     # ------------------------------------------------------------ invariants
 

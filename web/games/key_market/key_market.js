@@ -1,31 +1,25 @@
 // Key Market on the tablet: the shared table (/games/<id>) and a seat's private page, from the JSON API
 // (docs/api.md). The table shows the public view only: the market's rows and prices, the coming harvests with
-// their reasons, the Season End as a checklist, and the decider's public `choices` as a tap flow (a verb, then
-// its words one at a time). The secret choices (the farmhouse payment, the goods brought to Market Day) and
-// everything paid from behind a screen are made on the seat pages. Data is always inserted as text.
+// their reasons, the Season End as a checklist, and the decider's public decision as picks (picks.js: the piece
+// or action first, then where, then how to pay; the fields, workers, guild tiles and market rows drawn here carry
+// `data-component` and light up when a pick names them). The secret choices (the farmhouse payment, the goods
+// brought to Market Day) and everything paid from behind a screen are picked on the seat pages. Data is always
+// inserted as text; places are named in words, never by grid position.
 
 import { has, say, t } from "../../js/i18n.js";
+import { pickFlow } from "../../js/picks.js";
 import {
-  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
-  runTablePage, seatColour, seatDot, withoutEach,
+  byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
 } from "../../js/ui.js";
 
 export const GOODS = ["fruit", "veg", "wheat", "sheep", "fish", "lux"];
 const LEVEL_WORD = { A: "apprentice", J: "journeyman", M: "master" };
-/** Verbs offered first on the table, then the others, then these last. */
-const FIRST_VERBS = ["board", "sell", "mixed", "buy", "gold", "move", "hire", "produce", "release"];
-const LAST_VERBS = ["done", "pass"];
-/** Verbs naming goods from behind a screen: made on the seat page only. */
-const PRIVATE_VERBS = ["pay", "commit", "apprentice", "promote", "retire", "manor", "swap"];
-/** Secret choices made by every seat at once: their goods are picked one tap each, then sent as one move. */
-const SET_VERBS = ["pay", "commit"];
 
 /** A known key's text, else the fallback. */
 const known = (key, fallback, vars = {}) => (has(key) ? t(key, vars) : fallback);
 export const goodName = (good) => say({ id: `km.good.${good}`, params: {} });
 export const seasonName = (season) => say({ id: `km.season.${season}`, params: {} });
 export const guildName = (guild) => say({ id: `km.guild.${guild}`, params: {} });
-const verbName = (verb) => known(`km_verbs.${verb}`, verb);
 const stageName = (stage) => known(`km_stages.${stage}`, stage);
 
 /** Goods `{good: n}` as "2 Fruit, 1 Fish" (market row order), or "nothing". */
@@ -34,19 +28,16 @@ export function goodsText(goods) {
   return parts.length ? parts.join(", ") : t("km_nothing");
 }
 
-/** A field `x,y` in words: its good and shape where the territory shows it. */
+/** The field at `x,y` in words, as the table names it ("the wheat field at the top left of Ann's board"). */
 function fieldText(view, token) {
   const field = (view.fields || []).find((f) => f.at.join(",") === token);
-  return field ? t("km_field", { at: token, good: goodName(field.good), shape: t(`km_shapes.${field.shape}`) }) : token;
+  return field ? say(field.name) : "";
 }
 
-/** Where a worker comes from (`pool`, `key`, `gN`) or a field, in words. */
-function whereText(view, token) {
-  if (token === "pool") return t("km_from_pool");
-  if (token === "key") return t("km_from_key");
-  if (/^g\d+$/.test(token)) return guildName(token.slice(1));
-  return fieldText(view, token);
-}
+/** A worker's id: its code sticker's (companion/games/key_market/places.py), worker 0 is the keyworker. */
+const workerId = (seat, index) => `KM:W:${seat + 1}:${index === 0 ? "K" : index}`;
+/** A guild tile's id (the tiles carry no sticker: their printed number names them). */
+const guildId = (guild) => `KM:G:${guild}`;
 
 // ------------------------------------------------------------------ the shared table's cards
 
@@ -77,7 +68,7 @@ function renderMarket(game) {
   const view = game.view;
   fill("market", h("table", { class: "km-market" },
     h("thead", {}, h("tr", {}, ["km_good", "km_in_row", "km_buy", "km_sell", "km_removal"].map((key) => h("th", { scope: "col" }, t(key))))),
-    h("tbody", {}, view.market.map((row) => h("tr", { "data-good": row.good, "data-n": row.n, "data-buy": row.buy, "data-sell": row.sell },
+    h("tbody", {}, view.market.map((row) => h("tr", { "data-good": row.good, "data-component": row.good, "data-n": row.n, "data-buy": row.buy, "data-sell": row.sell },
       h("th", { scope: "row" }, goodName(row.good)),
       h("td", { class: "n" }, String(row.n)),
       h("td", { class: "buy" }, t("km_gold", { n: row.buy })),
@@ -86,9 +77,9 @@ function renderMarket(game) {
   h("p", { class: "muted supply" }, t("km_supply", { goods: goodsText(view.supply) })));
 }
 
-/** The territory as laid: each field at its place (x right, y down) with its coordinates, its good, its shape (or
- * "village") and the worker on it, so the fields the flow names by place ("field -3,0") can be found on the table;
- * under it each board in words: which board and side, who laid it, its fields with shape and good, its village. */
+/** The territory as laid: each field at its place with its good, its shape (or "village") and the worker on it,
+ * each a component the picks light (`data-component`: the field's and the worker's sticker ids); under it each board
+ * in words: which board and side, who laid it, where each of its fields lies, its village. */
 function renderTerritory(game) {
   const view = game.view;
   if (!view.fields.length) return fill("territory", h("p", { class: "muted" }, t("km_no_boards")));
@@ -96,31 +87,33 @@ function renderTerritory(game) {
   const ys = view.fields.map((f) => f.at[1]);
   const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
   const workers = new Map();
-  for (const p of view.players) for (const w of p.workers) if (w.startsWith("f:")) workers.set(w.slice(2), p.seat);
+  for (const p of view.players) p.workers.forEach((w, i) => { if (w.startsWith("f:")) workers.set(w.slice(2), [p.seat, i]); });
   const kind = (f) => (f.good === "lux" ? t("km_village") : t(`km_shapes.${f.shape}`));
-  const grid = h("div", { class: "territory-grid", style: `grid-template-columns: repeat(${Math.max(...xs) - x0 + 1}, minmax(0, 1fr))` },
+  const grid = h("div", { class: "territory-grid", style: `grid-template-columns: repeat(${Math.max(...xs) - x0 + 1}, minmax(5.5rem, 1fr))` },
     view.fields.map((f) => {
       const at = f.at.join(",");
-      const seat = workers.get(at);
+      const [seat, index] = workers.get(at) || [null, null];
       const cell = h("div", { class: `field ${f.shape} good-${f.good}${seat != null ? " worked" : ""}`, "data-at": at,
+                              "data-component": f.id, "aria-label": say(f.name), title: say(f.name),
                               "data-good": f.good, "data-board": f.board, style: `grid-column: ${f.at[0] - x0 + 1}; grid-row: ${f.at[1] - y0 + 1}` },
-        h("span", { class: "at" }, at), h("span", { class: "good" }, goodName(f.good)), h("span", { class: "shape" }, kind(f)),
-        seat != null ? h("span", { class: "worker", "data-seat": seat }, seatDot(game, seat), playerName(game, seat)) : null);
+        h("span", { class: "good" }, goodName(f.good)), h("span", { class: "shape" }, kind(f)),
+        seat != null ? h("span", { class: "worker", "data-seat": seat, "data-component": workerId(seat, index) },
+          seatDot(game, seat), playerName(game, seat)) : null);
       return seat != null ? paintSeat(cell, seatColour(game, seat)) : cell;
     }));
   const boards = h("ul", { class: "boards-list" }, view.boards.map((b) => {
-    const fields = view.fields.filter((f) => f.board === b.board);
+    const fields = view.fields.filter((f) => f.board === b.board).sort((p, q) => (p.at[1] - q.at[1]) || (p.at[0] - q.at[0]));
     const village = fields.find((f) => f.good === "lux");
     const farmland = fields.filter((f) => f.good !== "lux")
-      .map((f) => t("km_board_field", { at: f.at.join(","), shape: t(`km_shapes.${f.shape}`), good: goodName(f.good) }));
+      .map((f) => t("km_board_field", { spot: say(f.spot), shape: t(`km_shapes.${f.shape}`), good: goodName(f.good) }));
     const item = h("li", { "data-board": b.board, "data-seat": b.seat ?? "" },
       h("strong", {}, b.board === 0 ? t("km_small_board") : t("km_board_side", { board: b.board, side: b.side.toUpperCase() })),
       b.seat != null ? [" ", t("km_laid_by"), " ", seatDot(game, b.seat), playerName(game, b.seat)] : null,
       ": ", t("km_board_fields", { n: farmland.length, fields: farmland.join("; ") }),
-      village ? [" ", t("km_board_village", { at: village.at.join(",") })] : null);
+      village ? [" ", t("km_board_village", { spot: say(village.spot) })] : null);
     return b.seat != null ? paintSeat(item, seatColour(game, b.seat)) : item;
   }));
-  return fill("territory", [grid, h("h3", {}, t("km_boards_heading")), boards]);
+  return fill("territory", [h("div", { class: "territory-scroll" }, grid), h("h3", {}, t("km_boards_heading")), boards]);
 }
 
 /** The weather of the year: each season's two markers and the goods they favour or spoil; year 2's face down. */
@@ -145,19 +138,21 @@ function renderWeather(game) {
 function renderGuilds(game) {
   const view = game.view;
   fill("guilds", view.guilds.length ? view.guilds.map((g) => {
-    const members = view.players.flatMap((p) => p.workers.filter((w) => w.startsWith(`g:${g}:`))
-      .map((w) => `${p.name} (${t(`km_levels.${LEVEL_WORD[w.split(":")[2]]}`)})`));
-    return h("li", { "data-guild": g }, h("strong", {}, guildName(g)), members.length ? ` · ${members.join(", ")}` : "");
+    const members = view.players.flatMap((p) => p.workers.map((w, i) => [w, i]).filter(([w]) => w.startsWith(`g:${g}:`))
+      .map(([w, i]) => h("span", { class: "member", "data-seat": p.seat, "data-component": workerId(p.seat, i) },
+        `${p.name} (${t(`km_levels.${LEVEL_WORD[w.split(":")[2]]}`)})`)));
+    return h("li", { "data-guild": g }, h("strong", { class: "guild-tile", "data-component": guildId(g) }, guildName(g)),
+      members.length ? [" · ", members.map((m, i) => (i ? [", ", m] : m))] : "");
   }) : h("li", { class: "muted" }, t("km_guilds_later")));
 }
 
 /** A harvest: per field its good, total and each part with its reason; extras; the shortage shown before it happens. */
-function harvestList(harvest) {
+function harvestList(view, harvest) {
   if (!harvest) return null;
   const short = Object.keys(harvest.shortage || {}).filter((g) => harvest.shortage[g]);
   return h("div", { class: "harvest" },
     h("ul", { class: "harvest-fields" }, harvest.fields.map((f) => h("li", { "data-field": f.field, "data-total": f.total },
-      h("strong", {}, `${f.field} ${goodName(f.good)}: ${f.total}`),
+      h("strong", {}, `${fieldText(view, f.field) || goodName(f.good)}: ${f.total}`),
       h("span", { class: "muted" }, " = ", f.parts.map((part) => `${part.amount >= 0 ? "+" : ""}${part.amount} ${say(part.reason)}`).join(", "))))),
     harvest.extras.length ? h("ul", { class: "harvest-extras" }, harvest.extras.map((e) => h("li", {},
       `+${e.amount} ${goodName(e.good)} · ${say(e.reason)}`))) : null,
@@ -171,6 +166,11 @@ function playerCard(game, player) {
   const deciding = view.to_move === player.seat;
   const onFields = player.workers.filter((w) => w.startsWith("f:")).map((w) => w.slice(2));
   const pool = player.workers.filter((w) => w === "pool").length;
+  // the supply's workers, each a component the picks may light: the keyworker, and the first normal one (the one
+  // a hire or an apprenticeship from the supply takes)
+  const firstPool = player.workers.indexOf("pool", 1);
+  const supply = [player.workers[0] === "pool" ? [" ", h("span", { class: "worker-chip key", "data-component": workerId(player.seat, 0) }, t("km_keyworker"))] : null,
+    firstPool > 0 ? [" ", h("span", { class: "worker-chip", "data-component": workerId(player.seat, firstPool) }, t("km_pool_worker"))] : null];
   const retired = player.workers.filter((w) => w === "retired").length;
   const fact = (key, value) => (value == null || value === "" ? [] : [h("dt", {}, t(key)), h("dd", {}, value)]);
   const secretStage = view.to_move === "simultaneous";
@@ -182,13 +182,13 @@ function playerCard(game, player) {
       fact("km_farmhouse", player.tile ? t("km_farmhouse_tile", { n: player.tile, good: player.farmhouse ? goodName(player.farmhouse) : "?" }) : null),
       fact("km_manor", player.manor ? t("km_manor_built") : t("km_manor_none")),
       fact("km_on_territory", onFields.length ? onFields.map((f) => fieldText(view, f)).join("; ") : t("km_nothing")),
-      fact("km_pool", String(pool)),
+      fact("km_pool", [String(pool), supply]),
       retired ? fact("km_retired", String(retired)) : [],
       fact("km_committed", Object.values(player.committed || {}).some(Boolean) ? goodsText(player.committed) : null),
       player.gold != null ? fact("km_gold_label", t("km_gold", { n: player.gold })) : [],
       player.goods != null ? fact("km_behind_screen", goodsText(player.goods)) : [],
       view.upkeep && view.upkeep[player.seat] ? fact("km_upkeep", [t("km_gold", { n: view.upkeep[player.seat].gold }), " · ", say(view.upkeep[player.seat].reason)]) : []),
-    view.harvests && view.harvests[player.seat] ? [h("h4", {}, t("km_coming_harvest")), harvestList(view.harvests[player.seat])] : null);
+    view.harvests && view.harvests[player.seat] ? [h("h4", {}, t("km_coming_harvest")), harvestList(view, view.harvests[player.seat])] : null);
   return paintSeat(card, seatColour(game, player.seat));
 }
 
@@ -277,101 +277,21 @@ function renderFinal(game) {
     h("p", { class: "seed", "data-seed": game.view.seed || "" }, t("final_seed", { seed: game.view.seed || "?" })));
 }
 
-// ------------------------------------------------------------------ the tap flow on the shared table
+// ------------------------------------------------------------------ the shared table
 
-function verbRank(verb) {
-  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
-  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
-}
-
-/** A word of a move as the players say it (a good, a field, where a worker comes from, a count). */
-function wordLabel(view, picked, word, words = null) {
-  const verb = picked[0];
-  const i = picked.length; // the word's place in the move
-  if (GOODS.includes(word)) return goodName(word);
-  if (verb === "board") {
-    if (i === 1) return t("km_board_column", { n: word });
-    if (i === 2) return t("km_board_row", { n: word });
-    if (i === 3) return t("km_board_turns", { n: word });
-    return t("km_board_worker", { at: word });
-  }
-  const move = [...picked, word].join(" ");
-  if (["sell", "buy"].includes(verb) && /^\d+$/.test(word) && words && words[move]) {
-    return moveText(words, move);  // the core's words: the gold with the guilds' bonuses and discounts (11 A)
-  }
-  if (verb === "buy" && /^\d+$/.test(word)) {  // a count that goes on (a mixed buy): today's price, if no discount
-    const row = view.market.find((r) => r.good === picked[1]);
-    const discounted = view.players[view.to_move]?.workers.some((w) => w.startsWith("g:11:"));
-    return row && !discounted ? t("km_n_for_gold", { n: Number(word), gold: Number(word) * row.buy }) : word;
-  }
-  if (["pool", "key"].includes(word) || /^g\d+$/.test(word) || /^-?\d+,-?\d+$/.test(word)) return whereText(view, word);
-  const choice = verb === "produce" ? PRODUCE_CHOICE.exec(word) : null;
-  if (choice) return produceChoiceText(view, choice);
-  return word;
-}
-
-/** A ``produce`` choice: a guild's ability (``8j``, ``2a``...) and the good or the fields (``x,y+x,y``) it goes to. */
-const PRODUCE_CHOICE = /^(\d+)([amj]):(.+)$/;
-
-function produceChoiceText(view, [, guild, level, what]) {
-  const to = what.split("+").map((part) => (GOODS.includes(part) ? goodName(part) : fieldText(view, part))).join(", ");
-  return t("km_produce_choice", { guild: guildName(guild), level: t(`km_levels.${LEVEL_WORD[level.toUpperCase()]}`), to });
-}
-
-/** A word sends the move at once when it completes one that nothing longer extends. */
-function endsMove(game, words) {
-  const { next, complete } = nextWords(game.choices || [], words);
-  return complete && !next.length ? complete : null;
-}
-
-function drawFlow(game, flow) {
-  const { picked } = flow;
+/** Who decides, and where the goods from behind the screen are picked (the secret choices and payments are made on
+ * the seat pages; the table's picks hold the public decisions only). */
+function renderFlowNote(game) {
   const view = game.view;
-  const panel = byId("flow");
-  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;
-  const choices = game.choices || [];
-  const secret = view.to_move === "simultaneous";
-  panel.hidden = seat == null && !secret;
-  if (panel.hidden) return;
-  if (secret) {
-    fill("flow-who", t(view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"));
-    fill("flow-private", t("km_on_seat_pages"));
-    byId("flow-private").hidden = false;
-    fill("flow-path");
-    byId("flow-back").hidden = true;
-    fill("flow-options");
-    return;
+  const seat = typeof view.to_move === "number" ? view.to_move : null;
+  const note = view.to_move === "simultaneous" ? t("km_on_seat_pages") : seat != null ? t("km_private_note", { name: playerName(game, seat) }) : null;
+  fill("flow-private", note);
+  byId("flow-private").hidden = !note;
+  const flow = byId("flow");
+  if (seat != null) {
+    flow.dataset.seat = String(seat);
+    paintSeat(flow, seatColour(game, seat));
   }
-  panel.dataset.seat = String(seat);
-  paintSeat(panel, seatColour(game, seat));
-  fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
-  fill("flow-private", t("km_private_note", { name: playerName(game, seat) }));
-  byId("flow-private").hidden = false;
-  fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])),
-    ...picked.slice(1).map((w, i) => ` → ${wordLabel(view, picked.slice(0, i + 1), w)}`)] : null);
-  byId("flow-back").hidden = !picked.length;
-  if (!choices.length) return fill("flow-options");
-  if (!picked.length) {
-    const verbs = [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
-    return fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
-      h("div", { class: "flow-verbs" }, verbs.map((verb) => {
-        const whole = nextWords(choices, [verb]);
-        const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`, "data-verb": verb },
-          verbName(verb));
-        button.addEventListener("click", () => flow.pick(verb));
-        return button;
-      })));
-  }
-  const { next, complete } = nextWords(choices, picked);
-  const buttons = next.map((word) => {
-    const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(view, picked, word, game.words));
-    button.addEventListener("click", () => flow.pick(word));
-    return button;
-  });
-  const finish = complete ? h("button", { type: "button", class: "primary flow-finish", "data-move": complete, title: complete },
-    t("flow_finish", { move: moveText(game.words, complete) })) : null;
-  return fill("flow-options", h("p", { class: "flow-prompt" }, t("km_choose_next", { verb: verbName(picked[0]) })),
-    h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
 }
 
 function renderTable(game) {
@@ -388,68 +308,14 @@ function renderTable(game) {
   renderWeather(game);
   renderGuilds(game);
   renderFinal(game);
+  renderFlowNote(game);
   renderLog(game.log);
   const over = game.to_move == null;
   for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
   document.body.classList.toggle("over", over);
 }
 
-// ------------------------------------------------------------------ a seat's private page
-
-let seatPicks = {}; // per secret verb, the goods picked so far
-let seatLegal = [];
-let seatWords = {};
-let seatView = null;
-
-function moveButton(move, label) {
-  const words = moveText(seatWords, move);
-  return h("button", { type: "button", class: "move", "data-move": move, title: move }, words === move ? label : words);
-}
-
-/** The secret payment or commitment: goods one tap each in any order, then one button sends them together. */
-function secretComposer(verb, moves) {
-  const goodsOf = (move) => move.split(" ").slice(2);
-  const picked = seatPicks[verb] || [];
-  const fits = moves.filter((move) => withoutEach(goodsOf(move), picked) != null);
-  const next = GOODS.filter((g) => fits.some((move) => (withoutEach(goodsOf(move), picked) || []).includes(g)));
-  const complete = fits.find((move) => withoutEach(goodsOf(move), picked).length === 0) || null;
-  const tokens = next.map((good) => {
-    const button = h("button", { type: "button", class: "move-token", "data-token": good }, goodName(good));
-    button.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: [...picked, good] }; renderLegal(seatLegal); });
-    return button;
-  });
-  const back = picked.length ? h("button", { type: "button", class: "move-back" }, t("flow_back")) : null;
-  if (back) back.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: picked.slice(0, -1) }; renderLegal(seatLegal); });
-  const counts = {};
-  for (const g of picked) counts[g] = (counts[g] || 0) + 1;
-  return [
-    h("p", { class: "muted" }, t(verb === "pay" ? "km_pay_help" : "km_commit_help")),
-    h("p", { class: "flow-path", "data-picked": picked.join(" ") }, t("km_picked", { goods: goodsText(counts) })),
-    h("div", { class: "moves" }, tokens),
-    h("p", {}, complete ? moveButton(complete, t("flow_finish", { move: complete })) : null, back),
-  ];
-}
-
-function renderLegal(legal) {
-  seatLegal = legal;
-  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
-  const groups = new Map();
-  for (const move of legal) {
-    const verb = move.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(move);
-  }
-  const order = [...groups].sort(([a], [b]) => (PRIVATE_VERBS.includes(b) - PRIVATE_VERBS.includes(a)) || verbRank(a) - verbRank(b));
-  return fill("legal", order.map(([verb, moves]) => {
-    const body = SET_VERBS.includes(verb) ? secretComposer(verb, moves)
-      : h("div", { class: "moves" }, moves.map((move) => moveButton(move, move)));
-    const section = h("section", { class: "move-group", "data-verb": verb }, h("h3", {}, verbName(verb)));
-    if (!SET_VERBS.includes(verb) && moves.length > 12) {
-      section.append(h("details", {}, h("summary", {}, t("km_n_moves", { n: moves.length })), body));
-    } else section.append(...[body].flat());
-    return section;
-  }));
-}
+// ------------------------------------------------------------------ a seat's private page (its decisions as picks in #legal)
 
 /** The seat's own secrets: its goods and gold behind the screen, its secret choice (before and after the reveal). */
 function renderSecrets(game, me) {
@@ -470,17 +336,15 @@ function renderSeat(data, colours) {
   const header = fill("seat-name", seatDot(game, data.seat), t("seat_title", { name: data.name }));
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
-  if (seatView && (seatView.stage !== data.view.stage || seatView.season !== data.view.season)) seatPicks = {};
-  seatView = data.view;
-  seatWords = data.words || {};
   renderSecrets(game, me);
   fill("my-board", playerCard(game, me));
-  renderLegal(data.legal);
+  renderTerritory(game);
+  renderGuilds(game);
   renderLog(data.log);
 }
 
 // ------------------------------------------------------------------ start (companion.js has set the language)
 
-const PAGES = { "km-table": () => runTablePage(renderTable, (play) => createFlow(play, drawFlow, endsMove)), "km-seat": () => runSeatPage(renderSeat) };
+const PAGES = { "km-table": () => runTablePage(renderTable, pickFlow), "km-seat": () => runSeatPage(renderSeat, { picks: true }) };
 const init = PAGES[document.body.dataset.page];
 if (init) init();
