@@ -230,3 +230,28 @@ def test_a_whole_game_through_the_api_never_shows_a_secret_before_its_time(clien
     assert sorted(row["rank"] for row in score["players"]) in ([1, 2, 3], [1, 1, 2], [1, 1, 3], [1, 2, 2], [1, 1, 1])
     assert all("V15" in row["ledger"] and row["total"] == row["vp"] + row["conversion_points"] for row in score["players"])
     assert all(p["hand"] is not None for p in public["view"]["players"])  # the end shows everything
+
+
+def pick_ids(node: dict[str, Any]) -> list[str]:
+    return [option["id"] for group in node["groups"] for option in group["options"]]
+
+
+def test_decisions_by_picks_the_table_never_offers_a_card_of_a_hand(client: FlaskClient) -> None:
+    """Issue 27: the table's first pick holds no card of a hand; the decider's page picks a card of the hand, then
+    its side, and the move is made from the picks with the version they were chosen from."""
+    game = create(client)
+    gid, seat = game["id"], game["to_move"]
+    url = seat_urls(client, gid)[seat]
+    mine = private(client, url)
+    hand = [str(card) for card in mine["view"]["players"][seat]["hand"]]
+    public = client.get(f"/api/games/{gid}").get_json()
+    assert "done" in pick_ids(public["pick"]) and not set(hand) & set(pick_ids(public["pick"]))
+    assert set(hand) <= set(pick_ids(mine["pick"]))
+    sides = client.post(f"{url}/picks", json={"picks": [hand[0]], "version": mine["version"]}).get_json()
+    assert pick_ids(sides) == ["field", "cart", "helper", "ext"]
+    assert [english(group["ask"]) for group in sides["groups"]] == [f"How do you place card {hand[0]}?"]
+    made = client.post(f"{url}/moves", json={"picks": [hand[0], "field"], "version": mine["version"]})
+    assert made.status_code == 200, made.get_json()
+    assert int(hand[0]) in [f["card"] for f in private(client, url)["view"]["players"][seat]["fields"]]
+    stale = client.post(f"{url}/moves", json={"picks": [hand[1], "field"], "version": mine["version"]})
+    assert stale.status_code == 409  # a decision chosen from an old version is refused

@@ -1,10 +1,11 @@
 """A full round of a 3-player La Granja game played by tapping, in real Chromium.
 
 The game is started with the new-game form, its setup guide walked (start player, lock markers,
-roof markers named as the API drew them). Then round 1 is played to the start of round 2: the
-shared table's flow for every public decision (done, pass, the dice draft: take a die, choose its
-option, take goods; extra deliveries), each player's private page, in its own browser context,
-for the cards in hand (place, discard) and the secret donkey choice. Checked on the way: a typed
+roof markers named as the API drew them). Then round 1 is played to the start of round 2 by picks
+(issue 27): the shared table's picker for every public decision (done, pass, the dice draft: a die
+tapped on the yield spaces, its option, the goods; extra deliveries), each player's private page, in
+its own browser context, for the cards in hand (a card tapped in the hand, then its side; a discard)
+and the secret donkey choice. Checked on the way: a typed
 move the rules refuse shows its rule ID and changes nothing; Undo takes a move back; the dice show
 by yield space with their takers and what each face gives; while donkeys are chosen the table shows
 only who has chosen; the reveal; the VP ledger with the round's siesta and market entries; the
@@ -17,13 +18,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
 from tests.web.apikit import english, notation
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+from tests.web.pickkit import node, option_ids, tap, tap_decision
 
 NAMES = ["Ana", "Ben", "Cleo"]
-# On the shared table, what each public decision taps: the verb, then the first offered word until sent.
-TABLE_VERB = {"play": "done", "card": "skip", "roof": "pass", "pick": "die", "face": "option", "take": "take",
-              "upgrade": "done", "deliver": "done", "extra": "extra", "stall": "stall", "release": "release"}
+# On the shared table, the decisions ended by one tap: the option that ends them.
+TABLE_END = {"play": "done", "card": "skip", "roof": "pass", "upgrade": "done", "deliver": "done"}
+TABLE = "#flow-options"
+SEAT = "#legal"
 
 
 class Api:
@@ -57,37 +60,35 @@ def wait_log_past(page: Any, count: int) -> None:
 
 
 
-def tap_words(page: Any, kind: str, answers: list[Any], progress: list[str] | None = None) -> dict[str, Any]:
-    """The verb, then word after word (the first offered each time) until the flow sends the move; ``progress``
-    collects the flow's count of a set decision ("1 of 2") at each word."""
-    page.locator(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']").click()
-    sent = len(answers)
-    for _ in range(6):
-        if progress is not None:
-            progress.append(page.locator("#flow-options .flow-prompt").get_attribute("data-progress") or "")
-        depth = page.inner_text("#flow-path").count("→")
-        page.locator("#flow-options .flow-token").first.click()
-        for _ in range(300):  # a move sent, or the next word asked for
-            if len(answers) > sent:
-                answer = answers[-1]
-                data: dict[str, Any] = answer.json()
-                data["status"] = answer.status
-                return data
-            if page.inner_text("#flow-path").count("→") > depth:
-                break
-            page.wait_for_timeout(50)
-    raise AssertionError("the flow never sent a move")
+def first_picks(page: Any, api_path: str, version: int) -> tuple[list[str], bool]:
+    """A whole decision, the first option picked each time (a move that may go on is sent as soon as it is one):
+    its ids and whether it asks OK."""
+    chosen: list[str] = []
+    found = node(page, api_path, chosen, version)
+    while not found["done"]:
+        chosen.append(option_ids(found)[0])
+        found = node(page, api_path, chosen, version)
+    return chosen, bool(found["done"]["confirm"] or found["groups"])
 
 
-def seat_discard(seat_page: Any) -> dict[str, Any]:
-    """On a seat page, the cards to discard tapped one by one ("1 of 2"), then the whole discard sent at once."""
-    group = seat_page.locator("#legal section[data-verb='discard']")
-    for _ in range(8):
-        whole = group.locator("button[data-move^='discard ']")
-        if whole.count():
-            return sends_move(seat_page, lambda: whole.first.click())
-        group.locator("button.move-token").first.click()
-    raise AssertionError("the discard was never complete")
+def on_picture(pick: str) -> str | None:
+    """Where the page draws the component a pick names: a die on its yield space, a card of the hand, a market
+    space; the rest are tapped as buttons in words."""
+    if pick.startswith("die"):
+        return "#dice .die"
+    if pick.isdigit():
+        return "#hand [data-card]"
+    if pick.startswith("M") and pick[1:].isdigit():
+        return "#market [data-space]"
+    return None
+
+
+def seat_discard(seat_page: Any, url: str) -> dict[str, Any]:
+    """On a seat page, the cards to discard tapped in the hand one by one, then the whole discard sent with OK."""
+    version = seat_page.request.get(url).json()["version"]
+    ids, confirm = first_picks(seat_page, url, version)
+    assert confirm and all(pick.isdigit() for pick in ids)
+    return tap_decision(seat_page, SEAT, ids, confirm, on_picture)
 
 
 def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, shots: Path) -> None:
@@ -97,8 +98,6 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    answers: list[Any] = []
-    page.on("response", lambda r: answers.append(r) if r.url.endswith("/moves") and r.request.method == "POST" else None)
 
     # ---------------------------------------------------------------- new game and the setup guide
     page.goto(f"{base}/")
@@ -136,7 +135,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             page.click("#setup-next")
     page.click("#setup-start")
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
-    page.locator("#flow:not([hidden]) .flow-verb").first.wait_for()
+    page.locator(f"#flow:not([hidden]) {TABLE} button[data-pick]").first.wait_for()
     assert page.locator("#warnings .notice a[href='/data']").count() == 1  # one quiet line for provisional data
     assert page.locator("#farms .board").count() == 3
 
@@ -156,15 +155,18 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     first = game["to_move"]
     assert f"{NAMES[first]} decides" in page.inner_text("#flow-who")
     assert NAMES[first] in page.inner_text("#flow-private")  # the table points to the private page for the cards
-    assert page.locator(".flow-verb[data-verb='place']").count() == 0  # no card of a hand on the shared table
-    page.screenshot(path=str(shots / "lg-03-table-farm.png"), full_page=True)
     own = seats[first]
-    own.locator("button[data-move^='place '][data-move$=' field']").first.wait_for()
+    hand = [str(c) for c in api.get("/private/" + api.seats[first]["url"].rsplit("/", 1)[1])["view"]["players"][first]["hand"]]
+    offered = page.locator(f"{TABLE} button[data-pick]").evaluate_all("els => els.map(e => e.dataset.pick)")
+    assert "done" in offered and not set(hand) & set(offered)  # no card of a hand on the shared table
+    assert not re.search(r"\b[a-z]+(_[a-z]+)+\b|\w+:\w+|undefined|null", page.inner_text(TABLE))  # words only
+    page.screenshot(path=str(shots / "lg-03-table-farm.png"), full_page=True)
+    own.locator(f"#hand [data-card='{hand[0]}'].lit").wait_for()  # the hand's cards are lit as the first pick
     own.screenshot(path=str(shots / "lg-04-seat-hand.png"), full_page=True)
     before = log_count(page)
-    placed = sends_move(own, lambda: own.locator("button[data-move^='place '][data-move$=' field']").first.click())
-    assert placed["status"] == 200
-    card = re.search(r"place (\d+) field", notation(placed["played"][0]) or "")[1]  # type: ignore[index]
+    card = hand[0]
+    placed = tap_decision(own, SEAT, [card, "field"], False, on_picture)  # the card tapped in the hand, then its side
+    assert placed["status"] == 200 and notation(placed["played"][0]) == f"place {card} field", placed
     wait_log_past(page, before)
     page.locator(f"#farms .board[data-seat='{first}']").get_by_text(re.compile(rf"\b{card} ")).first.wait_for()
 
@@ -188,7 +190,7 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
     assert api.get("/private/" + api.seats[first]["url"].rsplit("/", 1)[1])["view"]["players"][first]["hand_size"] == 4
     own.locator(f"#hand [data-card='{card}']").wait_for()
     before = log_count(page)
-    sends_move(own, lambda: own.locator(f"button[data-move='place {card} field']").click())
+    tap_decision(own, SEAT, [card, "field"], False, on_picture)
     wait_log_past(page, before)
 
     # ---------------------------------------------------------------- the rest of the round, decision by decision
@@ -210,11 +212,10 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             assert page.locator("#flow").is_hidden()
             assert all(name in page.inner_text("#pending") for name in NAMES)
             for own in seats:
-                own.locator("#legal button[data-move^='donkey']").first.wait_for()
+                own.locator(f"{SEAT} button[data-pick^='donkey']").first.wait_for()
             seats[2].screenshot(path=str(shots / "lg-08-seat-donkey.png"), full_page=True)
             for order, chooser in enumerate((2, 0, 1)):      # Cleo first: nobody waits for a seat before
-                move = f"donkey {chooser + 1} {donkeys[chooser]}"
-                answer = sends_move(seats[chooser], lambda: seats[chooser].locator(f"button[data-move='{move}']").click())
+                answer = tap_decision(seats[chooser], SEAT, [f"donkey{donkeys[chooser]}"], False)
                 assert answer["status"] == 200, answer
                 if order < 2:
                     wait_log_past(page, before + order)
@@ -230,21 +231,21 @@ def test_a_full_round_of_three_players_by_tapping(server: int, browser: Any, sho
             for own in seats:   # the reveal: every marker at once, on every page
                 own.locator("#donkey-status").get_by_text("All donkey markers turned up together: Ana 3, Ben 1, Cleo 2").wait_for()
             continue
-        page.wait_for_function(f"() => document.querySelector('#flow')?.dataset.seat === '{seat}'")
+        page.wait_for_function(f"() => (el => el && el.dataset.kind === '{kind}' && el.dataset.player === '{seat}')"
+                               "(document.querySelector('#pending'))")
         if kind == "discard":
-            seat_discard(seats[seat])
-        elif kind == "play":
-            sends_move(page, lambda: page.click("#flow:not([hidden]) .flow-verb[data-verb='done']"))
-        elif kind in ("roof", "upgrade", "deliver", "card"):
-            sends_move(page, lambda: page.click(f"#flow:not([hidden]) .flow-verb[data-verb='{TABLE_VERB[kind]}']"))
+            seat_discard(seats[seat], base + api.seats[seat]["url"])
+        elif kind in TABLE_END:
+            answer = tap_decision(page, TABLE, [TABLE_END[kind]], False)
+            assert answer["status"] == 200, answer
         else:
             if kind == "pick" and "dice" not in shots_taken:
                 shots_taken.add("dice")
+                page.locator("#dice .die.lit").first.wait_for()  # the dice left are lit on their yield spaces
                 page.screenshot(path=str(shots / "lg-06-table-dice.png"), full_page=True)
-            steps: list[str] = []
-            answer = tap_words(page, kind, answers, steps)
-            if kind == "take" and waiting["count"] == 2:   # die 3: two crops, picked in any order, sent at once
-                assert steps[:2] == ["1 of 2", "2 of 2"], steps
+            ids, confirm = first_picks(page, api.path, game["version"])
+            assert len(ids) + confirm <= 3, ids  # a few taps (issue 27)
+            answer = tap_decision(page, TABLE, ids, confirm, on_picture)
             assert answer["status"] == 200, answer
             if kind == "pick":
                 move = (notation(answer["played"][0]) or "").split()
@@ -362,8 +363,8 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
 
 
 def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser: Any) -> None:
-    """Issue 10: the shared table composes a set decision in any order with its count ("1 of 2") and sends it
-    once; grape first works though the move reads `take ... grape`."""
+    """Issues 10 and 27: the shared table picks a set in any order and sends it once, with the second crop; grape
+    first works though the move reads `take ... grape`."""
     base = f"http://127.0.0.1:{server}"
     page = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US").new_page()
     page.set_default_timeout(TIMEOUT)
@@ -385,11 +386,11 @@ def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser
     else:
         raise AssertionError("nobody took a 3")
     page.goto(f"{base}/games/{game_id}")
-    page.locator("#flow:not([hidden]) .flow-verb[data-verb='take']").click()
-    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "1 of 2"
-    page.locator("#flow-options .flow-token[data-token='grape']").click()
-    assert page.locator("#flow-options .flow-prompt").get_attribute("data-progress") == "2 of 2"
-    tokens = page.locator("#flow-options .flow-token").evaluate_all("els => els.map(e => e.dataset.token)")
-    assert sorted(tokens) == ["grain", "olive"]
-    answer = sends_move(page, lambda: page.locator("#flow-options .flow-token[data-token='olive']").click())
+    asks = page.locator(f"{TABLE} .pick-ask")
+    asks.get_by_text("Which 2 crops do you take?").wait_for()
+    tap(page, TABLE, "grape")
+    assert "grape" in page.inner_text(f"{TABLE} .pick-path").lower()
+    crops = page.locator(f"{TABLE} button[data-pick]").evaluate_all("els => els.map(e => e.dataset.pick)")
+    assert sorted(crops) == ["grain", "olive"]  # the other crops only: two different crops
+    answer = sends_move(page, lambda: page.locator(f"{TABLE} button[data-pick='olive']").click())
     assert answer["status"] == 200 and notation(answer["played"][0]) == "take olive grape", answer

@@ -12,7 +12,8 @@ from companion.core.errors import IllegalMoveError, MalformedInputError
 from companion.core.game import CHANCE, SCREEN_RULE, SIMULTANEOUS, GameOnEdition
 from companion.core.messages import Text, msg
 from companion.core.options import Options
-from companion.games.la_granja import guide, rules, text, upgrade, words
+from companion.core.picks import Step
+from companion.games.la_granja import guide, picks, rules, text, upgrade, words
 from companion.games.la_granja.data import (
     BUILDINGS,
     CROPS,
@@ -256,6 +257,14 @@ class LaGranja(GameOnEdition[State, LGMove, Edition]):
     def move_text(self, state: State, move: LGMove) -> Text:
         """What ``move`` does, in words (``words.move_text``)."""
         return words.move_text(state, move)
+
+    def pick_path(self, state: State, move: LGMove) -> list[Step]:
+        """The card or action first, then where, then how to pay (``picks.pick_path``)."""
+        return picks.pick_path(state, move)
+
+    def confirms(self, state: State, move: LGMove) -> bool:
+        """A move that spends something is shown in words before it is sent (``picks.confirms``)."""
+        return picks.confirms(state, move)
 
     def message_ids(self) -> set[str]:
         """The identifiers built at run time (``words.message_ids``)."""

@@ -78,10 +78,14 @@ class Space:
 
 @dataclass(frozen=True, slots=True)
 class Building:
+    """A craft building: ``name`` as the German edition prints it, ``name_en`` the English edition's (the pages
+    name it from the catalogs, ``lg.building.<key>``, in their language)."""
+
     key: str
     name: str
     die: int
     row: tuple[str, ...]
+    name_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +186,8 @@ def _parse(data: Mapping[str, Any]) -> Edition:
         raise fail(msg("lg.data.market_start"))
     buildings = {}
     for raw in data["buildings"]["list"]:
-        b = Building(str(raw["key"]), str(raw["name"]), int(raw["die"]), tuple(str(s) for s in raw["row"]))
+        b = Building(str(raw["key"]), str(raw["name"]), int(raw["die"]), tuple(str(s) for s in raw["row"]),
+                     str(raw.get("name_en", "")))
         if b.key not in BUILDINGS or not b.row or not all(s in SYMBOLS for s in b.row):
             raise fail(msg("lg.data.building", key=repr(b.key)))
         buildings[b.key] = b

@@ -43,8 +43,17 @@ def token(text: str) -> Text:
     return good(text)
 
 
-def tokens(texts: Sequence[str]) -> list[Text]:
-    return [token(t) for t in texts]
+def tokens(texts: Sequence[str], edition: Edition | None = None) -> list[Text]:
+    """Goods as a move names them; with ``edition`` a market stall is named by its space's printed value."""
+    return [space(edition, t) if edition is not None and t[:1] == "M" and t[1:].isdigit() else token(t)
+            for t in texts]
+
+
+def space(edition: Edition, space_id: str) -> Text:
+    """A market space by its printed value and its neighbours' values (two spaces may show the same value)."""
+    sp = edition.spaces[edition.space_index(space_id)]
+    return msg("lg.space", value=sp.value, next=", ".join(str(v) for v in sorted(edition.spaces[i].value
+                                                                                 for i in sp.neighbours)))
 
 
 def building(key: str) -> Text:
@@ -152,7 +161,7 @@ def move_text(state: State, move: LGMove) -> Text:
         if verb == "extra":
             return msg("lg.move.extra", n=int(args[0])) if int(args[0]) else msg("lg.move.extra_none")
         if verb == "stall":
-            return msg("lg.move.stall", space=args[0], value=e.spaces[e.space_index(args[0])].value)
+            return msg("lg.move.stall", space=space(e, args[0]), value=e.spaces[e.space_index(args[0])].value)
         if verb == "buy":
             return msg("lg.move.buy", good=good(args[0]), cost=e.buy[args[0]])
         if verb == "sell":
@@ -160,7 +169,7 @@ def move_text(state: State, move: LGMove) -> Text:
         if verb == "trade":
             return msg(f"lg.trade.{args[0]}")
         if verb == "use" and len(args) > 1:
-            return msg("lg.move.use_refresh", marker=args[0], other=args[1])
+            return msg("lg.move.use_refresh", marker=args[0], other=roof(e.roofs[args[1]].effect))
         if verb == "use":
             return msg("lg.move.use", marker=args[0], effect=roof(e.roofs[args[0]].effect))
         if verb == "helper":
@@ -168,7 +177,7 @@ def move_text(state: State, move: LGMove) -> Text:
         if verb == "adjust":
             return msg("lg.move.adjust", good=good(args[0], 2), delta=args[1], note=" ".join(args[2:]) or "-")
         if verb == "release":
-            return msg("lg.move.release", n=len(args), goods=tokens(args))
+            return msg("lg.move.release", n=len(args), goods=tokens(args, e))
         return _chance_text(state, move)
     except (IndexError, KeyError, ValueError):
         return str(move)
@@ -213,7 +222,7 @@ def message_ids() -> set[str]:
     ids |= {f"lg.roof.{k}" for k in ROOF_EFFECTS} | {f"lg.waiting.{k}" for k in WAITING}
     ids |= {f"lg.prompt.{k}" for k in WAITING} | {f"lg.face.{v}" for v in range(1, 7)}
     ids |= {f"lg.option.{k}" for options in FACE_OPTIONS.values() for k in options}
-    ids |= {f"lg.trade.{k}" for k in TRADE_USES}
+    ids |= {f"lg.trade.{k}" for k in TRADE_USES} | {f"lg.verb.{k}" for k in ("buy", "sell", "upgrade", "trade")}
     ids |= {f"lg.move.{verb}.{kind}" for verb, kinds in ENDS.items() for kind in kinds}
     ids |= {f"lg.move.place.{side}" for side in SIDES} | {f"lg.side.{side}" for side in SIDES}
     ids |= {f"lg.phase.{phase}" for phase in PHASES}

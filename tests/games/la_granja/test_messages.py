@@ -69,9 +69,11 @@ def test_moves_in_words_say_what_they_do_with_their_counts() -> None:
     s = task(s, "deliver", A, 2)
     s = edit(s, A, goods={"grain": 1}, fields=((1, True),))
     words_of = {str(m): render(game.move_text(s, m)) for m in game.legal_moves(s)}
-    assert words_of["deliver handelshaus/1=grain"] == "Make 1 delivery: grain to the Handelshaus (row 1)"
+    assert words_of["deliver handelshaus/1=grain"] == "Make 1 delivery: grain to the Trading House (row 1)"
     assert words_of["deliver handelshaus/1=grain handelshaus=olive:field"] == (
-        "Make 2 deliveries: grain to the Handelshaus (row 1), olive from a field to the Handelshaus")
+        "Make 2 deliveries: grain to the Trading House (row 1), olive from a field to the Trading House")
+    assert render(game.move_text(s, game.parse_move("deliver handelshaus/1=grain")), "de") == (
+        "1 Lieferung ausführen: Korn zum Handelshaus (Reihe 1)")  # each language its edition's names
     assert render(game.move_text(s, game.parse_move("take olive pig")), "de") == "2 Güter nehmen: Olive, Schwein"
     assert render(game.move_text(s, game.parse_move("place 16 ext olive:field"))) == (
         "Place card 16 as a farm extension, paying 1 good: olive from a field")

@@ -1,29 +1,24 @@
 // La Granja on the tablet: the shared table (/games/<id>) and a seat's private page, from the JSON API
-// (docs/api.md). The shared table shows the public view and offers the decider's `choices` (which
-// never name a card in a hand or a donkey choice: those are made on the seat pages) as a short flow:
-// a verb, then its arguments one at a time. Every rule decision is the core's; a refusal shows its
+// (docs/api.md). Both play by picks (../../js/picks.js): the card or action first, then where, then how to pay,
+// each pick a tap on a button in words or on the component drawn (`data-component`: a die, a market space, a
+// building row's symbol, a card, a roof marker, a good). The table's picks never name a card in a hand or a
+// donkey choice: those are made on the seat pages. Every rule decision is the core's; a refusal shows its
 // rule ID and reason. Data is always inserted as text.
 
 import { say, t } from "../../js/i18n.js";
+import { pickFlow } from "../../js/picks.js";
 import {
-  byId, createFlow, fill, h, moveText, nextWords, paintSeat, playerName, renderLog, renderWarnings, runSeatPage,
-  runTablePage, seatColour, seatDot, withoutEach,
+  byId, fill, h, paintSeat, playerName, renderLog, renderWarnings, runSeatPage, runTablePage, seatColour, seatDot,
 } from "../../js/ui.js";
 import { known, roofEffect } from "./words.js";
 
 const GOODS = ["olive", "grain", "grape", "pig", "food", "wine", "meat"];
 const FACES = [1, 2, 3, 4, 5, 6];
-/** Verbs offered first on the table, then the others as the game gives them, then these last. */
-const FIRST_VERBS = ["die", "option", "take", "roof", "deliver", "extra", "stall", "release", "upgrade", "draw"];
-const LAST_VERBS = ["done", "pass", "skip"];
-/** Verbs naming a card in hand or the secret donkey: the API's public `choices` never hold them. */
-const PRIVATE_VERBS = ["place", "discard", "donkey"];
 /** Decisions the shared table cannot offer (the decider's hand or secret donkey): made on the seat page. */
 const PRIVATE_KINDS = ["play", "discard", "card", "donkey"];
 
 
 const goodName = (good) => known(`lg_goods.${good}`, good);
-const verbName = (verb) => known(`lg_verbs.${verb}`, verb);
 const phaseName = (phase) => known(`lg_phases.${phase}`, phase);
 /** A VP source (ledger code V1-V16, spent) in words: the core's messages `lg.source.<code>` (scoring.py). */
 const sourceName = (source) => say({ id: `lg.source.${source.toLowerCase()}`, params: {} });
@@ -71,7 +66,7 @@ function renderDice(game) {
       ...taken.map((x) => paintSeat(h("li", { class: "die taken", "data-value": face, "data-seat": x.seat },
         h("span", { class: "pip" }, String(face)), " ", seatDot(game, x.seat), t("lg_taken_by", { name: playerName(game, x.seat) })),
         seatColour(game, x.seat))),
-      ...Array.from({ length: free }, () => h("li", { class: "die free", "data-value": face },
+      ...Array.from({ length: free }, () => h("li", { class: "die free", "data-value": face, "data-component": `die${face}` },
         h("span", { class: "pip" }, String(face)), " ", t(lastDie ? "lg_die_shared" : "lg_die_free"))),
     ];
     return h("li", { class: "yield-space", "data-face": face },
@@ -81,11 +76,22 @@ function renderDice(game) {
   }));
 }
 
-function goodsChips(player) {
+/** The id a pick gives a component of `player`'s farm (`id`) while `player` decides, else none: the picker lights
+ * only the decider's pieces. */
+const mine = (game, player, id) => (game.view.waiting && game.view.waiting.player === player.seat ? id : null);
+
+/** A building's name in the page's language (the core's message). */
+function buildingName(game, key) {
+  const building = (game.view.buildings || []).find((b) => b.building === key);
+  return building ? say(building.name) : say({ id: `lg.building.${key}`, params: {} });
+}
+
+function goodsChips(game, player) {
   const chips = [
     h("li", { class: "chip", "data-good": "silver" }, t("lg_silver", { n: player.silver })),
     h("li", { class: "chip", "data-good": "trade" }, t("lg_trade_goods", { n: player.trade_goods })),
-    ...GOODS.filter((g) => player.goods[g]).map((g) => h("li", { class: `chip good-${g}`, "data-good": g },
+    ...GOODS.filter((g) => player.goods[g]).map((g) => h("li", { class: `chip good-${g}`, "data-good": g,
+                                                                 "data-component": mine(game, player, g) },
       `${player.goods[g]} ${goodName(g)}`)),
   ];
   return h("ul", { class: "chips" }, chips);
@@ -121,23 +127,31 @@ function farmCard(game, player) {
   const donkey = donkeyText(game, player);
   const fact = (key, value) => (value == null || value === "" ? [] : [h("dt", {}, t(key)), h("dd", {}, value)]);
   const list = (items) => (items.length ? items.join(", ") : t("none"));
+  const pieces = (items) => (items.length ? items.flatMap((item, i) => (i ? [", ", item] : [item])) : t("none"));
   const card = h("article", { class: `card board${deciding ? " to-move" : ""}`, "data-seat": player.seat,
                               "data-colour": seatColour(game, player.seat) },
     h("header", { class: "board-head" },
       h("h3", {}, seatDot(game, player.seat), player.name),
       deciding ? h("span", { class: "badge decide" }, t("to_move_badge")) : null,
       h("strong", { class: "vp count", "data-vp": player.vp ?? "" }, player.vp == null ? t("lg_vp_hidden_short") : t("lg_vp", { n: player.vp }))),
-    goodsChips(player),
+    goodsChips(game, player),
     h("dl", { class: "facts" },
       fact("lg_hand", t("lg_hand_size", { n: player.hand_size, limit: player.hand_limit })),
       player.hand ? fact("lg_hand_cards", list(player.hand)) : [],
-      fact("lg_fields", list(player.fields.map((f) => `${f.card} ${goodName(f.crop)}${f.grown ? " ●" : ""}`))),
-      fact("lg_carts", list(player.carts.map((c) => t("lg_cart", { card: c.card, vp: c.vp,
-        filled: c.filled.filter(Boolean).length, of: c.symbols.length })))),
+      fact("lg_fields", pieces(player.fields.map((f) => h("span", { class: "piece field", "data-card": f.card,
+        "data-component": f.grown ? mine(game, player, `${f.crop}:field`) : null },
+        `${f.card} ${goodName(f.crop)}${f.grown ? " ●" : ""}`)))),
+      fact("lg_carts", pieces(player.carts.map((c) => h("span", { class: "piece cart", "data-card": c.card,
+        "data-component": mine(game, player, String(c.card)) },
+        t("lg_cart", { card: c.card, vp: c.vp, filled: c.filled.filter(Boolean).length, of: c.symbols.length }), " ",
+        c.symbols.map((sym, i) => h("span", { class: `symbol good-${sym}${c.filled[i] ? " filled" : ""}`,
+          "data-component": c.filled[i] ? null : mine(game, player, `cart${c.card}=${sym}`) }, goodName(sym))))))),
       fact("lg_extensions", list(player.extensions)),
-      fact("lg_helpers", list(player.helpers.map((x) => `${x.card} ${say(x.name)}${x.used ? ` (${t("lg_used")})` : ""}`))),
-      fact("lg_roof", list(player.roof.map((r) => `${r.marker} ${roofEffect(r.effect)}${r.face_up ? "" : ` (${t("lg_used")})`}`))),
-      fact("lg_crafts", list(player.crafts.map((c) => `${c.building} (${t(`lg_side_${c.side}`)})`))),
+      fact("lg_helpers", pieces(player.helpers.map((x) => h("span", { class: "piece helper", "data-card": x.card,
+        "data-component": mine(game, player, String(x.card)) }, `${x.card} ${say(x.name)}${x.used ? ` (${t("lg_used")})` : ""}`)))),
+      fact("lg_roof", pieces(player.roof.map((r) => h("span", { class: "piece roof", "data-component": mine(game, player, r.marker) },
+        `${roofEffect(r.text || r.effect)}${r.face_up ? "" : ` (${t("lg_used")})`}`)))),
+      fact("lg_crafts", list(player.crafts.map((c) => `${buildingName(game, c.building)} (${t(`lg_side_${c.side}`)})`))),
       fact("lg_dice_taken", list(player.dice)),
       fact("lg_donkey", donkey),
       fact("lg_siesta_pos", String(player.siesta)),
@@ -158,18 +172,39 @@ function renderBoard(game) {
   fill("siesta", view.siesta.map((stack, space) => h("li", { class: `slot${stack.length ? " filled" : " empty"}`, "data-space": space },
     h("span", { class: "space" }, String(space)), " ",
     stack.map((seat) => h("span", { class: "disc", "data-seat": seat }, seatDot(game, seat), playerName(game, seat))))));
-  fill("market", view.market.map((m) => h("li", { class: `slot${m.holder == null ? " empty" : " filled"}`, "data-space": m.space },
-    h("strong", {}, m.space), ` (${m.value}${m.x ? " ✗" : ""}) `, holder(m.holder))));
+  fill("market", view.market.map((m) => h("li", { class: `slot${m.holder == null ? " empty" : " filled"}`, "data-space": m.space,
+                                                 "data-component": m.space },
+    h("strong", {}, String(m.value)), m.x ? " ✗ " : " ", holder(m.holder))));
   fill("buildings", view.buildings.map((b) => h("li", { "data-building": b.building },
     h("strong", {}, say(b.name)), " ",
-    h("span", { class: "muted" }, b.row.map(goodName).join(" · ")), " ",
     b.lock ? h("span", { class: "badge lock" }, t("lg_lock", { n: b.lock })) : null, " ",
     t("lg_craft_left", { n: b.craft_markers }), b.first_vp ? ` · ${t("lg_first_vp")}` : "",
-    b.completed_by.length ? ` · ${t("lg_completed_by", { names: b.completed_by.map((s) => playerName(game, s)).join(", ") })}` : "")));
+    b.completed_by.length ? ` · ${t("lg_completed_by", { names: b.completed_by.map((s) => playerName(game, s)).join(", ") })}` : "",
+    buildingRows(game, b))));
   fill("roof-display", view.roof_display.length
-    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker }, `${r.marker} ${roofEffect(r.effect)}`))
+    ? view.roof_display.map((r) => h("li", { class: "chip", "data-marker": r.marker, "data-component": r.marker },
+      roofEffect(r.text || r.effect)))
     : h("li", { class: "muted" }, t("none")));
   fill("pile", t("lg_pile", { n: view.draw_pile, discards: view.discards.length }));
+}
+
+/** A building's rows (spec 4.3.12): each row's holder and symbols; the decider's delivery to a symbol is a pick
+ * (`handelshaus/2=olive` into a free row, `handelshaus=olive` into the row they hold). */
+function buildingRows(game, b) {
+  const decider = game.view.waiting ? game.view.waiting.player : null;
+  const held = decider == null ? null : (game.view.players[decider].rows || []).find((r) => r.building === b.building);
+  return h("ol", { class: "building-rows" }, b.rows.map((owner, r) => {
+    const mineRow = owner != null && owner === decider;
+    const filled = mineRow && held ? held.filled : [];
+    const slot = (sym, i) => {
+      if (decider == null || filled[i] || (owner != null && !mineRow) || (owner == null && held)) return null;
+      return mineRow ? `${b.building}=${sym}` : `${b.building}/${r + 1}=${sym}`;
+    };
+    return h("li", { class: `building-row${owner == null ? " empty" : ""}`, "data-row": r + 1 },
+      owner == null ? h("span", { class: "muted" }, t("lg_free")) : [seatDot(game, owner), playerName(game, owner)], " ",
+      b.row.map((sym, i) => h("span", { class: `symbol good-${sym}${filled[i] ? " filled" : ""}`, "data-component": slot(sym, i) },
+        goodName(sym))));
+  }));
 }
 
 /** VP by source: a row per source in words, a column per player in `order` (seat indexes). */
@@ -241,142 +276,6 @@ function tiebreakNotes(rows) {
   return notes.length ? notes : [say({ id: "lg.score.tiebreak_none", params: {} })];
 }
 
-// ------------------------------------------------------------------ the move flow on the shared table
-
-/** The order of verb buttons: the private ones (seat page), FIRST_VERBS, the others, LAST_VERBS. */
-function verbRank(verb) {
-  if (PRIVATE_VERBS.includes(verb)) return -10 + PRIVATE_VERBS.indexOf(verb);
-  if (FIRST_VERBS.includes(verb)) return FIRST_VERBS.indexOf(verb);
-  return LAST_VERBS.includes(verb) ? 100 + LAST_VERBS.indexOf(verb) : 50;
-}
-
-function verbsOf(choices) {
-  return [...new Set(choices.map((move) => move.split(" ")[0]))].sort((a, b) => verbRank(a) - verbRank(b));
-}
-
-// One decision is one move: the goods of a take, the cards of a discard, the markers freed, the free upgrades of a
-// grant and the deliveries of a turn are picked in any order, then sent at once. Their moves list each set once.
-
-/** The head words of a set move (`take`, `upgrade free`...), or null for a move composed word by word. */
-function setHead(words) {
-  if (["take", "discard", "release", "deliver"].includes(words[0])) return 1;
-  return words[0] === "upgrade" && words[1] === "free" ? 2 : null;
-}
-
-/** What a set move is made of: its tokens, a delivery's row counted apart (`wagner/2=wine`: `wagner=wine`, `wagner/2`). */
-function itemsOf(words, head) {
-  return words.slice(head).flatMap((token) => tokenItems(words[0], token));
-}
-
-function tokenItems(verb, token) {
-  if (verb !== "deliver") return [token];
-  const [target, good] = token.split("=");
-  const [key, row] = target.split("/");
-  return row ? [`${key}=${good}`, `${key}/${row}`] : [token];
-}
-
-/** The next words after `picked` and the whole move they make (or null): word by word, or as a set in any order. */
-function compose(choices, picked) {
-  const head = picked.length ? setHead(picked) : null;
-  if (head == null || picked.length < head) {
-    const { next, complete } = nextWords(choices, picked);
-    return { next, complete, set: false };
-  }
-  const items = itemsOf(picked, head);
-  const next = [];
-  let complete = null;
-  for (const move of choices) {
-    const words = move.split(" ");
-    if (setHead(words) !== head || words.slice(0, head).join(" ") !== picked.slice(0, head).join(" ")) continue;
-    const rest = withoutEach(itemsOf(words, head), items);
-    if (rest == null) continue;
-    if (!rest.length) complete = move;
-    for (const item of rest) {
-      if (picked[0] === "deliver" && !item.includes("=")) continue;   // a row goes with its first good
-      const [key, good] = item.split("=");
-      const row = picked[0] === "deliver" ? rest.find((r) => r.startsWith(`${key}/`)) : null;
-      const word = row ? `${row}=${good}` : item;
-      if (!next.includes(word)) next.push(word);
-    }
-  }
-  return { next, complete, set: true };
-}
-
-/** "1 of 2" while a set is picked (the count the game waits for), else null. */
-function progress(waiting, picked) {
-  const head = setHead(picked);
-  if (head == null || !waiting || !(waiting.count > 1)) return null;
-  return t("lg_pick_progress", { k: Math.min(picked.length - head + 1, waiting.count), n: waiting.count });
-}
-
-function wordLabel(verb, word) {
-  if (verb === "die") return t("lg_die_label", { n: word, gives: t(`lg_faces.${word}`) });
-  if (verb === "option") return known(`lg_options.${word}`, word);
-  if (GOODS.includes(word)) return goodName(word);
-  if (word.includes("=")) {  // a delivery: the good to its target (row on the first delivery to a building)
-    const [target, good] = word.split("=");
-    const [kind, where] = good.split(":");
-    return `${goodName(kind)}${where ? ` (${known("lg_from_field", "field")})` : ""} → ${target}`;
-  }
-  return word;
-}
-
-/** A word sends the move at once when it completes one that nothing longer extends. */
-function endsMove(game, words) {
-  const { next, complete } = compose(game.choices || [], words);
-  return complete && !next.length ? complete : null;
-}
-
-function drawFlow(game, flow) {
-  const { picked } = flow;
-  const panel = byId("flow");
-  const waiting = game.view.waiting;
-  const seat = typeof game.to_move === "number" && game.to_move >= 0 ? game.to_move : null;  // not at the simultaneous step
-  const choices = game.choices || [];
-  const secret = waiting && PRIVATE_KINDS.includes(waiting.kind);
-  if (seat == null) {
-    panel.hidden = true;
-    return;
-  }
-  panel.hidden = false;
-  panel.dataset.seat = String(seat);
-  paintSeat(panel, seatColour(game, seat));
-  fill("flow-who", seatDot(game, seat), t("flow_decides", { name: playerName(game, seat) }));
-  fill("flow-private", secret ? t(waiting.kind === "donkey" ? "lg_on_seat_page_donkey" : "lg_on_seat_page",
-                                   { name: playerName(game, seat) }) : null);
-  byId("flow-private").hidden = !secret;
-  fill("flow-path", picked.length ? [h("strong", {}, verbName(picked[0])), ...picked.slice(1).map((w) => ` → ${wordLabel(picked[0], w)}`)] : null);
-  byId("flow-back").hidden = !picked.length;
-  if (!choices.length) {
-    fill("flow-options");
-    return;
-  }
-  if (!picked.length) {
-    fill("flow-options", h("p", { class: "flow-prompt" }, t("flow_choose_action")),
-      h("div", { class: "flow-verbs" }, verbsOf(choices).map((verb) => {
-        const whole = compose(choices, [verb]);
-        const button = h("button", { type: "button", class: `flow-verb${whole.complete && !whole.next.length ? " direct" : ""}`,
-                                     "data-verb": verb }, verbName(verb));
-        button.addEventListener("click", () => flow.pick(verb));
-        return button;
-      })));
-    return;
-  }
-  const verb = picked[0];
-  const { next, complete } = compose(choices, picked);
-  const step = progress(waiting, picked);
-  const buttons = next.map((word) => {
-    const button = h("button", { type: "button", class: "flow-token", "data-token": word }, wordLabel(verb, word));
-    button.addEventListener("click", () => flow.pick(word));
-    return button;
-  });
-  const finish = complete ? h("button", { type: "button", class: "primary flow-finish", "data-move": complete, title: complete },
-    t("flow_finish", { move: moveText(game.words, complete) })) : null;
-  fill("flow-options", h("p", { class: "flow-prompt", "data-progress": step || "" },
-    t("lg_choose_next", { verb: verbName(verb) }), step ? ` (${step})` : ""),
-    h("div", { class: "flow-tokens" }, buttons), finish ? h("p", {}, finish) : null);
-}
-
 // ------------------------------------------------------------------ the shared table
 
 function renderTable(game) {
@@ -391,102 +290,27 @@ function renderTable(game) {
   renderScore(game);
   renderFinal(game);
   renderLog(game.log);
+  renderPrivateNote(game);
   const over = game.to_move == null;
   for (const id of ["move", "play", "undo"]) byId(id).disabled = over;
   document.body.classList.toggle("over", over);
 }
 
+/** Which decisions the table cannot offer: cards of a hand and the secret donkeys are picked on the seat pages. */
+function renderPrivateNote(game) {
+  const waiting = game.view.waiting;
+  const secret = Boolean(waiting && PRIVATE_KINDS.includes(waiting.kind) && (waiting.kind === "donkey" || waiting.player != null));
+  const seats = !secret ? [] : waiting.kind === "donkey" ? waiting.deciders : [waiting.player];
+  const name = seats.map((seat) => playerName(game, seat)).join(", ");
+  fill("flow-private", secret ? t(waiting.kind === "donkey" ? "lg_on_seat_page_donkey" : "lg_on_seat_page", { name }) : null);
+  byId("flow-private").hidden = !secret;
+}
+
 function initTable() {
-  runTablePage(renderTable, (play) => createFlow(play, drawFlow, endsMove));
+  runTablePage(renderTable, pickFlow);
 }
 
 // ------------------------------------------------------------------ a seat's private page
-
-function legalGroups(legal) {
-  const groups = new Map();
-  for (const move of legal) {
-    const verb = move.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(move);
-  }
-  return [...groups].sort(([a], [b]) => verbRank(a) - verbRank(b));
-}
-
-/** A private page's move: its words where the game gives them (else `label`), its notation as the tooltip. */
-function moveButton(move, label) {
-  const words = moveText(seatWords, move);
-  return h("button", { type: "button", class: "move", "data-move": move, title: move }, words === move ? label : words);
-}
-
-/** Card placements, one row per card of the hand: its sides and payments as short buttons. */
-function placeRows(moves) {
-  const byCard = new Map();
-  for (const move of moves) {
-    const card = move.split(" ")[1];
-    if (!byCard.has(card)) byCard.set(card, []);
-    byCard.get(card).push(move);
-  }
-  return [...byCard].map(([card, list]) => h("div", { class: "place-row", "data-card": card },
-    h("strong", {}, t("lg_card_n", { n: card })), " ",
-    list.map((move) => moveButton(move, move.split(" ").slice(2).join(" ")))));
-}
-
-/** A private page's button: the die with what it gives, the donkey marker in words, else the notation. */
-function moveLabel(move) {
-  const [verb, word] = move.split(" ");
-  if (verb === "die") return wordLabel("die", word);
-  if (verb === "donkey") return t("lg_donkey_value", { n: move.split(" ")[2] });
-  if (verb === "option") return wordLabel("option", word);
-  return move;
-}
-
-let seatPicks = {}; // per set verb, the words picked so far on this seat page
-let seatLegal = [];
-let seatWords = {}; // the seat's legal moves in words (the API's `words`)
-let seatWaiting = null;
-
-/** A set decision on the seat page: its words one tap each in any order ("1 of 2"), then one button sends it. */
-function setComposer(verb, moves) {
-  const head = verb === "upgrade" ? ["upgrade", "free"] : [verb];
-  let picked = seatPicks[verb] || head;
-  let step = compose(moves, picked);
-  if (!step.next.length && !step.complete) {
-    picked = head;
-    step = compose(moves, picked);
-  }
-  const progressText = progress(seatWaiting, picked);
-  const tokens = step.next.map((word) => {
-    const button = h("button", { type: "button", class: "move-token", "data-token": word }, wordLabel(verb, word));
-    button.addEventListener("click", () => {
-      seatPicks = { ...seatPicks, [verb]: [...picked, word] };
-      renderLegal(seatLegal);
-    });
-    return button;
-  });
-  const back = picked.length > head.length ? h("button", { type: "button", class: "move-back" }, t("flow_back")) : null;
-  if (back) back.addEventListener("click", () => { seatPicks = { ...seatPicks, [verb]: picked.slice(0, -1) }; renderLegal(seatLegal); });
-  return [
-    h("p", { class: "flow-path", "data-progress": progressText || "" }, picked.slice(head.length).map((w) => wordLabel(verb, w)).join(" + ") || t("none"),
-      progressText ? ` (${progressText})` : ""),
-    h("div", { class: "moves" }, tokens),
-    h("p", {}, step.complete ? moveButton(step.complete, t("flow_finish", { move: moveText(seatWords, step.complete) })) : null, back),
-  ];
-}
-
-function renderLegal(legal) {
-  seatLegal = legal;
-  if (!legal.length) return fill("legal", h("p", { class: "muted" }, t("no_legal")));
-  const groups = legalGroups(legal).flatMap(([verb, moves]) => {
-    const free = verb === "upgrade" ? moves.filter((m) => m.startsWith("upgrade free ")) : [];
-    if (free.length) return [[verb, moves.filter((m) => !free.includes(m))], ["upgrade free", free]].filter(([, list]) => list.length);
-    return [[verb, moves]];
-  });
-  return fill("legal", groups.map(([verb, moves]) => h("section", { class: "move-group", "data-verb": verb },
-    h("h3", {}, verbName(verb)),
-    ["take", "discard", "release", "deliver", "upgrade free"].includes(verb)
-      ? setComposer(verb === "upgrade free" ? "upgrade" : verb, moves)
-      : h("div", { class: "moves" }, verb === "place" ? placeRows(moves) : moves.map((move) => moveButton(move, moveLabel(move)))))));
-}
 
 /** On a seat page during and after the simultaneous donkey choice: who is still choosing, then the reveal. */
 function donkeyStatus(game, me) {
@@ -509,21 +333,17 @@ function renderSeat(data, colours) {
   const header = fill("seat-name", seatDot(game, data.seat), t("seat_title", { name: data.name }));
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
-  fill("hand", me.hand && me.hand.length ? me.hand.map((card) => h("li", { class: "chip card-chip", "data-card": card }, String(card)))
+  fill("hand", me.hand && me.hand.length ? me.hand.map((card) => h("li", { class: "chip card-chip", "data-card": card, "data-component": String(card) }, String(card)))
     : h("li", { class: "muted" }, t("none")));
   fill("my-donkey", me.donkey ? t("lg_donkey_value", { n: me.donkey }) : t("lg_donkey_none"),
     me.donkeys_used.length ? ` · ${t("lg_donkeys_used", { list: me.donkeys_used.join(", ") })}` : "");
   fill("donkey-status", donkeyStatus(game, me));
   fill("my-farm", farmCard(game, me));
-  if (seatWaiting && (!data.view.waiting || data.view.waiting.kind !== seatWaiting.kind)) seatPicks = {};
-  seatWaiting = data.view.waiting;
-  seatWords = data.words || {};
-  renderLegal(data.legal);
   renderLog(data.log);
 }
 
 function initSeat() {
-  runSeatPage(renderSeat);
+  runSeatPage(renderSeat, { picks: true });
 }
 
 // ------------------------------------------------------------------ start (companion.js has set the language)
