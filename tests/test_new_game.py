@@ -24,6 +24,7 @@ TINY = '''
 """Tiny: the test's toy game, registered as a package of its own."""
 
 from tests.core.toy_game import OverTheTop
+from tests.web.apikit import offered
 
 
 class Tiny(OverTheTop):
@@ -86,7 +87,7 @@ def test_the_tablet_offers_stores_and_plays_the_new_game(tmp_path: Path) -> None
         assert created.status_code == 201
         game = created.get_json()
         assert game["game"] == "tiny"
-        assert game["choices"] == ["draw", "stop"]  # after the secret deal, the first player decides
+        assert offered(client, game["id"]) == ["draw", "stop"]  # after the secret deal, the first player decides
         played = client.post(f"/api/games/{game['id']}/moves", json={"move": "stop", "version": game["version"]})
         assert played.status_code == 200 and played.get_json()["game"]["version"] > game["version"]
         page = client.get(f"/games/{game['id']}")

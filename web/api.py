@@ -306,17 +306,13 @@ def reissue(game_id: str, seat: int) -> Response:
 
 
 def private_view(session: Session, seat: int) -> dict[str, Any]:
-    """One seat's own view (its screen, its hidden draws), its legal moves when it is to decide (at a simultaneous
-    step: its own choices) and the version they were computed from."""
-    game = session.game
+    """One seat's own view (its screen, its hidden draws), the first pick of its decision when it is to decide (at
+    a simultaneous step: its own choice; ``GET .../moves`` lists its moves in notation) and the version they were
+    computed from."""
     with session.lock:
-        state = session.state
-        mine = seat in game.deciders(state)
-        moves = [m for m in game.legal_moves(state) if game.seat_of(state, m) == seat] if mine else []
+        mine = seat in session.game.deciders(session.state)
         return {"seat": seat, "name": session.players[seat], "version": session.version, "view": session.view(seat),
-                "log": session.export(seat)["log"], "deciding": mine, "pick": session.picks(seat, []) if mine else None,
-                "legal": [str(m) for m in moves],
-                "words": move_words(game, state, moves)}
+                "log": session.export(seat)["log"], "deciding": mine, "pick": session.picks(seat, []) if mine else None}
 
 
 @bp.get("/games/<game_id>/private/<token>")

@@ -248,7 +248,6 @@ def public_game(session: Session) -> dict[str, Any]:
     with session.lock:
         state = session.state
         who = game.current_player(state)
-        offered = game.public_moves(state)
         log = session.export(None)["log"]
         return {
             "id": session.id,
@@ -266,8 +265,6 @@ def public_game(session: Session) -> dict[str, Any]:
             "table_now": log[session.last_decision:] if session.player_moves else [],
             "warnings": game.data_warnings(),
             "pick": session.picks(None, []),
-            "choices": [str(move) for move in offered],
-            "words": move_words(game, state, offered),
             "undo": session.undo_info(),
         }
 

@@ -65,3 +65,15 @@ def english(text: Any) -> str:
 def notation(line: Any) -> str | None:
     """The move notation a log line names (its ``move`` parameter), else ``None``."""
     return line.get("params", {}).get("move") if isinstance(line, dict) else None
+
+
+def offered(client: FlaskClient, game_id: str) -> list[str]:
+    """The moves the shared table is offered now, in notation (``GET /api/games/<id>/moves``; the pages pick them)."""
+    moves: list[str] = client.get(f"/api/games/{game_id}/moves").get_json()["moves"]
+    return moves
+
+
+def seat_offered(client: FlaskClient, url: str) -> list[str]:
+    """A seat's moves now, in notation, from its private API link ``url``."""
+    moves: list[str] = client.get(f"{url}/moves").get_json()["moves"]
+    return moves

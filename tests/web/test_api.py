@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.apikit import claim_seat, english, notation, post_move, post_undo, seat_url
+from tests.web.apikit import claim_seat, english, notation, offered, post_move, post_undo, seat_offered, seat_url
 from web.table import get_table
 
 
@@ -22,7 +22,7 @@ def legal_for(client: FlaskClient, game: dict[str, Any]) -> list[str]:
     """The legal moves of whoever is to move, read from their private page."""
     seat = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
     url = seat_url(client, game["id"], seat)
-    legal: list[str] = client.get(url).get_json()["legal"]
+    legal: list[str] = seat_offered(client, url)
     return legal
 
 
@@ -198,7 +198,7 @@ def test_private_pages_show_only_their_own_screen(client: FlaskClient, game: dic
         own = [line for line in map(english, page["log"]) if line.startswith(f"{seat['name']} draws 1 ")]
         assert len(own) == 3 and all("in secret" not in line for line in own)
     to_move = client.get(f"/api/games/{game['id']}").get_json()["to_move"]
-    assert all(bool(client.get(s["url"]).get_json()["legal"]) == (s["seat"] == to_move) for s in seats)
+    assert all(bool(seat_offered(client, s["url"])) == (s["seat"] == to_move) for s in seats)
 
 
 def test_a_wrong_private_token_opens_nothing(client: FlaskClient, game: dict[str, Any]) -> None:

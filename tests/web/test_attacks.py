@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from companion.core.game import CHANCE, SIMULTANEOUS, TERMINAL
 from companion.core.messages import Message, catalogs, render
-from tests.web.apikit import claim_seat, english, version_of
+from tests.web.apikit import claim_seat, english, offered, version_of
 from tests.web.conftest import serving
 from tests.web import test_fuzz
 from tests.web.test_fuzz import Fuzzer, game_ids, stored
@@ -63,7 +63,7 @@ def test_a_version_in_other_digits_is_a_clear_400_and_plays_nothing(app: Flask, 
     client = app.test_client()
     game = new_game(client, "key-harvest")
     before = stored(tmp_path)
-    move = game["choices"][0]
+    move = offered(client, game["id"])[0]
     refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": digits}))
     refused_cleanly(client.post(f"/api/games/{game['id']}/moves", json={"move": move}, headers={"If-Match": digits}))
     refused_cleanly(client.post(f"/api/games/{game['id']}/undo", json={"version": digits}))

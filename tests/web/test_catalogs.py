@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.core.messages import Message, catalogs, msg, render
 from companion.games import find_game, games
-from tests.web.apikit import claim_seat
+from tests.web.apikit import claim_seat, offered, seat_offered
 from web.messages import add_web_catalogs, dumps
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -146,18 +146,19 @@ def test_the_browser_renders_messages_like_python(server: int, browser: Any, lan
 
 def test_offered_moves_come_with_their_words(client: FlaskClient, game: dict[str, Any],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The table's choices and a seat's legal moves each carry what they do in words (``Game.move_text``), as
-    data the page renders; without a game's own words, the notation."""
-    table = client.get(f"/api/games/{game['id']}").get_json()
-    assert table["choices"] and set(table["words"]) == set(table["choices"])
+    """The table's moves and a seat's each carry what they do in words (``Game.move_text``), as data a page
+    renders (``GET .../moves``, and a complete decision's words in its picks); without a game's own words, the
+    notation."""
+    table = client.get(f"/api/games/{game['id']}/moves").get_json()
+    assert table["moves"] and set(table["words"]) == set(table["moves"])
     assert table["words"]["end"] == {"id": "kh.move.end", "params": {}}  # Key Harvest's words for "end"
     kind = type(find_game(game["game"]))
     monkeypatch.setattr(kind, "move_text", lambda self, state, move: msg("ui.undo_names", move=str(move)))
-    table = client.get(f"/api/games/{game['id']}").get_json()
-    assert table["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in table["choices"]}
-    seat = next(s for s in range(3) if client.get(claim_seat(client, game["id"], s)["url"]).get_json()["legal"])
-    private = client.get(claim_seat(client, game["id"], seat)["url"]).get_json()
-    assert private["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in private["legal"]}
+    table = client.get(f"/api/games/{game['id']}/moves").get_json()
+    assert table["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in table["moves"]}
+    seat = next(s for s in range(3) if seat_offered(client, claim_seat(client, game["id"], s)["url"]))
+    private = client.get(claim_seat(client, game["id"], seat)["url"] + "/moves").get_json()
+    assert private["words"] == {move: {"id": "ui.undo_names", "params": {"move": move}} for move in private["moves"]}
 
 
 def test_every_data_form_heading_column_and_choice_is_named_in_both_languages() -> None:

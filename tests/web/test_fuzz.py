@@ -187,9 +187,9 @@ class Fuzzer:
     def choices(self, path: str) -> list[str]:
         parts = path.split("?")[0].split("/")
         if len(parts) > 3 and parts[3] in self.tokens:
-            answer = self.client.get(f"/api/games/{parts[3]}")
+            answer = self.client.get(f"/api/games/{parts[3]}/moves")
             if answer.status_code == 200:
-                choices: list[str] = answer.get_json()["choices"]
+                choices: list[str] = answer.get_json()["moves"]
                 return choices
         return []
 

@@ -78,10 +78,10 @@ def play_a_few_moves(page: Any, base: str, game_id: str, count: int = 3) -> None
     """The first move offered, ``count`` times (through the API: the walk is about the pages' words)."""
     path = f"{base}/api/games/{game_id}"
     for _ in range(count):
-        game = page.request.get(path).json()
-        if not game["choices"]:
+        offered = page.request.get(f"{path}/moves").json()
+        if not offered["moves"]:
             break
-        page.request.post(f"{path}/moves", data={"move": game["choices"][0], "version": game["version"]})
+        page.request.post(f"{path}/moves", data={"move": offered["moves"][0], "version": offered["version"]})
 
 
 def claim(page: Any, base: str, game_id: str) -> str:

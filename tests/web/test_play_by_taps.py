@@ -117,9 +117,10 @@ class Table:
         seat = game["deciders"][0]
         return self.phones[seat], "#legal", f"phone{seat + 1}"
 
-    def decide(self, page: Any, box: str, version: int, rng: random.Random) -> tuple[int, int] | None:
-        """Make one decision on ``page`` by taps: (taps, the most options shown at once); ``None`` if the table
-        refused it for what is behind the decider's screen (a bid of stones the player may not have)."""
+    def decide(self, page: Any, box: str, version: int, rng: random.Random) -> tuple[int, int, Any] | None:
+        """Make one decision on ``page`` by taps: (taps, the most options shown at once, the public game after it);
+        ``None`` if the table refused it for what is behind the decider's screen (a bid of stones the player may
+        not have)."""
         page.wait_for_function(READY, arg=[box, version])
         fold = page.evaluate(FOLD, box)
         if page is self.tablet and fold["first"] is not None and fold["first"] > fold["screen"]:
@@ -140,7 +141,6 @@ class Table:
                 with page.expect_response(lambda r: r.url.endswith("/moves")) as answer:
                     send.first.click()
                 return self.answered(answer.value, taps, widest)
-            before = self.public()["version"]
             sent = len(self.moves)
             with page.expect_response(lambda r: r.url.endswith("/picks")) as answer:
                 options.nth(rng.randrange(count)).click()
@@ -153,15 +153,16 @@ class Table:
                     page.wait_for_timeout(20)
                 assert len(self.moves) > sent
                 return self.answered(self.moves[-1], taps, widest)
-            assert self.public()["version"] == before
+            assert len(self.moves) == sent  # a pick alone changes nothing
 
     @staticmethod
-    def answered(answer: Any, taps: int, widest: int) -> tuple[int, int] | None:
-        """The decision's taps once the service played it; ``None`` for a refusal whose reason is behind a screen."""
+    def answered(answer: Any, taps: int, widest: int) -> tuple[int, int, Any] | None:
+        """The decision's taps and the game after it once the service played it; ``None`` for a refusal whose reason
+        is behind a screen."""
         if answer.status == 422 and answer.json()["error"]["rule"] == "SCREEN":
             return None
         assert answer.status == 200, answer.text()
-        return taps, widest
+        return taps, widest, answer.json()["game"]
 
     def play(self, seed: str, decisions: int | None) -> list[int]:
         """Play by taps until the game is over (or ``decisions`` decisions): the taps of each decision."""
@@ -178,10 +179,9 @@ class Table:
                 page, box = self.phones[game["to_move"]], "#legal"
                 made = self.decide(page, box, game["version"], rng)
                 assert made is not None
-            taps, shown = made
+            taps, shown, game = made
             counts.append(taps)
             widest = max(widest, shown)
-            game = self.public()
         self.shot(self.tablet, "tablet", len(counts))
         assert widest <= MAX_OPTIONS, f"{self.game_name}: a pick showed {widest} options"
         assert self.below_fold == [], f"{self.game_name}: the decision below the tablet's fold at {self.below_fold}"

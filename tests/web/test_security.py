@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.core.messages import Message, render
-from tests.web.apikit import claim_seat, post_move, version_of
+from tests.web.apikit import claim_seat, offered, post_move, seat_offered, version_of
 from web import create_app
 
 LAN = {"REMOTE_ADDR": "192.168.1.23"}
@@ -121,7 +121,7 @@ def test_a_seats_private_answers_need_its_own_credential(client: FlaskClient, ga
     version = version_of(client, gid)
     to_move = client.get(f"/api/games/{gid}").get_json()["to_move"]
     other = claim_seat(client, gid, (to_move + 1) % 3)  # a seat that is not to move
-    legal = client.get(claim_seat(client, gid, to_move)["url"]).get_json()["legal"]
+    legal = seat_offered(client, claim_seat(client, gid, to_move)["url"])
     refused = client.post(f"{other['url']}/moves", json={"move": legal[0], "version": version})
     assert refused.status_code == 422 and version_of(client, gid) == version
     # the camera's board against a seat: only with that seat's token
@@ -169,7 +169,7 @@ def test_cross_site_posts_are_refused_and_change_nothing(client: FlaskClient, ga
     gid = game["id"]
     before = client.get(f"/api/games/{gid}").get_json()
     version = before["version"]
-    move = before["choices"][0]
+    move = offered(client, before["id"])[0]
     attempts = [
         # simple requests a page on another site can send without asking (a form, text/plain)
         ("post", f"/api/games/{gid}/moves", {"data": {"move": move, "version": str(version)}}, {"Origin": FOREIGN}),
@@ -201,7 +201,7 @@ def test_cross_site_posts_are_refused_and_change_nothing(client: FlaskClient, ga
 
 def test_our_own_pages_may_change_things(client: FlaskClient, game: dict[str, Any]) -> None:
     gid = game["id"]
-    move = game["choices"][0]
+    move = offered(client, game["id"])[0]
     for headers in ({"Origin": OWN}, {"Referer": f"{OWN}/games/{gid}"}, {}):
         answer = post_move_with(client, gid, move, headers)
         assert answer.status_code in (200, 422), answer.get_json()
@@ -325,7 +325,7 @@ def test_the_pin_and_key_are_kept_private_and_reset_unpairs(tmp_path: Path) -> N
 
 def test_loopback_needs_no_pairing(client: FlaskClient, game: dict[str, Any]) -> None:
     assert client.get("/api/games").status_code == 200
-    assert post_move(client, game["id"], game["choices"][0]).status_code in (200, 422)
+    assert post_move(client, game["id"], offered(client, game["id"])[0]).status_code in (200, 422)
 
 
 @pytest.mark.parametrize("address", ["::1", "127.0.0.5", "::ffff:127.0.0.1"])

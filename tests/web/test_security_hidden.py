@@ -22,7 +22,7 @@ from companion.core.game import CHANCE, SCREEN_RULE, Game, Move
 from companion.core.hidden import hidden_twin, legal_here, secret_alternatives
 from companion.games import find_game
 from tests.test_hidden_information import random_log, secret_plies
-from tests.web.apikit import claim_seat
+from tests.web.apikit import claim_seat, offered, seat_offered
 from web import create_app
 from web.camera import get_camera
 from web.table import get_table
@@ -141,7 +141,7 @@ def test_the_shared_endpoints_answer_the_same_whatever_is_behind_the_screens(app
         codes = [c.payload(prefix) for c in rng.sample(components, min(6, len(components)))]
         seen = [shared_answers(app, client, game_id, len(players), codes) for game_id in ids]
         assert seen[0] == seen[1], f"{name} after {len(one)} moves"
-        offered = client.get(f"/api/games/{ids[0]}").get_json()["choices"]
+        offered = offered(client, ids[0])
         states = [game.setup(players, game.options()) for _ in ids]
         for i, moves in enumerate((one, two)):
             for move in moves:
@@ -199,7 +199,7 @@ def test_a_seats_link_answers_the_same_whatever_is_behind_the_other_screens(app:
         boards = [answer(client, "GET", f"/camera/board?game={game_id}&seat={seat}&token={link.rsplit('/', 1)[1]}",
                          game_id) for link, game_id in zip(links, ids)]
         assert boards[0] == boards[1], f"{name} seat {seat}'s board after {len(one)} moves"
-        for move in json.loads(seen[0][1])["legal"][:MOVES_TRIED]:
+        for move in seat_offered(client, links[0])[:MOVES_TRIED]:
             refused = [refusal(client, game_id, f"{link}/moves", move) for link, game_id in zip(links, ids)]
             assert refused[0] == refused[1] or (refused[0][0] < 400 and refused[1][0] < 400), (name, move, refused)
             if refused[0][0] < 400:

@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.core.messages import Message, render
 from tests.panel.scannerkit import FakeDevice, typed, wait_for
-from tests.web.apikit import post_move
+from tests.web.apikit import offered, post_move
 from tests.web.conftest import serving
 from web import create_app
 from web.camera import get_camera
@@ -127,7 +127,7 @@ def test_the_station_field_in_chromium_names_a_typed_code_and_plays_a_move_namin
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             game = json.load(answer)
-        harvest = next(choice for choice in game["choices"] if choice.startswith("harvest "))  # R-H: a start tile
+        harvest = next(choice for choice in offered(client, game["id"]) if choice.startswith("harvest "))  # R-H: a start tile
         label = harvest.split()[1]
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game['id']}")

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from companion.core.errors import DiskFullError
 from companion.store import GameStore
 from web import create_app
-from tests.web.apikit import post_move, version_of
+from tests.web.apikit import offered, post_move, version_of
 
 
 def make(data: Path) -> Flask:
@@ -128,7 +128,7 @@ def test_a_full_disk_refuses_the_move_with_507_and_loses_nothing(app: Flask, cli
                                                                  game: dict[str, Any],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     before = client.get(f"/api/games/{game['id']}").get_json()
-    move = before["choices"][0]
+    move = offered(client, before["id"])[0]
 
     def full(*args: Any, **kwargs: Any) -> int:
         raise DiskFullError("the disk is full: the move was not saved")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.apikit import notation
+from tests.web.apikit import notation, offered
 from tests.web.pagekit import TIMEOUT
 from tests.web.test_table_screen import Device
 
@@ -24,7 +24,7 @@ def test_the_setup_is_not_at_the_table_now(client: FlaskClient, name: str) -> No
     game = client.post("/api/games", json={"game": name, "players": PLAYERS}).get_json()
     assert game["log"] and game["table_now"] == []  # the setup's draws are in the log and the setup guide only
     assert client.get(f"/games/{game['id']}/setup").status_code == 200
-    move = game["choices"][0]
+    move = offered(client, game["id"])[0]
     after = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "version": game["version"]}).get_json()
     now = after["game"]["table_now"]
     assert now and notation(now[0]) in (move, None)  # the move first, then what it set off

@@ -58,7 +58,7 @@ class Device:
         game = self.get()
         seat = game["deciders"][0]
         mine = self.request.get(self.base + self.urls[seat]).json()
-        legal = mine["legal"]
+        legal = self.request.get(self.base + self.urls[seat] + "/moves").json()["moves"]
         move = "end" if "end" in legal else rng.choice(legal)
         answer = self.request.post(f"{self.base}{self.urls[seat]}/moves",
                                    data={"move": move, "version": mine["version"]})

@@ -59,6 +59,12 @@ class Api:
         data: dict[str, Any] = self.request.get(self.base + self.seats[seat]).json()
         return data
 
+    def private_moves(self, seat: int) -> list[str]:
+        """The seat's moves now, in notation (its page picks them)."""
+        self.private(seat)
+        moves: list[str] = self.request.get(self.base + self.seats[seat] + "/moves").json()["moves"]
+        return moves
+
     def play(self, move: str) -> dict[str, Any]:
         version = self.request.get(self.path).json()["version"]
         answer = self.request.post(self.path + "/moves", data={"move": move, "version": version})
@@ -273,7 +279,7 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
                                             first=lambda options: "decline" if "decline" in options else options[0])
                 assert tap_decision(page, BOX, ids, confirm)["status"] in (200, 422)
                 continue
-        legal = api.private(decider)["legal"]
+        legal = api.private_moves(decider)
         moves = [m for m in legal if m != "end"] if rng.random() < 0.7 else legal
         api.play(rng.choice(moves or legal))
     # the panel asked each player in turn order, the drawer first (spec 6.2)
