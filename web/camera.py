@@ -47,6 +47,7 @@ from companion.core.errors import (CompanionError, MalformedInputError, UnknownC
                                    UnsupportedError)
 from companion.core.game import Game
 from companion.core.messages import Message, Text, msg, render
+from companion.core.picks import starts_naming
 from companion.games import games
 from companion.session import Session
 from companion.vision.board import BoardRead, second_look
@@ -54,7 +55,7 @@ from companion.vision.scanner import ScanFrame, Scanner
 from companion.vision.sources import CameraUnavailable, open_source
 from firmware_bridge.handscanner import HandScanner, Scan, ScannerUnavailable, open_device, resolve
 from companion.vision.table import TableRead, TableReader, table_reader
-from web.table import get_table, move_words
+from web.table import get_table
 
 log = logging.getLogger(__name__)
 EXTENSION = "keydom_camera"
@@ -503,16 +504,17 @@ def _hand_scanner(camera: Camera) -> dict[str, Any]:
 
 
 def _offer(component: Component, chosen: tuple[Session, int] | None, source: str) -> dict[str, Any]:
-    """``component`` named, with the chosen game's public moves that mention it."""
-    moves: list[str] = []
-    words: dict[str, Text] = {}
+    """``component`` named, with where it leads in the picks of the chosen game's public moves that mention it
+    (``starts``: the picks up to it, a tap goes on from there; ``picks.starts_naming``)."""
+    starts: list[dict[str, Any]] = []
     version = None
     if chosen is not None:
         session = chosen[0]
         with session.lock:
-            offered = move_words(session.game, session.state, session.game.public_moves(session.state))
-            moves = session.game.moves_naming(session.state, component, list(offered))
-            words = {move: offered[move] for move in moves}
+            tree = session.pick_tree(None)
+            by_text = {str(move): move for move, _, _ in tree.paths}
+            naming = session.game.moves_naming(session.state, component, list(by_text))
+            starts = [s.to_json() for s in starts_naming(tree, component.key, [by_text[m] for m in naming])]
             version = session.version  # a move played from this offer names it
     return {"code": component.code, "kind": component.kind, "key": component.key, "title": component.title,
-            "moves": moves, "words": words, "version": version, "source": source}
+            "starts": starts, "version": version, "source": source}

@@ -187,6 +187,32 @@ class PickTree(Generic[M]):
         return out
 
 
+@dataclass(frozen=True)
+class Start:
+    """Where a scanned piece leads in the picks (the scan station): the choices up to the one that names it, and
+    whether they make one move alone (else a device goes on picking from there)."""
+
+    chosen: tuple[Choice, ...]
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"picks": [c.id for c in self.chosen], "words": [c.words for c in self.chosen], "complete": self.complete}
+
+
+def starts_naming(tree: PickTree[M], key: str, moves: Iterable[M]) -> list[Start]:
+    """For the offered ``moves`` that name a piece (``Game.moves_naming``), the distinct picks that lead to it: each
+    path up to and including the pick of ``key`` (any case), the whole path where no pick is ``key``."""
+    wanted = set(moves)
+    groups: dict[tuple[str, ...], list[tuple[Step, ...]]] = {}
+    for move, path, _ in tree.paths:
+        if move not in wanted:
+            continue
+        at = next((i for i, s in enumerate(path) if s.choice.id.upper() == key.upper()), len(path) - 1)
+        groups.setdefault(tuple(s.choice.id for s in path[:at + 1]), []).append(path)
+    return [Start(tuple(s.choice for s in paths[0][:len(ids)]), len(paths) == 1 and len(paths[0]) == len(ids))
+            for ids, paths in groups.items()]
+
+
 def _ask_key(ask: Text) -> Any:
     return ask if isinstance(ask, str) else (ask.id, repr(sorted(ask.params.items())))
 

@@ -165,12 +165,13 @@ def test_the_scan_station_offers_the_moves_naming_the_tile_shown(tmp_path: Path)
     assert client.get("/camera/station").get_json() == {"offer": None, "in_view": 0}
     steps(app, 2)
     offer = client.get(f"/camera/station?game={game['id']}").get_json()["offer"]
-    assert offer["code"] == f"KH:F:{label}:U" and offer["moves"]
-    assert all(label in move.split() for move in offer["moves"])
-    assert client.get("/camera/station").get_json()["offer"]["moves"] == []  # no game chosen: named, no moves
-    # the station is a shared screen: it offers the table's moves (every bid the screens could pay), never only
-    # what Alice can pay
-    crops = {crop for move in offer["moves"] if move.startswith(f"bid {label} ") for crop in move.split()[2:]}
+    assert offer["code"] == f"KH:F:{label}:U" and [label] in [start["picks"] for start in offer["starts"]]
+    assert all(label in start["picks"] for start in offer["starts"])
+    assert client.get("/camera/station").get_json()["offer"]["starts"] == []  # no game chosen: named, no moves
+    # the station is a shared screen: it leads on to the table's picks (every bid the screens could pay), never
+    # only what Alice can pay
+    node = client.post(f"/api/games/{game['id']}/picks", json={"picks": [label], "version": offer["version"]}).get_json()
+    crops = {option["id"].split("*")[0] for group in node["groups"] for option in group["options"]}
     assert crops == {"hops", "vegetables", "apples", "wine", "wheat"}
     played = post_move(client, game["id"], bid, offer["version"])  # the version of the offer
     assert played.status_code == 200

@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.core.messages import Message, render
 from tests.panel.scannerkit import FakeDevice, typed, wait_for
-from tests.web.apikit import offered, post_move
+from tests.web.apikit import post_move
 from tests.web.conftest import serving
 from web import create_app
 from web.camera import get_camera
@@ -55,12 +55,13 @@ def test_a_code_typed_into_the_station_names_the_tile_and_offers_its_moves(app: 
     assert answer.status_code == 200
     offer = answer.get_json()["offer"]
     assert (offer["code"], offer["source"]) == (f"KH:F:{label}:U", "scanner")
-    assert f"bid {label}" in offer["moves"] and all(label in move.split() for move in offer["moves"])
+    assert [label] in [start["picks"] for start in offer["starts"]]  # the bid, picked from the tile on
+    assert all(label in start["picks"] for start in offer["starts"]) and all(start["words"] for start in offer["starts"])
     # the station keeps offering it (the camera is off, nothing else is in view)...
     assert client.get(f"/camera/station?game={game}").get_json()["offer"]["code"] == f"KH:F:{label}:U"
     assert post_move(client, game, bid, offer["version"]).status_code == 200  # ...and a move is played from it
     lower = client.post("/camera/station/scan", json={"payload": " keydom:2:kh:l:1:a \n"}).get_json()["offer"]
-    assert (lower["code"], lower["kind"], lower["moves"]) == ("KH:L:1:A", "labourer", [])  # no game chosen
+    assert (lower["code"], lower["kind"], lower["starts"]) == ("KH:L:1:A", "labourer", [])  # no game chosen
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -101,7 +102,7 @@ def test_the_pis_hand_held_scanner_feeds_the_station(tmp_path: Path, monkeypatch
         device.send(typed(f"KEYDOM:2:KH:F:{label}:H"))
         wait_for(lambda: client.get("/camera/station").get_json()["offer"] is not None)
         offer = client.get(f"/camera/station?game={game}").get_json()["offer"]
-        assert offer["code"] == f"KH:F:{label}:H" and f"bid {label}" in offer["moves"]
+        assert offer["code"] == f"KH:F:{label}:H" and [label] in [start["picks"] for start in offer["starts"]]
     finally:
         with app.app_context():
             get_camera().close()
@@ -127,19 +128,22 @@ def test_the_station_field_in_chromium_names_a_typed_code_and_plays_a_move_namin
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             game = json.load(answer)
-        harvest = next(choice for choice in offered(client, game["id"]) if choice.startswith("harvest "))  # R-H: a start tile
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/{game['id']}/moves", timeout=30) as answer:
+            moves = json.load(answer)["moves"]
+        harvest = next(move for move in moves if move.startswith("harvest "))  # R-H: a start tile
         label = harvest.split()[1]
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"http://127.0.0.1:{port}/camera?lang=en&game={game['id']}")
         page.wait_for_function(f"() => document.getElementById('cam-game').value === '{game['id']}'")
         page.fill("#cam-scan", f"KEYDOM:2:KH:F:{label}:U")
         page.press("#cam-scan", "Enter")  # a scanner on the tablet ends each scan with Enter
-        page.wait_for_selector(f"#cam-moves button[title='{harvest}']", timeout=30000)
+        button = page.locator("#cam-moves button", has_text="Harvest").filter(has_text=label)
+        button.wait_for(timeout=30000)
         assert "(scanned)" in (page.text_content("#cam-station") or "") and page.input_value("#cam-scan") == ""
         page.screenshot(path=str(shots / "camera-station-scan.png"), full_page=True)
-        page.click(f"#cam-moves button[title='{harvest}']")
+        button.click()
         page.wait_for_function("() => document.getElementById('cam-played').textContent.length > 0")
-        assert harvest in (page.text_content("#cam-played") or "")
+        assert label in (page.text_content("#cam-played") or "") and "harvest " not in (page.text_content("body") or "")
         page.goto(f"http://127.0.0.1:{port}/camera?lang=de")
         page.fill("#cam-scan", "https://example.com/menu")
         page.press("#cam-scan", "Enter")

@@ -5,7 +5,7 @@
 // Data is always inserted as text (never as HTML).
 
 import { say, t } from "./i18n.js";
-import { moveText } from "./ui.js";
+import { createPicker } from "./picks.js";
 
 const POLL_MS = 1000;
 
@@ -107,14 +107,31 @@ function showTable(info) {
   }
 }
 
-async function play(move, version) {
+/** Send the decision the picks make (from the station), with the version it was chosen from; say what happened. */
+async function play(picks, version) {
   const game = byId("cam-game").value;
   const response = await fetch(`/api/games/${encodeURIComponent(game)}/moves`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move, version }),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ picks, version }),
   });
   const data = await response.json();
-  byId("cam-played").textContent = response.ok ? s("played", { move })
+  byId("cam-played").textContent = response.ok ? s("played", { move: (data.played || []).map(say).join(" · ") })
     : response.status === 409 && data.error.type === "StaleMoveError" ? s("moved_on") : say(data.error.message || data.error.reason);
+}
+
+let picker = null;
+let pickerGame = "";
+
+/** The station's picker (picks.js) for the chosen game: a scanned piece that leads on to more picks goes on here. */
+function stationPicker() {
+  const game = byId("cam-game").value;
+  if (!picker || pickerGame !== game) {
+    pickerGame = game;
+    const box = byId("cam-picks");
+    box.replaceWith(box.cloneNode(false)); // a new picker: the old one's listeners go with its box
+    picker = createPicker({ box: byId("cam-picks"), apiPath: `/api/games/${encodeURIComponent(game)}`,
+      send: (picks) => play(picks, picker.version) });
+  }
+  return picker;
 }
 
 function showStation(station) {
@@ -141,10 +158,11 @@ function showStation(station) {
     text.textContent += ` — ${s("station_choose")}`;
     return;
   }
-  if (!station.offer.moves.length) text.textContent += ` — ${s("station_no_moves")}`;
-  for (const move of station.offer.moves) {
-    const button = el("button", moveText(station.offer.words, move), { type: "button", class: "primary", title: move });
-    button.addEventListener("click", () => play(move, station.offer.version));
+  if (!station.offer.starts.length) text.textContent += ` — ${s("station_no_moves")}`;
+  for (const start of station.offer.starts) {
+    const button = el("button", start.words.map(say).join(" · "), { type: "button", class: "primary" });
+    button.addEventListener("click", () => (start.complete ? play(start.picks, station.offer.version)
+      : stationPicker().start(start.picks, station.offer.version)));
     const item = el("li");
     item.append(button);
     moves.append(item);

@@ -118,7 +118,14 @@ export function createPicker({ box, apiPath, send }) {
       } else ask(chosen.slice(0, -1));
     },
     send: submit,
+    /** Go on from the picks `picks` of `shownVersion` (a piece scanned at the station names where it leads). */
+    start(picks, shownVersion) {
+      version = shownVersion;
+      root = null;
+      ask(picks);
+    },
     get chosen() { return chosen; },
+    get version() { return version; },
     get options() { return options(); },
   };
 
