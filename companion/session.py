@@ -247,6 +247,12 @@ class Session:
             return self._decision() or 0
 
     @property
+    def decided(self) -> bool:
+        """Whether a player has moved yet (the log holds more than the setup's draws)."""
+        with self._lock:
+            return self._decision() is not None
+
+    @property
     def is_over(self) -> bool:
         return self._game.is_over(self.state)
 

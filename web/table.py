@@ -262,7 +262,7 @@ def public_game(session: Session) -> dict[str, Any]:
             "view": session.view(None),
             "log": log,
             "log_start": 0,
-            "table_now": log[session.last_decision:] if session.player_moves else [],
+            "table_now": log[session.last_decision:] if session.decided else [],
             "warnings": game.data_warnings(),
             "pick": session.picks(None, []),
             "undo": session.undo_info(),

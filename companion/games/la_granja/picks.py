@@ -33,8 +33,10 @@ def verb(name: str) -> Step:
 
 
 def card_words(state: State, card: int) -> Text:
-    """A card of the hand by its number and what its sides show: "card 7 (olive field)"."""
-    return msg("lg.pick.card_words", card=card, crop=words.good(state.edition.cards[card].field))
+    """A card of the hand by its number and what its sides show: "card 7: olive field · 3 VP cart · Helper 7"."""
+    e = state.edition
+    return msg("lg.pick.card_words", card=card, crop=words.good(e.cards[card].field), vp=e.cards[card].cart_vp,
+               helper=words.helper_name(e, card))
 
 
 def delivery_ids(args: tuple[str, ...]) -> list[tuple[str, str]]:
