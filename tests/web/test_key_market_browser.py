@@ -51,7 +51,9 @@ class Api:
         return data
 
     def private(self, seat: int) -> dict[str, Any]:
-        return self.get("/private/" + self.seats[seat]["url"].rsplit("/", 1)[1])
+        """The seat's private view, with its moves now in notation as ``legal`` (its page picks them)."""
+        path = "/private/" + self.seats[seat]["url"].rsplit("/", 1)[1]
+        return {**self.get(path), "legal": self.get(path + "/moves")["moves"]}
 
 
 def caught_up(api: Api, *pages: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from tests.web.apikit import english, post_move, post_undo, seat_url
+from tests.web.apikit import english, offered, post_move, post_undo, seat_offered, seat_url
 
 # Task moves a player may always make to move the game on, most neutral first (never anytime actions).
 PREFERRED = ("done", "pass", "skip", "die", "option", "take", "extra", "discard", "donkey", "stall", "release",
@@ -29,8 +29,9 @@ def seat_urls(client: FlaskClient, game_id: str) -> list[str]:
 
 
 def private(client: FlaskClient, url: str) -> dict[str, Any]:
+    """The seat's private view, with its moves now in notation as ``legal`` (its page picks them)."""
     data: dict[str, Any] = client.get(url).get_json()
-    return data
+    return {**data, "legal": seat_offered(client, url)}
 
 
 def play(client: FlaskClient, game_id: str, move: str) -> dict[str, Any]:
@@ -108,7 +109,7 @@ def test_the_shared_table_never_sees_a_hand(client: FlaskClient) -> None:
     mine = private(client, urls[game["to_move"]])
     assert any(m.startswith("place ") for m in mine["legal"])  # the decider's own page offers the cards
     public = client.get(f"/api/games/{gid}").get_json()
-    assert not any(m.split()[0] in ("place", "discard") for m in public["choices"])
+    assert not any(m.split()[0] in ("place", "discard") for m in offered(client, gid))
     assert all(p["hand"] is None and p["hand_size"] == 4 for p in public["view"]["players"])
     assert all(line["id"] in ("lg.log.start", "lg.log.lock", "lg.log.reveal", "lg.log.card_hidden")
                for line in public["log"])
@@ -129,7 +130,7 @@ def test_hidden_donkeys_until_the_reveal_in_json_and_stream(client: FlaskClient)
     assert public["view"]["to_move"] == "simultaneous"
     assert public["view"]["waiting"] == {"kind": "donkey", "player": None, "count": 0, "detail": "",
                                          "deciders": [0, 1, 2]}
-    assert public["choices"] == []  # the shared table offers no donkey: the seat pages do
+    assert offered(client, gid) == []  # the shared table offers no donkey: the seat pages do
     for seat, url in enumerate(urls):   # every seat may choose now, only for itself
         assert private(client, url)["legal"] == [f"donkey {seat + 1} {d}" for d in (1, 2, 3, 4)]
     other = client.post(f"{urls[0]}/moves", json={"move": "donkey 2 3", "version": private(client, urls[0])["version"]})
@@ -217,14 +218,14 @@ def test_a_whole_game_through_the_api_never_shows_a_secret_before_its_time(clien
         if public["status"] == "over":
             break
         view = public["view"]
-        assert not any(m.split()[0] in ("place", "discard", "donkey") for m in public["choices"])
+        assert not any(m.split()[0] in ("place", "discard", "donkey") for m in offered(client, gid))
         assert all(p["hand"] is None for p in view["players"])
         if view["waiting"]["kind"] == "donkey":
             assert all(p["donkey"] is None for p in view["players"])
         step(client, gid, urls)
     else:
         raise AssertionError("the game did not end")
-    assert public["to_move"] is None and public["choices"] == [] and public["view"]["round"] == 6
+    assert public["to_move"] is None and offered(client, gid) == [] and public["view"]["round"] == 6
     score = client.get(f"/api/games/{gid}/score").get_json()
     assert score["final"] is True
     assert sorted(row["rank"] for row in score["players"]) in ([1, 2, 3], [1, 1, 2], [1, 1, 3], [1, 2, 2], [1, 1, 1])

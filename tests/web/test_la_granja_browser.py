@@ -341,6 +341,7 @@ def test_the_end_of_a_game_on_the_table(server: int, browser: Any, shots: Path) 
         seat = game["view"]["waiting"]["deciders"][0] if game["view"]["to_move"] == "simultaneous" else game["to_move"]
         url = base + api.seats[seat]["url"]
         mine = page.request.get(url).json()
+        mine["legal"] = page.request.get(url + "/moves").json()["moves"]
         move = min((m for m in mine["legal"] if m.split()[0] in preferred), key=lambda m: preferred.index(m.split()[0]))
         assert page.request.post(f"{url}/moves", data={"move": move, "version": mine["version"]}).ok, move
     page.goto(f"{base}/games/{game_id}")
@@ -379,7 +380,7 @@ def test_die_three_takes_two_crops_in_any_order_as_one_move(server: int, browser
         seat = waiting["deciders"][0] if game["view"]["to_move"] == "simultaneous" else game["to_move"]
         url = base + api.seats[seat]["url"]
         mine = page.request.get(url).json()
-        legal = mine["legal"]
+        legal = page.request.get(url + "/moves").json()["moves"]
         move = "die 3" if "die 3" in legal else min((m for m in legal if m.split()[0] in preferred),
                                                     key=lambda m: preferred.index(m.split()[0]))
         assert page.request.post(f"{url}/moves", data={"move": move, "version": mine["version"]}).ok, move

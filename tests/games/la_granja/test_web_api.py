@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from web import create_app
-from tests.web.apikit import post_move, seat_url
+from tests.web.apikit import post_move, seat_offered, seat_url
 
 
 @pytest.fixture
@@ -33,8 +33,9 @@ def test_three_player_game_through_the_api(client: FlaskClient) -> None:
     seat = game["to_move"]
     mine = client.get(seat_url(client, game["id"], seat)).get_json()
     other = client.get(seat_url(client, game["id"], (seat + 1) % 3)).get_json()
-    assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in mine["legal"]
-    assert other["legal"] == [] and other["view"]["players"][seat]["hand"] is None
+    assert len(mine["view"]["players"][seat]["hand"]) == 4 and "done" in seat_offered(client, seat_url(client, game["id"], seat))
+    assert seat_offered(client, seat_url(client, game["id"], (seat + 1) % 3)) == []
+    assert other["pick"] is None and other["view"]["players"][seat]["hand"] is None
     refused = post_move(client, game["id"], "donkey 1 2")
     assert refused.status_code >= 400 and refused.get_json()["error"]["rule"] == "3.1"
     played = post_move(client, game["id"], "done")
@@ -49,10 +50,10 @@ def test_a_secret_donkey_is_chosen_on_its_own_page_only(client: FlaskClient) -> 
     rng = random.Random(3)
     while game["to_move"] != "simultaneous":
         seat = game["to_move"]
-        legal = client.get(seat_url(client, game["id"], seat)).get_json()["legal"]
+        legal = seat_offered(client, seat_url(client, game["id"], seat))
         game = post_private(client, game["id"], seat, rng.choice(legal), game["version"]).get_json()["game"]
     mine = client.get(seat_url(client, game["id"], 0)).get_json()
-    choice = mine["legal"][0]
+    choice = seat_offered(client, seat_url(client, game["id"], 0))[0]
     refused = post_move(client, game["id"], choice, game["version"])
     assert refused.status_code == 422 and refused.get_json()["error"]["rule"] == "SCREEN"
     assert client.get(f"/api/games/{game['id']}").get_json()["log"] == game["log"]  # nothing was chosen
