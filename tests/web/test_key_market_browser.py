@@ -189,7 +189,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
         seats.append(own)
 
     # ---------------------------------------------------------------- Winter of year 1, decision by decision
-    secrets: dict[int, str] = {}
+    secrets: dict[int, list[str]] = {}
     sold: list[tuple[int, str, int]] = []
     checked = set()
     for _ in range(150):
