@@ -191,7 +191,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
         seats.append(own)
 
     # ---------------------------------------------------------------- Winter of year 1, decision by decision
-    secrets: dict[int, str] = {}
+    secrets: dict[int, list[str]] = {}
     sold: list[tuple[int, str, int]] = []
     checked = set()
     for _ in range(150):
@@ -260,7 +260,7 @@ def test_a_whole_season_of_three_players_by_tapping(server: int, browser: Any, s
             # a tap on the lit row picks the good; then one of it, if more could be sold
             answer = tap_picks(page, "#flow-options", [f"css:#market tr.lit[data-component='{good}']"], then_first=True)
             assert answer["status"] == 200, answer
-            assert f"sell 1 {ENGLISH[good]} for {price} gold" in watcher.inner_text("#log")
+            watcher.locator("#log li", has_text=f"sell 1 {ENGLISH[good]} for {price} gold").first.wait_for()
             assert api.private(seat)["view"]["players"][seat]["gold"] == gold + price
             sold.append((seat, good, price))
             page.screenshot(path=str(shots / "km-05-table-market.png"), full_page=True)

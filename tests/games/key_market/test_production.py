@@ -35,7 +35,7 @@ def test_example_4_base_production(edition: Edition) -> None:
 def test_example_4_guild_2(edition: Edition) -> None:
     apprentice = harvest(edition, {2: Member("A")})
     assert totals(apprentice) == [3, 3, 0, 1]  # the fish square (base 0) is not eligible
-    assert render(apprentice.fields[1].bonuses[0].reason, "en") == "+1 from your apprentice in the Drapers' Guild"
+    assert render(apprentice.fields[1].bonuses[0].reason, "en") == "+1 from your apprentice, Drapers' Guild"
     assert totals(harvest(edition, {2: Member("M")})) == [3, 3, 1, 1]
 
 

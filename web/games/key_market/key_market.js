@@ -345,6 +345,21 @@ function renderSeat(data, colours) {
 
 // ------------------------------------------------------------------ start (companion.js has set the language)
 
-const PAGES = { "km-table": () => runTablePage(renderTable, pickFlow), "km-seat": () => runSeatPage(renderSeat, { picks: true }) };
+/** The table's picks (picks.js); while the players choose in secret on their own pages the panel stays up and says
+ * so (the table has nothing to pick then, and the notation box stays at hand). */
+function tableFlow(play) {
+  const flow = pickFlow(play);
+  return {
+    picker: flow.picker,
+    render(game) {
+      flow.render(game);
+      if (game.view.to_move !== "simultaneous") return;
+      byId("flow").hidden = false;
+      fill("flow-who", t(game.view.stage === "pay" ? "km_secret_pay" : "km_secret_commit"));
+    },
+  };
+}
+
+const PAGES = { "km-table": () => runTablePage(renderTable, tableFlow), "km-seat": () => runSeatPage(renderSeat, { picks: true }) };
 const init = PAGES[document.body.dataset.page];
 if (init) init();
