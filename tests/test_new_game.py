@@ -18,13 +18,13 @@ from flask.testing import FlaskClient
 
 import companion.games as registry
 from companion.cli import main
+from tests.web.apikit import offered
 from web import create_app
 
 TINY = '''
 """Tiny: the test's toy game, registered as a package of its own."""
 
 from tests.core.toy_game import OverTheTop
-from tests.web.apikit import offered
 
 
 class Tiny(OverTheTop):

@@ -82,9 +82,15 @@ def shared_answers(app: Flask, client: FlaskClient, game_id: str, seats: int, co
     """Everything a shared screen may ask of the service about one game."""
     base = f"/api/games/{game_id}"
     out: dict[str, Any] = {path: answer(client, "GET", path.format(base=base, id=game_id), game_id)
-                           for path in ("{base}", "{base}/score", "{base}/setup", "/camera/table?game={id}",
-                                        "/games/{id}", "/games/{id}/setup")}
+                           for path in ("{base}", "{base}/moves", "{base}/score", "{base}/setup",
+                                        "/camera/table?game={id}", "/games/{id}", "/games/{id}/setup")}
     out["stream"] = first_event(client, game_id)
+    version = client.get(base).get_json()["version"]
+    first = client.post(f"{base}/picks", json={"picks": [], "version": version}).get_json()
+    for group in first.get("groups", [])[:3]:  # the table's next picks after each of a few first options
+        for option in group["options"][:3]:
+            out[f"picks {option['id']}"] = answer(client, "POST", f"{base}/picks", game_id,
+                                                  {"picks": [option["id"]], "version": version})
     for entry in ({}, {"gold": 0, "goods": {}}):
         out[f"rescore {entry}"] = answer(client, "POST", f"{base}/score", game_id, {"hidden": [entry] * seats})
     for code in codes:
@@ -141,12 +147,12 @@ def test_the_shared_endpoints_answer_the_same_whatever_is_behind_the_screens(app
         codes = [c.payload(prefix) for c in rng.sample(components, min(6, len(components)))]
         seen = [shared_answers(app, client, game_id, len(players), codes) for game_id in ids]
         assert seen[0] == seen[1], f"{name} after {len(one)} moves"
-        offered = offered(client, ids[0])
+        table_moves = offered(client, ids[0])
         states = [game.setup(players, game.options()) for _ in ids]
         for i, moves in enumerate((one, two)):
             for move in moves:
                 states[i] = game.apply(states[i], move)
-        tried = sorted(set(offered) | {str(m) for s in states for m in game.legal_moves(s)})[:MOVES_TRIED]
+        tried = sorted(set(table_moves) | {str(m) for s in states for m in game.legal_moves(s)})[:MOVES_TRIED]
         public = game.public_moves(states[0])  # the same for both: they read the same to the table
         for move in tried:
             refused = [refusal(client, game_id, f"/api/games/{game_id}/moves", move) for game_id in ids]
