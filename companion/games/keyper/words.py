@@ -359,6 +359,7 @@ def setup_guide(s: State) -> dict[str, Any]:
         "boards": [{"board": i + 1, "layout": b.layout} for i, b in enumerate(s.boards)],
         "display": list(s.display), "bag": dict(sorted(s.bag.composition().items())), "bag_size": len(s.bag),
         "set_aside": len(s.set_aside), "boats": list(s.boats), "spare_boats": sorted(set(e.boats) - set(s.boats)),
+        "boat_goods": {b: list(sides[SEASONS[s.season]]) for b, sides in e.boats.items()},
         "each_player": {"keyples": list(rules.START_KEYPLES), "home_tiles": list(p0.unbuilt),
                         "goods": {g: c for g, c in zip(GOODS, p0.goods) if c}},
         "ninth": {seat: sorted((Counter(p.keep) - Counter(rules.START_KEYPLES)).elements())

@@ -45,6 +45,10 @@ function fairLabel(view, fair) {
   return `${t("kp_fair_of", { season: seasonName(known_.season) })} (${fairWords(known_)})`;
 }
 
+const isFair = (tile) => /^W\d+$/.test(tile);
+/** A country tile by its printed name, a winter fair (drawn from the bag like a tile) by what it asks. */
+const tileLabel = (view, tile) => (isFair(tile) ? fairLabel(view, tile) : tileName(tile));
+
 /** A boat by the two goods its side up shows this season. */
 function boatLabel(view, boat) {
   const goods = (view.boat_goods || {})[boat];
@@ -111,11 +115,15 @@ function targetWords(target) {
 function renderSupply(game) {
   const view = game.view;
   fill("display", view.display.length ? view.display.map((tile) => h("li", { class: "chip tile", "data-tile": tile, "data-component": tile },
-    /^W\d+$/.test(tile) ? fairLabel(view, tile) : tileName(tile)))
+    tileLabel(view, tile)))
     : h("li", { class: "muted" }, t("none")));
-  const bag = Object.entries(view.bag).sort(([a], [b]) => tileName(a).localeCompare(tileName(b)));
+  // the winter fairs in the bag as one chip (which of them is drawn is the draw's secret too)
+  const fairs = Object.entries(view.bag).filter(([tile]) => isFair(tile)).reduce((sum, [, n]) => sum + n, 0);
+  const bag = Object.entries(view.bag).filter(([tile]) => !isFair(tile)).sort(([a], [b]) => tileName(a).localeCompare(tileName(b)));
+  if (fairs) bag.push(["winter-fairs", fairs]);
   fill("bag-note", t("kp_bag_count", { n: view.bag_size }));
-  fill("bag", bag.length ? bag.map(([tile, n]) => h("li", { class: "chip", "data-tile": tile }, n > 1 ? `${tileName(tile)} ×${n}` : tileName(tile)))
+  const bagName = (tile) => (tile === "winter-fairs" ? t("kp_fair_of", { season: seasonName("winter") }) : tileName(tile));
+  fill("bag", bag.length ? bag.map(([tile, n]) => h("li", { class: "chip", "data-tile": tile }, n > 1 ? `${bagName(tile)} ×${n}` : bagName(tile)))
     : h("li", { class: "muted" }, t("none")));
   fill("piles", t("kp_piles", { discard: view.discard.length, aside: view.set_aside }));
   fill("boats", view.boats.length ? view.boats.map((boat) => {
@@ -226,7 +234,7 @@ function stepResult(game, step) {
     case "fairs": return per(r, "kp_result_fairs", (row) => ({ fairs: row.fairs.length ? row.fairs.map((f) => fairLabel(game.view, f)).join(", ") : t("none") }));
     case "housing": return per(r, "kp_result_animals", (row) => ({ n: row.animals }));
     case "collect": return per(r, "kp_result_home", (row) => ({ n: row.home }));
-    case "tiles": return r.map(tileName).join(", ") || t("none");
+    case "tiles": return r.map((tile) => tileLabel(game.view, tile)).join(", ") || t("none");
     case "boats": return r.map((boat) => boatLabel(game.view, boat)).join(", ") || t("none");
     case "fold": return r.map((b) => t("kp_result_fold", { board: b.board, layout: t("kp_layout", { layout: sideLetter(b.layout) }) })).join(" · ");
     case "team_cap": return per(r, "kp_result_keep", (row) => ({ n: row.keep }));

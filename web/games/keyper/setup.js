@@ -6,6 +6,12 @@ import { runSetup } from "../../js/setup.js";
 import { h, paintSeat, seatColour, seatDot } from "../../js/ui.js";
 import { colourName, resName, tileName } from "./keyper.js";
 
+/** A boat by the two goods its spring side shows. */
+function boatName(guide, boat) {
+  const goods = (guide.boat_goods || {})[boat];
+  return goods ? t("kp_boat_with", { a: resName(goods[0]), b: resName(goods[1]) }) : t("kp_boat_unknown");
+}
+
 /** Keyper's steps, from the game's `setup_guide`. */
 function keyperSteps(game, guide) {
   const who = (seat) => [seatDot(game, seat), h("strong", {}, game.players[seat])];
@@ -22,7 +28,7 @@ function keyperSteps(game, guide) {
         h("li", { "data-piece": "winter_fairs" }, t("kp_setup.winter_fairs", { n: guide.winter_fairs })),
         h("li", { "data-piece": "set_aside" }, t("kp_setup.set_aside", { n: guide.set_aside })))] },
     { key: "kp_setup.step_boards", body: [
-      h("ol", { class: "setup-boards" }, guide.boards.map((b) => h("li", { "data-board": b.board }, t("kp_setup.board_side", b))))] },
+      h("ol", { class: "setup-boards" }, guide.boards.map((b) => h("li", { "data-board": b.board }, t("kp_setup.board_side", { ...b, layout: String(b.layout).split("/").pop() }))))] },
     { key: "kp_setup.step_players", body: [
       h("p", {}, t("kp_setup.each_intro")),
       h("ul", { class: "pieces" },
@@ -36,12 +42,13 @@ function keyperSteps(game, guide) {
         h("li", { "data-seat": seat }, who(Number(seat)), " ", t("kp_setup.ninth", { list: colours.map(colourName).join(", ") })))) : null] },
     { key: "kp_setup.step_display", body: [
       h("p", {}, t("kp_setup.display_intro", { n: guide.display.length })),
-      h("ul", { class: "chips setup-display" }, guide.display.map((tile) => h("li", { class: "chip", "data-tile": tile }, tileName(tile)))),
+      h("ul", { class: "chips setup-display" }, guide.display.map((tile) => h("li", { class: "chip", "data-tile": tile },
+        /^W\d+$/.test(tile) ? t("kp_fair_of", { season: t("kp_seasons.winter") }) : tileName(tile)))),
       h("p", {}, t("kp_setup.bag_rest", { n: guide.bag_size }))] },
     { key: "kp_setup.step_boats", body: [
       h("p", {}, t("kp_setup.boats_intro")),
-      h("ul", { class: "chips setup-boats" }, guide.boats.map((boat) => h("li", { class: "chip", "data-boat": boat }, boat))),
-      guide.spare_boats.length ? h("p", { class: "muted" }, t("kp_setup.boats_spare", { list: guide.spare_boats.join(", ") })) : null] },
+      h("ul", { class: "chips setup-boats" }, guide.boats.map((boat) => h("li", { class: "chip", "data-boat": boat }, boatName(guide, boat)))),
+      guide.spare_boats.length ? h("p", { class: "muted" }, t("kp_setup.boats_spare", { list: guide.spare_boats.map((boat) => boatName(guide, boat)).join(", ") })) : null] },
     { key: "kp_setup.step_fairs", body: [
       h("p", {}, t("kp_setup.fairs_intro", { n: guide.private_fairs })),
       h("ul", { id: "seats", class: "seat-links" })] },
