@@ -71,8 +71,12 @@ export function createPicker({ box, apiPath, send }) {
     const answer = await api("POST", `${apiPath}/picks`, { picks, version });
     busy = false;
     if (!answer.ok) {
-      // the table moved on (409): the page's live update draws the new decision
-      if (answer.status !== 409) showError(answer.data);
+      // the table moved on (409): say so and start over; the page's live update draws the new decision
+      showError(answer.status === 409 ? { error: { reason: t("moved_on") } } : answer.data);
+      if (answer.status === 409) {
+        chosen = [];
+        node = root;
+      }
       draw();
       return;
     }
