@@ -315,20 +315,23 @@ def private_view(session: Session, seat: int) -> dict[str, Any]:
                 "log": session.export(seat)["log"], "deciding": mine, "pick": session.picks(seat, []) if mine else None}
 
 
-@bp.get("/games/<game_id>/private/<token>")
-def private(game_id: str, token: str) -> Response:
+def seat_session(game_id: str, token: str) -> tuple[Session, int]:
+    """The game and the seat whose private link carries ``token`` (404 for any other token)."""
     table = get_table()
     session = table.session(game_id)
-    return jsonify(private_view(session, table.seat_of(session, token)))
+    return session, table.seat_of(session, token)
+
+
+@bp.get("/games/<game_id>/private/<token>")
+def private(game_id: str, token: str) -> Response:
+    return jsonify(private_view(*seat_session(game_id, token)))
 
 
 @bp.post("/games/<game_id>/private/<token>/moves")
 def private_move(game_id: str, token: str) -> Response:
     """Play one of this seat's moves from its own page: ``{"move": ..., "version": N}``; a refusal gives the precise
     reason (this page may know what is behind the seat's screen)."""
-    table = get_table()
-    session = table.session(game_id)
-    seat = table.seat_of(session, token)
+    session, seat = seat_session(game_id, token)
     with session.lock:
         text, version = move_request(session, seat)
         before = len(session.history)
@@ -340,18 +343,14 @@ def private_move(game_id: str, token: str) -> Response:
 @bp.get("/games/<game_id>/private/<token>/moves")
 def private_moves(game_id: str, token: str) -> Response:
     """This seat's moves now in notation, with their words (``/moves`` of the table, for a seat)."""
-    table = get_table()
-    session = table.session(game_id)
-    return jsonify(offered_moves(session, table.seat_of(session, token)))
+    return jsonify(offered_moves(*seat_session(game_id, token)))
 
 
 @bp.post("/games/<game_id>/private/<token>/picks")
 def private_picks(game_id: str, token: str) -> Response:
     """The next pick of this seat's own decision, as ``/picks`` gives the table's."""
     data = body()
-    table = get_table()
-    session = table.session(game_id)
-    seat = table.seat_of(session, token)
+    session, seat = seat_session(game_id, token)
     return jsonify(session.picks(seat, picks_of(data), chosen_version(data)))
 
 
