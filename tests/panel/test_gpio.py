@@ -125,7 +125,7 @@ def test_undo_needs_a_long_press(controller: PanelController, mock_factory: Mock
     tap(mock_factory, undo, seconds=HOLD * 2)  # held: undo
     assert wait_for(lambda: session.game.current_player(session.state) == 0)
     assert controller.message["ok"] and controller.message["button"] == "UNDO"
-    assert re.fullmatch(r"took back: (Alice|Bob): End your turn \(end\)", controller.message["text"])
+    assert re.fullmatch(r"took back: (Alice|Bob): End your turn", controller.message["text"])
     assert rgb(mock_factory, alice) == RED and rgb(mock_factory, bob) == scale(BLUE, DIM)
 
 

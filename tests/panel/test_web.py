@@ -76,7 +76,7 @@ def test_draw_by_button_refills_the_office_through_the_api(app: Flask, client: F
     assert client.get("/api/panel").get_json()["lights"]["status"] == "draw"
     result = press(client, "DRAW")
     assert result["result"]["ok"], result
-    assert re.fullmatch(r"draw \w+: take field tile \w+ \(\w+\) from the box into the land office",
+    assert re.fullmatch(r"take field tile \w+ \(\w+\) from the box into the land office",
                         result["result"]["text"])
     assert None not in client.get(f"/api/games/{gid}").get_json()["view"]["land_office"]
     assert result["panel"]["lights"]["status"] == "ready"
@@ -124,7 +124,7 @@ def test_undo_from_the_virtual_panel_needs_the_hold(client: FlaskClient) -> None
     assert client.get(f"/api/games/{game['id']}").get_json()["to_move"] != game["to_move"]
     held = press(client, "UNDO", "hold")
     starter = game["players"][game["to_move"]]  # the first player is drawn
-    assert english(held["result"]) == {"ok": True, "button": "UNDO", "text": f"took back: {starter}: End your turn (end)"}
+    assert english(held["result"]) == {"ok": True, "button": "UNDO", "text": f"took back: {starter}: End your turn"}
     assert client.get(f"/api/games/{game['id']}").get_json()["to_move"] == game["to_move"]
 
 

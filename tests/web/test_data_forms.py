@@ -43,7 +43,7 @@ def inputs(html: str) -> dict[tuple[Any, ...], str]:
         kind, attrs, path = match.group(1), match.group(2) + match.group(4), tuple(json.loads(unescape(match.group(3))))
         if kind == "select":
             rest = html[match.end():html.index("</select>", match.end())]
-            found[path] = unescape(re.findall(r'<option value="([^"]*)" selected>', rest)[0])
+            found[path] = unescape(re.findall(r'<option value="([^"]*)"(?: data-t="[^"]*")? selected>', rest)[0])
         elif 'type="checkbox"' in attrs:
             found[path] = "on" if " checked" in attrs else "off"
         else:

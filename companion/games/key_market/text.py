@@ -17,7 +17,7 @@ LEVELS = {"A": "km.level.A", "J": "km.level.J", "M": "km.level.M"}
 
 
 def message_ids() -> list[str]:
-    return [f"km.stage.{stage}" for stage in STAGES]
+    return [f"km.stage.{stage}" for stage in STAGES] + [f"km.camera.source.{c}" for c in CATEGORIES]
 
 
 def goods_of(goods: Mapping[str, int] | None) -> list[Message]:
@@ -31,7 +31,7 @@ def table_text(view: Mapping[str, Any]) -> list[Text]:
     members, manor and (when the viewer may see them) goods and gold, the next turn order at the Season End."""
     lines: list[Text] = [msg("km.table.season", year=view["year"], season=msg(f"km.season.{view['season']}"),
                              stage=msg(f"km.stage.{view['stage']}"))]
-    rows = [msg("km.table.market_row", good=msg(f"km.good.{r['good']}"), n=r["n"], buy=r["buy"], sell=r["sell"])
+    rows = [msg("km.table.market_row", good=msg(f"km.good.{r['good']}"), price=r["n"], buy=r["buy"], sell=r["sell"])
             for r in view["market"]]
     lines.append(msg("km.table.market", rows=rows))
     if view["guilds"]:

@@ -127,7 +127,7 @@ def test_stickers_of_other_games_are_reported_and_a_worker_off_the_boards_is_not
                            "--players", "Red,Blue", "--given", "season=summer,square=wheat,round=fish")
     assert status == 0
     assert {w["worker"] for w in json.loads(out)["territory"]["workers"]} == {"3", "K"}
-    assert "KP:C:MINE:B not placed: a keyper sticker" in err and "KM:W:2:9 not placed: beside the board" in err
+    assert "KP:C:MINE:B not placed: a sticker of Keyper" in err and "KM:W:2:9 not placed: beside the board" in err
 
 
 @pytest.mark.parametrize("case, message", [

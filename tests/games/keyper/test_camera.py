@@ -106,7 +106,7 @@ def test_stickers_of_other_boards_and_games_are_not_placed(tmp_path: Path, capsy
     assert {b["plot"] for b in json.loads(out)["players"][0]["built"]} == {"F1", "F2", "F5"}
     assert "KP:H:2:STABLE:B not placed: a home tile of set 2, not of this board's set 1" in err
     assert "KP:B:B1:S not placed: a boat lies beside the country boards" in err
-    assert "KH:F:A1:U not placed: a key-harvest sticker" in err and "KM:W:1:K not placed: a key-market sticker" in err
+    assert "KH:F:A1:U not placed: a sticker of Key Harvest" in err and "KM:W:1:K not placed: a sticker of Key Market" in err
 
 
 @pytest.mark.parametrize("case, message", [

@@ -18,7 +18,7 @@ function keyperSteps(game, guide) {
   const each = guide.each_player;
   return [
     { key: "kp_setup.step_box", body: [
-      guide.data.provisional.length ? h("p", { class: "note provisional" }, t("kp_setup.provisional", { name: guide.data.name,
+      guide.data.provisional.length ? h("p", { class: "note provisional" }, t("kp_setup.provisional", {
         parts: guide.data.provisional.map((part) => say({ id: `kp.section.${part}`, params: {} })).join(", ") })) : null,
       h("p", {}, t("kp_setup.box_intro", { n: guide.players })),
       h("ul", { class: "pieces" },
