@@ -428,11 +428,13 @@ class Session:
     def picks(self, seat: int | None, chosen: Sequence[str], version: int | None = None) -> dict[str, Any]:
         """The next pick after ``chosen`` for ``seat`` (``None``: the shared table) as a device receives it
         (``picks.node_json``), with the version it was computed from; ``StaleMoveError`` if ``version`` is not the
-        game's now."""
+        game's now. A device's request (with its ``version``) first catches up with the store; a view being built
+        (no ``version``) reads the session as it is, without another store read."""
         with self._lock:
-            self.sync()
-            if version is not None and version != self._version:
-                raise StaleMoveError(self._version)
+            if version is not None:
+                self.sync()
+                if version != self._version:
+                    raise StaleMoveError(self._version)
             node = self.pick_tree(seat).node(chosen)
             state = self.state
             done = node.done
