@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_move
+from tests.web.pagekit import LOG_COUNT, TIMEOUT, log_count, sends_first_options, sends_move
 from tests.web.apikit import english, notation
 from tests.web.pickkit import node, option_ids, random_picks, tap, tap_decision
 
@@ -167,8 +167,12 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     assert played["status"] == 200 and notation(played["played"][0]) == f"play {worker} {label}"
     wait_log(page, start + len(played["played"]))
     page.locator(f"{board} g.worker[data-worker='{worker}'][data-label='{label}']").wait_for()
-    while api.get()["view"]["pending"]:  # the worker's ability may ask: decline it by tapping
-        sends_move(page, lambda: page.click(f"{BOX} button[data-pick='decline']", timeout=30000))
+    while (game := api.get())["view"]["pending"]:  # the worker's ability may ask: decline it by tapping
+        wait_log(page, len(game["log"]))
+        if "decline" in option_ids(game["pick"]):
+            sends_move(page, lambda: page.click(f"{BOX} button[data-pick='decline']"))
+        else:
+            sends_first_options(page, BOX)
     undo(page)
     while api.get()["view"]["actions"]:  # back to the start of the turn
         undo(page)
@@ -247,7 +251,11 @@ def test_touch_flows_setup_guide_and_scoring(server: int, browser: Any, shots: P
     while (game := api.get())["to_move"] == seat and game["view"]["active"] == seat:
         wait_log(page, len(game["log"]))  # the page shows this very position (a refill may have drawn an event)
         choices = option_ids(game["pick"])
-        verb = "end" if "end" in choices else "done" if "done" in choices else "decline"
+        verb = next((v for v in ("end", "done", "decline") if v in choices), None)
+        if verb is None:  # an event drawn by the refill that cannot be declined: its first choices, tapped
+            page.locator(f"#flow[data-seat='{seat}'] {BOX} button.pick").first.wait_for(timeout=2 * TIMEOUT)
+            sends_first_options(page, BOX)
+            continue
         button = page.locator(f"#flow[data-seat='{seat}'] {BOX} button[data-pick='{verb}']")
         button.wait_for(timeout=2 * TIMEOUT)
         sends_move(page, button.click)

@@ -22,16 +22,20 @@ from tests.web.pagekit import TIMEOUT, accept_dialogs
 def test_undo_answers_the_lines_the_table_follows(app: Flask, client: FlaskClient, game: dict[str, Any]) -> None:
     session = app.extensions["keydom_table"].session(game["id"])
     bid = str(bids_that_refill(session)[0])
+    before = len(client.get(f"/api/games/{game['id']}").get_json()["log"])
     after = played(client, game["id"], bid)
     assert after["undo"]["possible"], after["undo"]
-    tile_line = english(after["log"][-1])
+    drawn = [english(line) for line in after["log"][before + 1:]]  # the bid's line, then what the refill drew
+    assert drawn, after["log"]  # a field tile, after any event tiles the bag gave first (R-D5)
     answer = post_undo(client, game["id"])
     assert answer.status_code == 200, answer.get_json()
     lines = [english(line) for line in answer.get_json()["lines"]]
-    assert lines == [f"Take back: {english(after['undo']['move'])}", f"Put back what was drawn: {tile_line}",
-                     "It comes out again at the next draw."]
+    again_note = ("It comes out again at the next draw." if len(drawn) == 1
+                  else "They come out again, in this order, at the next draws.")
+    assert lines == [f"Take back: {english(after['undo']['move'])}",
+                     *(f"Put back what was drawn: {line}" for line in drawn), again_note]
     again = played(client, game["id"], bid)
-    assert english(again["log"][-1]) == tile_line  # no new draw for the table
+    assert [english(line) for line in again["log"][before + 1:]] == drawn  # no new draw for the table
 
 
 def test_the_tablets_undo_shows_which_tile_to_put_back(browser: Any, tmp_path: Path) -> None:
