@@ -186,6 +186,7 @@ def edit(game: str, section: str) -> str:
     shown = in_use(game)
     data = shown["data"].get(section, {})
     return render_template("data_section.html", pack=shown, form=form, section=section, data=data,
-                           docs=pack.schema.docs, board_columns=BOARD_COLUMNS,
+                           kinds={column.kind for table in form.tables for column in table.columns},
+                           board_columns=BOARD_COLUMNS,
                            tables=[(table, table_rows(data, table), on_board(table)) for table in form.tables],
                            provisional=section in shown["provisional"])

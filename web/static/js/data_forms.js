@@ -26,13 +26,13 @@ function readInput(input, row) {
     case "choice": case "text_or_null": return raw === "" ? null : raw;
     case "symbols": return raw.split(/[\s,;]+/).filter(Boolean);
     case "mapping": {
-      const income = {};
+      const counts = {}; // name:number, the name as the pack spells it (Key Market's levels A, J, M; vp_each)
       for (const piece of raw.split(/[\s,;]+/).filter(Boolean)) {
-        const found = /^([a-z]+)[:=](\d+)$/i.exec(piece);
-        if (!found) throw new Error(t("bad_income", { row, value: piece }));
-        income[found[1].toLowerCase()] = Number(found[2]);
+        const found = /^(\w+)[:=](\d+)$/.exec(piece);
+        if (!found) throw new Error(t("bad_count", { row, value: piece }));
+        counts[found[1]] = Number(found[2]);
       }
-      return income;
+      return counts;
     }
     default: return raw;
   }
@@ -137,6 +137,11 @@ async function restore(event) {
 }
 
 for (const el of document.querySelectorAll("[data-t]")) if (has(`data.${el.dataset.t}`)) el.textContent = t(el.dataset.t);
+for (const cell of document.querySelectorAll("table[data-table] tbody td")) { // a screen reader says the row and column
+  const head = cell.closest("table").tHead.rows[0].cells[cell.cellIndex];
+  const input = cell.querySelector("[data-path]");
+  if (input && head) input.setAttribute("aria-label", `${cell.parentElement.cells[0].textContent.trim()} ${head.textContent}`);
+}
 for (const button of document.querySelectorAll(".data-restore")) button.addEventListener("click", restore);
 const form = $("data-form");
 if (form) {
