@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +280,28 @@ def test_entering_the_siesta_values_in_the_browser_clears_its_warning(server: in
     tablet.screenshot(path=str(shots / "data-03-layout-refused.png"))
 
 
+def test_every_form_of_every_game_saves_as_it_is_shown(server: int, browser: Any) -> None:
+    """Real Chromium: each form saved unchanged is accepted (the values it shows read back as the pack holds them:
+    Key Market's guild tiles "A:2, J:1" and abilities "vp_each:5" were refused), and its inputs are announced
+    by their row and column in the page's language, never by a key."""
+    base = f"http://127.0.0.1:{server}"
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{base}/?lang=de")
+    refused = {}
+    for path in data_pages()[1:]:
+        page.goto(base + path)
+        page.locator("#data-save", has_text="Speichern").wait_for()
+        labels = page.eval_on_selector_all("td [data-path]", """inputs => inputs.map(i => [i.getAttribute('aria-label'),
+            i.closest('table').tHead.rows[0].cells[i.closest('td').cellIndex].textContent])""")
+        assert [label for label, column in labels if "_" in label or not label.endswith(" " + column)] == [], path
+        page.click("#data-save")
+        page.wait_for_selector("#data-saved:visible, #data-error:visible")
+        if page.is_visible("#data-error"):
+            refused[path] = page.inner_text("#data-error")
+    assert refused == {}
+
+
+
 # ------------------------------------------------------------------ one set of forms and endpoints for every game
 
 
@@ -325,3 +348,86 @@ def test_an_old_layout_file_in_the_apps_folder_is_converted_and_said(app: Flask,
     assert re.search(r'<li data-section="layout" class="checked">', page) and "our old box" in page
     assert layout_file(app).exists() and not old.exists()
     assert new_game(client, "key-harvest", ["Ana", "Ben"])["warnings"] == []
+
+
+# ------------------------------------------------------------------ every word in the page's language
+
+class BareText(HTMLParser):
+    """The text of a page that no catalog names: outside every element with ``data-t``/``data-i18n`` (the script
+    puts the page's language there), scripts, the inputs' values (data) and the pack's English notes."""
+
+    VOID = {"input", "br", "img", "meta", "link", "hr"}
+    OWN = {"script", "style", "title", "textarea", "option", "details"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[tuple[str, bool]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append((tag, tag in self.OWN or any(name in ("data-t", "data-i18n") for name, _ in attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        while tag not in self.VOID and self.open and self.open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not any(named for _, named in self.open):
+            self.text.append(data.strip())
+
+
+def data_pages() -> list[str]:
+    from web.data_forms import games_with_data
+    return ["/data", *(f"/data/{name}/{part.name}" for name, pack in games_with_data() for part in pack.schema.sections)]
+
+
+def test_every_data_form_of_every_game_says_each_word_in_english_and_german(client: FlaskClient) -> None:
+    """Issue 27, German complete on the data forms: every string a form names is in both catalogs, the schema's
+    help is the English catalog's, nothing but the game's printed title and numbers bypasses the catalogs (an
+    object table's rows are named: La Granja's goods, Keyper's keyple colours), and no file path is shown."""
+    from companion.core.messages import catalogs
+    from web.data_forms import games_with_data
+    from web.messages import add_web_catalogs
+
+    add_web_catalogs()
+    english, german = catalogs()["en"].messages, catalogs()["de"].messages
+    titles = {pack.title for _, pack in games_with_data()}
+    chrome = {"EN", "DE", "Keydom Companion needs JavaScript."}  # the header's language switch, <noscript>
+    pages = data_pages()
+    assert len(pages) == 1 + 9 + 1 + 9 + 8  # the overview; La Granja, Key Harvest, Keyper, Key Market
+    for path in pages:
+        html = client.get(path).get_data(as_text=True)
+        keys = {f"ui.data.{key}" for key in re.findall(r'\sdata-t="([\w.-]+)"', html)}
+        assert sorted(keys - english.keys()) == [] and sorted(keys - german.keys()) == [], path
+        bare = BareText()
+        bare.feed(html)
+        assert [text for text in bare.text if text not in chrome and text.rstrip(":") not in titles
+                and not re.fullmatch(r"[\d\W]*", text)] == [], path
+        assert "docs/" not in html and ".md" not in html, path
+    for _, pack in games_with_data():
+        for part in pack.schema.sections:
+            assert [(h.key, h.text) for h in part.help if english[f"ui.data.{h.key}"] != h.text] == []
+
+
+UNNOTICED = {"ui.data.table_donkeys"}
+"""Sentences whose English words are all in German texts too: "Hats per donkey marker" ("Marker" is German, and La
+Granja's typed notation "donkey PLATZ MARKER" is in its German catalog)."""
+
+
+def test_the_screen_audit_would_refuse_a_data_form_sentence_in_the_other_language() -> None:
+    """The screen audit (test_screenshots) refuses a word only the other language's catalogs use: every sentence
+    the data forms show has such a word in each language, so an untranslated one on a page would be caught."""
+    from companion.core.messages import catalogs
+    from tests.web.test_screenshots import WORD, foreign_words
+
+    english, german = catalogs()["en"].messages, catalogs()["de"].messages
+    foreign = foreign_words()
+    sentences = [key for key in english if key.startswith("ui.data.") and len(str(english[key]).split()) >= 4]
+    assert len(sentences) >= 15
+    for key in sentences:
+        words = {language: {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}", " ", str(text)))}
+                 for language, text in (("en", english[key]), ("de", german[key]))}
+        assert words["en"] & foreign["de"] or key in UNNOTICED, f"{key}: English on a German page would not be noticed"
+        assert words["de"] & foreign["en"], f"{key}: German on an English page would not be noticed"
+        assert not words["de"] & foreign["de"] and not words["en"] & foreign["en"], key
