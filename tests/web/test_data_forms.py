@@ -417,9 +417,10 @@ Granja's typed notation "donkey PLATZ MARKER" is in its German catalog)."""
 
 def test_the_screen_audit_would_refuse_a_data_form_sentence_in_the_other_language() -> None:
     """The screen audit (test_screenshots) refuses a word only the other language's catalogs use: every sentence
-    the data forms show has such a word in each language, so an untranslated one on a page would be caught."""
+    the data forms show has such a word in each language, so an untranslated one on a page would be caught; and no
+    data form text is refused as an identifier (a ``key:value`` token)."""
     from companion.core.messages import catalogs
-    from tests.web.test_screenshots import WORD, foreign_words
+    from tests.web.test_screenshots import RAW, WORD, foreign_words
 
     english, german = catalogs()["en"].messages, catalogs()["de"].messages
     foreign = foreign_words()
@@ -431,3 +432,6 @@ def test_the_screen_audit_would_refuse_a_data_form_sentence_in_the_other_languag
         assert words["en"] & foreign["de"] or key in UNNOTICED, f"{key}: English on a German page would not be noticed"
         assert words["de"] & foreign["en"], f"{key}: German on an English page would not be noticed"
         assert not words["de"] & foreign["de"] and not words["en"] & foreign["en"], key
+    shown = [(key, re.sub(r"\{\w+\}", " ", str(text))) for language in (english, german)
+             for key, text in language.items() if key.startswith("ui.data.")]
+    assert [(key, RAW.findall(text)) for key, text in shown if RAW.search(text)] == []  # e.g. name:number
