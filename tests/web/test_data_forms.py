@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.core.messages import Message, render
 from companion.games.key_harvest import DATA as KEY_HARVEST_DATA
 from companion.games.key_harvest.board import load_layout
 from companion.games.la_granja.data import USER_EDITION_FILE, load_edition
@@ -209,6 +210,14 @@ def test_invalid_edits_are_refused_with_the_loaders_reason_and_change_nothing(ap
     layout["spaces"][1]["label"] = layout["spaces"][0]["label"]
     refused(client, "/api/data/key-harvest", layout, "labels must be unique")
     assert not layout_file(app).exists()
+    layout = load_layout(None).to_json()
+    start = [n for n, space in enumerate(layout["spaces"]) if space["start_pair"]]
+    layout["spaces"][start[0]]["start_pair"] = layout["spaces"][start[1]]["start_pair"] = "blue"  # a pair side by side
+    layout["spaces"][start[2]]["start_pair"] = None
+    answer = client.put("/api/data/key-harvest", json=layout).get_json()["error"]
+    assert answer["message"]["id"] in {"kh.data.start_pairs", "kh.data.pair_apart", "kh.data.pairs_touch"}
+    german = render(Message.from_json(answer["message"]), "de")  # the form says it in the page's language
+    assert german != answer["reason"] and ("Startpaar" in german or "Startplättchen" in german), german
 
 
 # ------------------------------------------------------------------ restore

@@ -212,13 +212,13 @@ class Layout:
     def check(self) -> None:
         """Refuse layouts the game cannot use: duplicate labels or positions, too many spaces, bad pairs."""
         if not 8 <= self.size <= 64:
-            raise MalformedInputError(f"a layout needs 8 to 64 spaces, this one has {self.size}")
+            raise MalformedInputError(msg("kh.data.size", size=self.size))
         if len(set(self.labels)) != self.size:
-            raise MalformedInputError("layout labels must be unique")
+            raise MalformedInputError(msg("kh.data.labels_unique"))
         if len(set(self.coords)) != self.size:
-            raise MalformedInputError("two layout spaces share one position")
+            raise MalformedInputError(msg("kh.data.same_place"))
         if len(self.start_pairs) != 4 or any(-1 in pair for pair in self.start_pairs):
-            raise MalformedInputError("a layout needs exactly 4 start pairs of 2 labels each")
+            raise MalformedInputError(msg("kh.data.start_pairs"))
 
     def distance(self, a: int, b: int) -> int:
         """Hex steps between spaces ``a`` and ``b`` (axial coordinates)."""
@@ -236,22 +236,18 @@ class Layout:
         """
         for label in self.labels:
             if not LABEL_PATTERN.match(label):
-                raise MalformedInputError(f"layout label {label!r} is not 1 to 4 letters or digits (DE 45)")
+                raise MalformedInputError(msg("kh.data.label", label=repr(label)))
         for n, (a, b) in enumerate(self.start_pairs):
             if self.distance(a, b) < MIN_TWIN_DISTANCE:
-                raise MalformedInputError(
-                    f"start pair {self.pair_colours[n]} ({self.labels[a]}, {self.labels[b]}) lies "
-                    f"{self.distance(a, b)} step(s) apart; the two start tiles of a player come from different "
-                    f"regions of the board (DE 587, spec 10.1 #3), at least {MIN_TWIN_DISTANCE} steps apart")
+                raise MalformedInputError(msg("kh.data.pair_apart", pair=self.pair_colours[n], a=self.labels[a],
+                                              b=self.labels[b], steps=self.distance(a, b), least=MIN_TWIN_DISTANCE))
         for n, pair in enumerate(self.start_pairs):
             for m in range(n + 1, len(self.start_pairs)):
                 for a in pair:
                     for b in self.start_pairs[m]:
                         if self.neighbours[a] >> b & 1:
-                            raise MalformedInputError(
-                                f"start tiles {self.labels[a]} ({self.pair_colours[n]}) and {self.labels[b]} "
-                                f"({self.pair_colours[m]}) touch; start tiles lie away from the other players' "
-                                "start tiles (DE 591, spec 10.1 #3)")
+                            raise MalformedInputError(msg("kh.data.pairs_touch", a=self.labels[a], b=self.labels[b],
+                                                          pair_a=self.pair_colours[n], pair_b=self.pair_colours[m]))
 
 
 DEFAULT_DATA_FILE = "default-data.json"
