@@ -125,6 +125,9 @@ class Table:
         page.wait_for_function(READY, arg=[box, version])
         fold = page.evaluate(FOLD, box)
         if page is self.tablet and fold["first"] is not None and fold["first"] > fold["screen"]:
+            if not self.below_fold:
+                page.screenshot(path=str(self.shots / f"taps-{self.language}-{self.game_name}-fold.png"),
+                                full_page=True)
             self.below_fold.append(version)
         if page is not self.tablet and fold["height"] > PHONE_SCREENS * fold["screen"]:
             if not self.too_tall:
@@ -193,7 +196,8 @@ class Table:
         assert self.errors == []
         assert self.below_fold == [], (
             f"{self.game_name} ({self.language}): at these decisions the table's first option lay below the tablet's "
-            f"screen, out of sight until someone scrolls: versions {self.below_fold}")
+            "screen, out of sight until someone scrolls (the first such page whole in taps-<lang>-<game>-fold.png): "
+            f"versions {self.below_fold}")
         assert self.too_tall == [], (
             f"{self.game_name} ({self.language}): while a player decided, their phone's page was more than "
             f"{PHONE_SCREENS} screens ({PHONE_SCREENS * PHONE['height']} px) tall, their pieces scrolled far from "
