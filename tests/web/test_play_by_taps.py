@@ -38,6 +38,8 @@ FOLD = """(box) => {
           height: document.documentElement.scrollHeight, screen: window.innerHeight};
 }"""
 """JavaScript: where the decision's first option ends on the page (from its top), and how tall the page is."""
+PHONE = {"width": 390, "height": 844}
+"""A phone's screen (CSS pixels)."""
 PHONE_SCREENS = 3
 """A phone's page is at most this many screens tall while its player decides (issue 27)."""
 
@@ -79,8 +81,7 @@ class Table:
         self.phones: list[Any] = []
         self.contexts = [self.tablet_context]
         for seat in range(len(PLAYERS)):
-            context = browser.new_context(locale=locale, viewport={"width": 390, "height": 844}, is_mobile=True,
-                                          has_touch=True)
+            context = browser.new_context(locale=locale, viewport=PHONE, is_mobile=True, has_touch=True)
             context.set_default_timeout(TIMEOUT)
             phone = context.new_page()
             phone.goto(f"{base}/?lang={language}")
@@ -124,8 +125,14 @@ class Table:
         page.wait_for_function(READY, arg=[box, version])
         fold = page.evaluate(FOLD, box)
         if page is self.tablet and fold["first"] is not None and fold["first"] > fold["screen"]:
+            if not self.below_fold:
+                page.screenshot(path=str(self.shots / f"taps-{self.language}-{self.game_name}-fold.png"),
+                                full_page=True)
             self.below_fold.append(version)
         if page is not self.tablet and fold["height"] > PHONE_SCREENS * fold["screen"]:
+            if not self.too_tall:
+                page.screenshot(path=str(self.shots / f"taps-{self.language}-{self.game_name}-tall.png"),
+                                full_page=True)
             self.too_tall.append((version, fold["height"]))
         taps = widest = 0
         while True:
@@ -185,8 +192,17 @@ class Table:
         self.shot(self.tablet, "tablet", len(counts))
         assert widest <= MAX_OPTIONS, f"{self.game_name}: a pick showed {widest} options"
         (self.shots / f"taps-{self.language}-{self.game_name}-fold.json").write_text(json.dumps(
-            {"below_fold": self.below_fold, "too_tall": self.too_tall}))  # measured, not yet a goal every game meets
+            {"below_fold": self.below_fold, "too_tall": self.too_tall}))
         assert self.errors == []
+        assert self.below_fold == [], (
+            f"{self.game_name} ({self.language}): at these decisions the table's first option lay below the tablet's "
+            "screen, out of sight until someone scrolls (the first such page whole in taps-<lang>-<game>-fold.png): "
+            f"versions {self.below_fold}")
+        assert self.too_tall == [], (
+            f"{self.game_name} ({self.language}): while a player decided, their phone's page was more than "
+            f"{PHONE_SCREENS} screens ({PHONE_SCREENS * PHONE['height']} px) tall, their pieces scrolled far from "
+            "their picks (the first such page whole in taps-<lang>-<game>-tall.png): "
+            + ", ".join(f"version {version}: {height} px" for version, height in self.too_tall))
         return counts
 
     def shot(self, page: Any, device: str, n: int) -> None:

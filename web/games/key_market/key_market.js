@@ -161,10 +161,14 @@ function harvestList(view, harvest) {
     (harvest.warnings || []).map((w) => h("p", { class: "note" }, say(w))));
 }
 
-function playerCard(game, player) {
+/** A player's card. ``own``: on the player's own page, whose goods and gold stand in "Behind your screen" above
+ * the picks: each of their workers on the territory a chip the picks light (the territory there is folded). */
+function playerCard(game, player, own = false) {
   const view = game.view;
   const deciding = view.to_move === player.seat;
   const onFields = player.workers.filter((w) => w.startsWith("f:")).map((w) => w.slice(2));
+  const fieldWorkers = player.workers.map((w, i) => [w, i]).filter(([w]) => w.startsWith("f:"))
+    .map(([w, i]) => h("span", { class: "worker-chip", "data-component": workerId(player.seat, i) }, fieldText(view, w.slice(2))));
   const pool = player.workers.filter((w) => w === "pool").length;
   // the supply's workers, each a component the picks may light: the keyworker, and the first normal one (the one
   // a hire or an apprenticeship from the supply takes)
@@ -181,12 +185,13 @@ function playerCard(game, player) {
     h("dl", { class: "facts" },
       fact("km_farmhouse", player.tile ? t("km_farmhouse_tile", { n: player.tile, good: player.farmhouse ? goodName(player.farmhouse) : "?" }) : null),
       fact("km_manor", player.manor ? t("km_manor_built") : t("km_manor_none")),
-      fact("km_on_territory", onFields.length ? onFields.map((f) => fieldText(view, f)).join("; ") : t("km_nothing")),
+      fact("km_on_territory", !onFields.length ? t("km_nothing") : own ? h("span", { class: "field-workers" }, fieldWorkers)
+        : onFields.map((f) => fieldText(view, f)).join("; ")),
       fact("km_pool", [String(pool), supply]),
       retired ? fact("km_retired", String(retired)) : [],
       fact("km_committed", Object.values(player.committed || {}).some(Boolean) ? goodsText(player.committed) : null),
-      player.gold != null ? fact("km_gold_label", t("km_gold", { n: player.gold })) : [],
-      player.goods != null ? fact("km_behind_screen", goodsText(player.goods)) : [],
+      player.gold != null && !own ? fact("km_gold_label", t("km_gold", { n: player.gold })) : [],
+      player.goods != null && !own ? fact("km_behind_screen", goodsText(player.goods)) : [],
       view.upkeep && view.upkeep[player.seat] ? fact("km_upkeep", [t("km_gold", { n: view.upkeep[player.seat].gold }), " · ", say(view.upkeep[player.seat].reason)]) : []),
     view.harvests && view.harvests[player.seat] ? [h("h4", {}, t("km_coming_harvest")), harvestList(view, view.harvests[player.seat])] : null);
   return paintSeat(card, seatColour(game, player.seat));
@@ -337,7 +342,7 @@ function renderSeat(data, colours) {
   paintSeat(header.closest(".card"), seatColour(game, data.seat));
   renderStatus(game);
   renderSecrets(game, me);
-  fill("my-board", playerCard(game, me));
+  fill("my-board", playerCard(game, me, true));
   renderTerritory(game);
   renderGuilds(game);
   renderLog(data.log);

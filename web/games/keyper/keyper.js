@@ -75,7 +75,7 @@ function renderStatus(game) {
   const winners = (view.score || []).filter((row) => row.rank === 1).map((row) => row.name);
   fill("turn", over ? [h("strong", {}, t("game_over")), winners.length ? ` ${t("kp_winners", { names: winners.join(", ") })}` : ""]
     : [h("strong", {}, t("kp_season", { season: seasonName(view.season) })),
-       view.final_round ? [" · ", h("span", { class: "badge final-round" }, t("kp_final_round"))] : null]);
+       ...(view.final_round ? [" · ", h("span", { class: "badge final-round" }, t("kp_final_round"))] : [])]);
   const waiting = view.waiting;
   const el = fill("pending", over ? null : describeWaiting(game, waiting));
   el.dataset.kind = waiting ? waiting.kind : over ? "over" : "chance";
@@ -180,7 +180,8 @@ function plotList(player, pickable) {
     plot.side === "upgraded" ? ` (${t("kp_upgraded")})` : "", " ", plot.keyples.map(keypleChip))));
 }
 
-/** A player's board: keep area, Keyper, keep tile, built and unbuilt tiles, stores, fairs, shipping. */
+/** A player's board: keep area, Keyper, keep tile, built and unbuilt tiles, stores, fairs, shipping. ``own``: on the
+ * player's own page, whose private fairs have their own card there (here only the count the others see). */
 function playerCard(game, player, own = false) {
   const view = game.view;
   const deciding = view.waiting && (view.waiting.seat === player.seat || (view.waiting.deciders || []).includes(player.seat));
@@ -188,7 +189,6 @@ function playerCard(game, player, own = false) {
   const fact = (key, value) => [h("dt", {}, t(key)), h("dd", {}, value)];
   const list = (items) => (items.length ? items.join(", ") : t("none"));
   const keeperAt = view.boards.find((b) => b.keeper === player.seat);
-  const privateFairs = player.private_fairs;
   const card = h("article", { class: `card board player-board${deciding ? " to-move" : ""}`, "data-seat": player.seat },
     h("header", { class: "board-head" },
       h("h3", {}, seatDot(game, player.seat), player.name),
@@ -204,9 +204,7 @@ function playerCard(game, player, own = false) {
       fact("kp_winter_fairs", player.winter_fairs.length ? h("span", {}, player.winter_fairs.map((f, i) => [i ? ", " : "",
         h("span", { "data-fair": f, ...(pickable ? { "data-component": f } : {}) }, fairLabel(view, f))])) : t("none")),
       fact("kp_held", list(player.held.map((x) => `${fairLabel(view, x.fair)}, ${seasonName(x.season)}`))),
-      fact("kp_private_fairs", own && privateFairs
-        ? h("span", { class: "private-fairs" }, list(privateFairs.filter(Boolean).map((f) => fairLabel(view, f))))
-        : t("kp_private_count", { n: player.private_fair_count })),
+      own ? [] : fact("kp_private_fairs", t("kp_private_count", { n: player.private_fair_count })),
       own && player.fold ? fact("kp_my_fold", t("kp_layout", { layout: player.fold })) : []),
     h("ul", { class: "chips goods" }, chips(player)),
     plotList(player, pickable));
