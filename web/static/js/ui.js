@@ -40,7 +40,7 @@ export function byId(id) {
 /** Replace the children of element `id` (if the page has it). */
 export function fill(id, ...children) {
   const el = byId(id);
-  if (el) el.replaceChildren(...children.flat().filter((c) => c != null && c !== false));
+  if (el) el.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
   return el;
 }
 
