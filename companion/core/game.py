@@ -282,6 +282,11 @@ class Game(ABC, Generic[S, M]):
         moves for others to build states that differ only in hidden information."""
         return False
 
+    def reveals(self, state: S, move: M) -> object:
+        """The hidden information the public ``move`` shows the table (a secretly drawn tile as it is placed),
+        ``None`` if none: ``hidden_twin`` stops before a public move that would show its twin something else."""
+        return None
+
     notation: ClassVar[int] = 1
     """The version of the game's move notation; raise it (and extend ``upgrade_log``) when a log written before
     no longer replays. Each stored game records the notation its log is written in."""

@@ -40,14 +40,17 @@ def hidden_twin(
 ) -> list[Move]:
     """A log that reads the same to the table as ``history``'s first moves, with its secret moves from move
     ``start`` on chosen again at random (a later start reaches later positions: hands drawn early soon make the
-    public moves of a twin illegal); it stops before the first public move its own hidden information forbids."""
-    state = game.setup(players, options)
+    public moves of a twin illegal); it stops before the first public move its own hidden information forbids, and
+    before the first that would reveal (``Game.reveals``) a secret it chose differently: then the table sees it."""
+    state = original = game.setup(players, options)
     twin: list[Move] = []
     for ply, move in enumerate(history):
         if ply >= start and game.is_secret(state, move):
-            move = rng.choice(secret_alternatives(game, state, move))
-        elif not legal_here(game, state, move):
+            chosen = rng.choice(secret_alternatives(game, state, move))
+        elif not legal_here(game, state, move) or game.reveals(state, move) != game.reveals(original, move):
             break
-        state = game.apply(state, move)
-        twin.append(move)
+        else:
+            chosen = move
+        state, original = game.apply(state, chosen), game.apply(original, move)
+        twin.append(chosen)
     return twin

@@ -169,19 +169,21 @@ def test_the_shared_endpoints_answer_the_same_whatever_is_behind_the_screens(app
 def seat_twin(game: Game[Any, Any], players: list[str], history: list[Move], rng: random.Random, start: int,
               seat: int) -> list[Move]:
     """``hidden_twin`` for one seat: the secret moves that seat cannot see (another seat's draw or choice) are chosen
-    again; its own are kept."""
-    state = game.setup(players, game.options())
+    again; its own are kept; like ``hidden_twin`` it ends before a public move that reveals a secret chosen again."""
+    state = original = game.setup(players, game.options())
     twin: list[Move] = []
     for ply, move in enumerate(history):
         unseen = game.describe(state, move, seat) == game.describe(state, move, None)
         if ply >= start and game.is_secret(state, move) and unseen:
             others = [m for m in secret_alternatives(game, state, move)
                       if game.describe(state, m, seat) == game.describe(state, m, None)]
-            move = rng.choice(others or [move])
-        elif not legal_here(game, state, move):
+            chosen = rng.choice(others or [move])
+        elif not legal_here(game, state, move) or game.reveals(state, move) != game.reveals(original, move):
             break
-        state = game.apply(state, move)
-        twin.append(move)
+        else:
+            chosen = move
+        state, original = game.apply(state, chosen), game.apply(original, move)
+        twin.append(chosen)
     return twin
 
 

@@ -237,6 +237,12 @@ class KeyHarvest(Game[State, KHMove]):
             return False
         return step.kind in ("stone", "remove_event") or (step.purpose == "trader" and move.verb == "draw")
 
+    def reveals(self, state: State, move: KHMove) -> object:
+        """The Trader's tile, as it is placed or sent to the fallow area: the draw is private until then (spec
+        §11, hidden-information cautions; R-B7, DE 491-495)."""
+        step = state.top
+        return state.layout.labels[step.space] if step is not None and step.kind == "trader_choice" else None
+
     notation = 2
     """1: a bid as ``bid L crop`` + ``add crop``... + ``done``, a payment as one ``pay crop`` per stone; 2: each one
     move (issue 10)."""

@@ -4,8 +4,8 @@ give byte-identical shared outputs.
 ``hidden_twin`` re-chooses every secret move of a random game (the setup stone draws, the events removed
 unseen, the Trader's secret draw: ``is_secret``) and keeps every public move. After each move of both logs the
 table's view, its choices, its log lines, the terminal's text, and the reason for refusing any move the
-table's choices do not hold must be the same bytes. (A Trader's tile is compared until it is placed or
-discarded: then the table sees it; the end of the game reveals everything.)
+table's choices do not hold must be the same bytes. (A twin ends before its Trader's tile, chosen again, is placed
+or discarded: then the table sees it, ``KeyHarvest.reveals``; the end of the game reveals everything.)
 """
 
 from __future__ import annotations
@@ -95,9 +95,6 @@ def test_twins_read_the_same_to_the_table(seed: int) -> None:
             if GAME.is_over(a):
                 break
             assert GAME.describe(a, move_a, None) == GAME.describe(b, move_b, None), f"ply {ply}"
-            trader = a.top is not None and a.top.kind == "trader_choice"
-            if trader and b.top is not None and a.top.space != b.top.space:
-                break  # the Trader places or discards the tile: now the table sees it
             a, b = GAME.apply(a, move_a), GAME.apply(b, move_b)
             if ply % 3 == 0 or move_a != move_b:
                 assert shared(a, names) == shared(b, names), f"ply {ply} after {move_a} / {move_b}"
@@ -109,6 +106,31 @@ def test_twins_read_the_same_to_the_table(seed: int) -> None:
                     candidates += mutations(move, rng)
                 refusals(a, b, candidates)
     assert compared >= 20
+
+
+def test_a_twin_ends_before_the_trader_places_a_tile_it_drew_differently() -> None:
+    """The Trader's draw is private until the tile is placed or sent to the fallow area (spec §11, hidden-information
+    cautions; R-B7, DE 491-495). A twin whose Trader drew another tile reads the same while the tile is in hand, but
+    the public "keep" then shows it on the board (and a tile landing on a worker's space sends the worker away,
+    §4.5): so ``hidden_twin`` ends the twin there, instead of offering it as a game the table could not tell apart."""
+    names = ["P0", "P1", "P2", "P3"]
+    log = random_log(4, 41, plies=337)
+    state = GAME.setup(names, GAME.options())
+    for draw, move in enumerate(log):
+        if GAME.is_secret(state, move) and state.top is not None and state.top.purpose == "trader":
+            break
+        state = GAME.apply(state, move)
+    assert str(log[draw + 1]) == "keep"
+    twin = next(t for t in (hidden_twin(GAME, names, GAME.options(), log, random.Random(r), draw) for r in range(20))
+                if t[draw] != log[draw])
+    assert twin[:draw] == log[:draw] and len(twin) == draw + 1  # re-drawn, then ended before the keep
+    a = b = GAME.setup(names, GAME.options())
+    for move_a, move_b in zip(log, twin):
+        assert GAME.describe(a, move_a, None) == GAME.describe(b, move_b, None)
+        a, b = GAME.apply(a, move_a), GAME.apply(b, move_b)
+        assert shared(a, names) == shared(b, names), f"after {move_a} / {move_b}"
+    assert GAME.reveals(a, log[draw + 1]) != GAME.reveals(b, log[draw + 1])
+    assert shared(GAME.apply(a, log[draw + 1]), names) != shared(GAME.apply(b, log[draw + 1]), names)  # now public
 
 
 def test_the_old_legal_now_list_is_gone() -> None:
