@@ -26,26 +26,25 @@ def sends_move(page: Any, click: Any) -> dict[str, Any]:
 
 def sends_first_options(page: Any, box: str) -> dict[str, Any]:
     """Tap the first option of each pick in the picker ``box`` (and OK where the decision is shown before it is
-    sent) until a move is sent; the API's answer to it, with its HTTP ``status``."""
+    sent) until a move is sent; the API's answer to it, with its HTTP ``status`` (``sends_move``)."""
     sent: list[Any] = []
 
     def listen(request: Any) -> None:
         if request.url.endswith("/moves") and request.method == "POST":
             sent.append(request)
 
+    def tap_until_sent() -> None:
+        while not sent:
+            page.wait_for_function(f"() => document.querySelector({box!r})?.dataset.busy === 'false'")
+            send = page.locator(f"{box} button[data-pick-send]")
+            (send if send.count() else page.locator(f"{box} button.pick").first).click()
+            page.wait_for_timeout(50)  # the tap's request goes out before the next look
+
     page.on("request", listen)
     try:
-        with page.expect_response(lambda r: r.url.endswith("/moves") and r.request.method == "POST") as answer:
-            while not sent:
-                page.wait_for_function(f"() => document.querySelector({box!r})?.dataset.busy === 'false'")
-                send = page.locator(f"{box} button[data-pick-send]")
-                (send if send.count() else page.locator(f"{box} button.pick").first).click()
-                page.wait_for_timeout(50)  # the tap's request goes out before the next look
+        return sends_move(page, tap_until_sent)
     finally:
         page.remove_listener("request", listen)
-    data: dict[str, Any] = answer.value.json()
-    data["status"] = answer.value.status
-    return data
 
 
 def accept_dialogs(page: Any) -> list[str]:
